@@ -1,0 +1,143 @@
+//! Argument parsing and the shared parts of every command: the variant
+//! options, `--json`, and the rule that bad input gets one line on stderr and
+//! exit status 2.
+
+mod perft;
+mod show;
+
+use clap::{Args, Parser, Subcommand};
+use peasant::{parse_position, Board, Position, Rules};
+
+/// Exit status for bad input (arguments, position text, move text).
+pub const EXIT_BAD_INPUT: i32 = 2;
+/// Exit status for a failure that is not the user's input (I/O, damaged tables).
+pub const EXIT_FAILURE: i32 = 1;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "peasant",
+    version,
+    about = "Solves pawn-only chess games exactly: Peasants' Chess, the pawn game, Pawn Race",
+    long_about = None
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Options that every command takes.
+#[derive(Args, Debug, Clone)]
+pub struct GlobalArgs {
+    /// Board size WxH (1..8 files, 4..8 ranks) for setup names; a position
+    /// text has its own size, which this must then match.
+    #[arg(long, global = true, value_name = "WxH")]
+    pub board: Option<String>,
+    /// Play without en passant captures.
+    #[arg(long, global = true)]
+    pub no_en_passant: bool,
+    /// Moving a pawn onto its second-to-last rank wins at once (not the real rules).
+    #[arg(long, global = true)]
+    pub seventh_rank_wins: bool,
+    /// Print one JSON object instead of text for people.
+    #[arg(long, global = true)]
+    pub json: bool,
+}
+
+impl GlobalArgs {
+    pub fn rules(&self) -> Rules {
+        Rules {
+            en_passant: !self.no_en_passant,
+            seventh_rank_wins: self.seventh_rank_wins,
+        }
+    }
+
+    pub fn board(&self) -> Result<Option<Board>, CliError> {
+        self.board
+            .as_deref()
+            .map(|b| b.parse::<Board>().map_err(CliError::input))
+            .transpose()
+    }
+
+    /// Reads a `<POS>` argument: a setup name or a position text.
+    pub fn position(&self, text: &str) -> Result<Position, CliError> {
+        parse_position(text, self.board()?, self.rules()).map_err(CliError::input)
+    }
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Count the move sequences of DEPTH plies (a move generator check).
+    Perft(perft::PerftArgs),
+    /// Show a position: the board, the side to move, its legal moves.
+    Show(show::ShowArgs),
+}
+
+/// A command's failure: what to print and which exit status to give.
+#[derive(Debug)]
+pub struct CliError {
+    pub message: String,
+    pub status: i32,
+}
+
+impl CliError {
+    /// The user's input is wrong (exit status 2).
+    pub fn input(e: impl std::fmt::Display) -> CliError {
+        CliError {
+            message: e.to_string(),
+            status: EXIT_BAD_INPUT,
+        }
+    }
+
+    /// Something else went wrong (exit status 1).
+    #[allow(dead_code)]
+    pub fn failure(e: impl std::fmt::Display) -> CliError {
+        CliError {
+            message: e.to_string(),
+            status: EXIT_FAILURE,
+        }
+    }
+}
+
+/// Prints a JSON value on one line of stdout.
+pub fn print_json(value: &serde_json::Value) {
+    println!("{value}");
+}
+
+/// Parses the process arguments, runs the command and returns the exit status.
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion)
+                || e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            {
+                let _ = e.print();
+                return if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                    EXIT_BAD_INPUT
+                } else {
+                    0
+                };
+            }
+            // clap's message spans several lines (usage, tips); keep its first.
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or("bad arguments");
+            let first = first.strip_prefix("error: ").unwrap_or(first);
+            eprintln!("peasant: {first} (see peasant --help)");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let result = match &cli.command {
+        Command::Perft(args) => args.run(&cli.global),
+        Command::Show(args) => args.run(&cli.global),
+    };
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("peasant: {}", e.message);
+            e.status
+        }
+    }
+}

@@ -1,0 +1,57 @@
+//! `peasant show <POS>`
+
+use super::{print_json, CliError, GlobalArgs};
+use clap::Args;
+use peasant::{Outcome, Position};
+use serde_json::json;
+
+#[derive(Args, Debug)]
+pub struct ShowArgs {
+    /// A position text (FEN subset) or a setup name: peasants, pawngame, pawnrace:X:Y.
+    pub pos: String,
+}
+
+/// The outcome in words for JSON: "white", "black", "draw", or null.
+fn outcome_json(pos: &Position) -> serde_json::Value {
+    match pos.outcome() {
+        None => serde_json::Value::Null,
+        Some(Outcome::Decisive { winner }) => json!(format!("{winner} wins")),
+        Some(Outcome::Draw) => json!("draw"),
+    }
+}
+
+impl ShowArgs {
+    pub fn run(&self, global: &GlobalArgs) -> Result<(), CliError> {
+        let pos = global.position(&self.pos)?;
+        let moves: Vec<String> = pos.legal_moves().iter().map(|m| m.san()).collect();
+        let variant = pos.variant();
+        if global.json {
+            print_json(&json!({
+                "fen": pos.to_string(),
+                "board": variant.board.to_string(),
+                "en_passant_rule": variant.rules.en_passant,
+                "seventh_rank_wins": variant.rules.seventh_rank_wins,
+                "turn": pos.turn().name(),
+                "en_passant": pos.ep_square().map(|s| s.to_string()),
+                "white_pawns": pos.pawns(peasant::Color::White).count(),
+                "black_pawns": pos.pawns(peasant::Color::Black).count(),
+                "moves": moves,
+                "outcome": outcome_json(&pos),
+            }));
+            return Ok(());
+        }
+        print!("{}", pos.diagram());
+        println!();
+        println!("fen:      {pos}");
+        println!("variant:  {variant}");
+        println!("to move:  {}", pos.turn());
+        if let Some(sq) = pos.ep_square() {
+            println!("en passant: {sq}");
+        }
+        match pos.outcome() {
+            Some(outcome) => println!("game over: {outcome}"),
+            None => println!("moves ({}): {}", moves.len(), moves.join(" ")),
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,180 @@
+//! Board sizes and rule options: which member of the game family is played.
+
+use crate::bitboard::Bitboard;
+use crate::color::Color;
+use crate::error::Error;
+use std::fmt;
+use std::str::FromStr;
+
+/// A board `width` files by `height` ranks, 1 <= width <= 8, 4 <= height <= 8.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Board {
+    width: u8,
+    height: u8,
+}
+
+impl Board {
+    pub const MIN_WIDTH: u8 = 1;
+    pub const MAX_WIDTH: u8 = 8;
+    pub const MIN_HEIGHT: u8 = 4;
+    pub const MAX_HEIGHT: u8 = 8;
+    /// The standard 8x8 board.
+    pub const STANDARD: Board = Board {
+        width: 8,
+        height: 8,
+    };
+
+    /// A board of this size, or an error naming the limit it breaks.
+    pub fn new(width: u8, height: u8) -> Result<Board, Error> {
+        if !(Self::MIN_WIDTH..=Self::MAX_WIDTH).contains(&width)
+            || !(Self::MIN_HEIGHT..=Self::MAX_HEIGHT).contains(&height)
+        {
+            return Err(Error::BoardSize { width, height });
+        }
+        Ok(Board { width, height })
+    }
+
+    #[inline]
+    pub const fn width(self) -> u8 {
+        self.width
+    }
+
+    #[inline]
+    pub const fn height(self) -> u8 {
+        self.height
+    }
+
+    /// Every square of the board.
+    #[inline]
+    pub const fn squares(self) -> Bitboard {
+        Bitboard::board(self.width, self.height)
+    }
+
+    /// The rank (0 = rank 1) on which `color`'s pawns promote.
+    #[inline]
+    pub const fn last_rank(self, color: Color) -> u8 {
+        match color {
+            Color::White => self.height - 1,
+            Color::Black => 0,
+        }
+    }
+
+    /// The rank just before `color`'s last rank.
+    #[inline]
+    pub const fn second_to_last_rank(self, color: Color) -> u8 {
+        match color {
+            Color::White => self.height - 2,
+            Color::Black => 1,
+        }
+    }
+
+    /// The rank from which `color`'s pawns may double-step.
+    #[inline]
+    pub const fn second_rank(self, color: Color) -> u8 {
+        match color {
+            Color::White => 1,
+            Color::Black => self.height - 2,
+        }
+    }
+
+    /// The rank behind `color`'s pawns, where none may ever stand.
+    #[inline]
+    pub const fn first_rank(self, color: Color) -> u8 {
+        match color {
+            Color::White => 0,
+            Color::Black => self.height - 1,
+        }
+    }
+
+    /// All squares of one rank of this board.
+    #[inline]
+    pub const fn rank_mask(self, rank: u8) -> Bitboard {
+        Bitboard::rank(rank, self.width)
+    }
+}
+
+impl Default for Board {
+    fn default() -> Board {
+        Board::STANDARD
+    }
+}
+
+impl fmt::Display for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}", self.width, self.height)
+    }
+}
+
+impl FromStr for Board {
+    type Err = Error;
+
+    /// Parses `WxH`, e.g. `8x8` or `4x6`.
+    fn from_str(text: &str) -> Result<Board, Error> {
+        let bad = || Error::BoardText(text.to_string());
+        let (w, h) = text.split_once(['x', 'X']).ok_or_else(bad)?;
+        let width: u8 = w.trim().parse().map_err(|_| bad())?;
+        let height: u8 = h.trim().parse().map_err(|_| bad())?;
+        Board::new(width, height)
+    }
+}
+
+/// The rule options of the family.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Rules {
+    /// En passant captures are allowed (the default).
+    pub en_passant: bool,
+    /// Moving a pawn onto its second-to-last rank wins at once (not the real rules).
+    pub seventh_rank_wins: bool,
+}
+
+impl Default for Rules {
+    fn default() -> Rules {
+        Rules {
+            en_passant: true,
+            seventh_rank_wins: false,
+        }
+    }
+}
+
+impl fmt::Display for Rules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.en_passant { "ep" } else { "no-ep" })?;
+        if self.seventh_rank_wins {
+            f.write_str(", seventh-rank-wins")?;
+        }
+        Ok(())
+    }
+}
+
+/// One game of the family: a board and its rules.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
+pub struct Variant {
+    pub board: Board,
+    pub rules: Rules,
+}
+
+impl Variant {
+    pub const fn new(board: Board, rules: Rules) -> Variant {
+        Variant { board, rules }
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.board, self.rules)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn board_text() {
+        assert_eq!("8x8".parse::<Board>().unwrap(), Board::STANDARD);
+        assert_eq!("3x5".parse::<Board>().unwrap().to_string(), "3x5");
+        for bad in ["", "8", "9x8", "8x3", "0x8", "8x9", "axb", "8x8x8", "-1x5"] {
+            assert!(bad.parse::<Board>().is_err(), "{bad}");
+        }
+    }
+}
