@@ -11,7 +11,9 @@ pub enum Error {
     BoardSize { width: u8, height: u8 },
     #[error("'{0}' is not a board size: expected WxH such as 8x8")]
     BoardText(String),
-    #[error("'{0}' is neither a position (FEN) nor a setup name (peasants, pawngame, pawnrace:X:Y)")]
+    #[error(
+        "'{0}' is neither a position (FEN) nor a setup name (peasants, pawngame, pawnrace:X:Y)"
+    )]
     UnknownPosition(String),
     #[error("position text: {0}")]
     Fen(String),
@@ -35,6 +37,10 @@ pub enum Error {
     EnPassant { square: Square, why: &'static str },
     #[error("the game is already over in this position ({0})")]
     GameOver(String),
+    #[error(
+        "'{0}' is not a material class: expected WvB such as 3v2, each side with at least one pawn"
+    )]
+    MaterialText(String),
     #[error("'{text}' is not a legal move here{why}")]
     IllegalMove { text: String, why: String },
 }

@@ -13,20 +13,36 @@
 mod bitboard;
 mod color;
 mod error;
+mod eval;
 pub mod fen;
+mod gen;
+mod index;
+mod material;
 mod moves;
 mod perft;
 mod position;
 mod setup;
 mod square;
+mod table;
+mod unmove;
+mod value;
 mod variant;
 
 pub use bitboard::Bitboard;
 pub use color::{ByColor, Color};
 pub use error::Error;
+pub use eval::{
+    minimax, resolve_by_rule, search_one_ply, value, FxHasher, MinimaxMemo, TableValues,
+};
+pub use gen::{available_memory, generate, plan, ClassReport, GenConfig, GenError, Target};
+pub use index::{binomial, black_domain, in_domain, white_domain, Index, IndexStats};
+pub use material::Material;
 pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};
 pub use perft::{divide, perft, perft_parallel};
 pub use position::{Outcome, Position, Setup};
 pub use setup::{named_setup, parse_position};
 pub use square::{file_char, file_from_char, Square};
+pub use table::{file_name, Table, TableError, Tablebase};
+pub use unmove::{retro_perft, UnMove};
+pub use value::{Value, Wdl};
 pub use variant::{Board, Rules, Variant};

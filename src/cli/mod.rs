@@ -2,7 +2,9 @@
 //! options, `--json`, and the rule that bad input gets one line on stderr and
 //! exit status 2.
 
+mod gen;
 mod perft;
+mod probe;
 mod show;
 
 use clap::{Args, Parser, Subcommand};
@@ -72,6 +74,10 @@ pub enum Command {
     Perft(perft::PerftArgs),
     /// Show a position: the board, the side to move, its legal moves.
     Show(show::ShowArgs),
+    /// Generate win/draw/loss and DTM tables by retrograde analysis.
+    Gen(gen::GenArgs),
+    /// Look a position up in the tables: its value and every move's.
+    Probe(probe::ProbeArgs),
 }
 
 /// A command's failure: what to print and which exit status to give.
@@ -91,7 +97,6 @@ impl CliError {
     }
 
     /// Something else went wrong (exit status 1).
-    #[allow(dead_code)]
     pub fn failure(e: impl std::fmt::Display) -> CliError {
         CliError {
             message: e.to_string(),
@@ -132,6 +137,8 @@ pub fn main() -> i32 {
     let result = match &cli.command {
         Command::Perft(args) => args.run(&cli.global),
         Command::Show(args) => args.run(&cli.global),
+        Command::Gen(args) => args.run(&cli.global),
+        Command::Probe(args) => args.run(&cli.global),
     };
     match result {
         Ok(()) => 0,

@@ -1,0 +1,401 @@
+//! The table generator.
+//!
+//! Classes are solved in order of total material, a class `WvB` together
+//! with its colour-flipped partner `BvW` (white's moves in one lead to
+//! black-to-move positions, stored colour-flipped in the other). Captures
+//! lead to a class of one pawn fewer, whose finished table is read from disk.
+//!
+//! Because every move advances a pawn (DESIGN.md fact 1) there are no
+//! cycles, so one pass suffices: each position is valued from its moves'
+//! values, and a move into a position of the pair not yet valued values that
+//! position first (depth-first; the depth is bounded by the game's length).
+//! Both cores take positions in parallel; two threads valuing the same
+//! position at once store the same byte, so no locking is needed.
+//!
+//! Phases, each timed: `init` (index, memory, lower tables), `solve` (the
+//! pass), `write` (checksummed files, written under a temporary name).
+
+use crate::eval::{search_one_ply, TableValues};
+use crate::index::{Index, IndexStats};
+use crate::material::Material;
+use crate::position::Position;
+use crate::table::{write_table, Table, TableError, Tablebase};
+use crate::value::Value;
+use crate::variant::Variant;
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Which classes to generate.
+#[derive(Clone, Copy, Debug)]
+pub enum Target {
+    /// Every class with at most this many pawns in all.
+    MaxPawns(u8),
+    /// One class, its colour-flipped partner, and every class below them.
+    Class(Material),
+}
+
+/// How a generation run is set up.
+pub struct GenConfig {
+    pub variant: Variant,
+    pub out: PathBuf,
+    /// Show a progress bar on stderr (only where stderr is a terminal).
+    pub progress: bool,
+    /// Refuse a class pair whose estimated memory exceeds this many bytes.
+    pub memory_limit: u64,
+}
+
+/// What generating (or skipping) one class came to.
+#[derive(Clone, Debug)]
+pub struct ClassReport {
+    pub material: Material,
+    pub path: PathBuf,
+    /// The class was present and verified, and left as it was.
+    pub skipped: bool,
+    pub positions: u64,
+    /// The index's counts: distinct positions and the size without the mirror fold.
+    pub index: IndexStats,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    pub max_dtm: u32,
+    /// Seconds of the pair's phases (shared by both classes of a pair).
+    pub init_seconds: f64,
+    pub solve_seconds: f64,
+    pub write_seconds: f64,
+    /// Estimated peak memory of the pair, bytes.
+    pub memory: u64,
+}
+
+/// The class pairs to generate for a target, lowest total first; a pair
+/// whose classes are the same (`2v2`) has one class.
+pub fn plan(target: Target) -> Vec<Vec<Material>> {
+    let (max_total, only) = match target {
+        Target::MaxPawns(n) => (n, None),
+        Target::Class(m) => (m.total(), Some(m)),
+    };
+    let mut pairs = Vec::new();
+    for m in Material::up_to(max_total) {
+        if m.white < m.black {
+            continue;
+        }
+        if m.total() == max_total {
+            if let Some(only) = only {
+                if m != only && m != only.swapped() {
+                    continue;
+                }
+            }
+        }
+        let mut pair = vec![m];
+        if m.swapped() != m {
+            pair.push(m.swapped());
+        }
+        pairs.push(pair);
+    }
+    pairs
+}
+
+/// Bytes of memory available to this process, from /proc/meminfo where it
+/// exists.
+pub fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// Generates the tables of `target` into `config.out`, skipping classes
+/// already present and verified. `log` receives one line per event.
+pub fn generate(
+    config: &GenConfig,
+    target: Target,
+    log: &dyn Fn(&str),
+) -> Result<Vec<ClassReport>, GenError> {
+    let tablebase = Tablebase::new(&config.out, config.variant);
+    let mut reports = Vec::new();
+    for pair in plan(target) {
+        let present: Vec<Option<Arc<Table>>> = pair
+            .iter()
+            .map(|&m| match tablebase.table(m) {
+                Ok(t) => Some(t),
+                Err(TableError::Missing { .. }) => None,
+                Err(e) => {
+                    log(&format!("{e}; generating it again"));
+                    None
+                }
+            })
+            .collect();
+        if present.iter().all(|t| t.is_some()) {
+            for (&m, t) in pair.iter().zip(present) {
+                let t = t.unwrap();
+                log(&format!("{m}: present and verified, skipped"));
+                reports.push(skipped_report(m, &t));
+            }
+            continue;
+        }
+        reports.extend(generate_pair(config, &tablebase, &pair, log)?);
+    }
+    Ok(reports)
+}
+
+/// Why generation stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum GenError {
+    #[error(transparent)]
+    Table(#[from] TableError),
+    #[error(
+        "class {classes} needs about {need} MiB of memory and {have} MiB may be used; not started"
+    )]
+    OutOfMemory {
+        classes: String,
+        need: u64,
+        have: u64,
+    },
+}
+
+fn skipped_report(material: Material, table: &Table) -> ClassReport {
+    let mut r = count_values(material, table.values());
+    r.index = table.index().stats();
+    r.path = table.path().to_path_buf();
+    r.skipped = true;
+    r
+}
+
+fn count_values(material: Material, values: &[u8]) -> ClassReport {
+    let (wins, draws, losses, max_dtm) = values
+        .par_chunks(1 << 16)
+        .map(|chunk| {
+            let mut c = (0u64, 0u64, 0u64, 0u32);
+            for &b in chunk {
+                match Value::from_byte(b) {
+                    Some(Value::Win(d)) => {
+                        c.0 += 1;
+                        c.3 = c.3.max(d as u32);
+                    }
+                    Some(Value::Loss(d)) => {
+                        c.2 += 1;
+                        c.3 = c.3.max(d as u32);
+                    }
+                    _ => c.1 += 1,
+                }
+            }
+            c
+        })
+        .reduce(
+            || (0, 0, 0, 0),
+            |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2, a.3.max(b.3)),
+        );
+    ClassReport {
+        material,
+        path: PathBuf::new(),
+        skipped: false,
+        positions: values.len() as u64,
+        index: IndexStats {
+            len: values.len() as u64,
+            distinct: values.len() as u64,
+            unfolded: values.len() as u64,
+        },
+        wins,
+        draws,
+        losses,
+        max_dtm,
+        init_seconds: 0.0,
+        solve_seconds: 0.0,
+        write_seconds: 0.0,
+        memory: 0,
+    }
+}
+
+/// The values of a class pair while they are being found.
+struct PairSolver<'a> {
+    classes: Vec<(Material, &'a Index, &'a [AtomicU8])>,
+    lower: Vec<Arc<Table>>,
+}
+
+impl TableValues for PairSolver<'_> {
+    type Error = TableError;
+
+    #[inline]
+    fn table_value(&self, pos: &Position) -> Result<Value, TableError> {
+        let m = Material::of(pos);
+        for &(class, index, values) in &self.classes {
+            if class == m {
+                let slot = &values[index.rank(pos) as usize];
+                if let Some(v) = Value::from_byte(slot.load(Ordering::Relaxed)) {
+                    return Ok(v);
+                }
+                let v = search_one_ply(self, pos)?;
+                slot.store(v.to_byte(), Ordering::Relaxed);
+                return Ok(v);
+            }
+        }
+        match self.lower.iter().find(|t| t.index().material() == m) {
+            Some(t) => t.get(pos),
+            None => unreachable!("class {m} is neither in the pair nor one pawn below it"),
+        }
+    }
+}
+
+/// A byte slice seen as atomics, so both threads may fill it.
+fn as_atomic(bytes: &mut [u8]) -> &[AtomicU8] {
+    // Safety: AtomicU8 has the same size, alignment and bit validity as u8,
+    // and the exclusive borrow keeps every other access out while the
+    // returned slice lives.
+    unsafe { &*(bytes as *mut [u8] as *const [AtomicU8]) }
+}
+
+fn generate_pair(
+    config: &GenConfig,
+    tablebase: &Tablebase,
+    pair: &[Material],
+    log: &dyn Fn(&str),
+) -> Result<Vec<ClassReport>, GenError> {
+    let names: Vec<String> = pair.iter().map(|m| m.to_string()).collect();
+    let names = names.join(" + ");
+    let start = Instant::now();
+
+    // init: indexes, the memory check, the tables one pawn below.
+    let indexes: Vec<Index> = pair
+        .iter()
+        .map(|&m| Index::new(config.variant, m))
+        .collect();
+    let sizes: Vec<u64> = indexes.iter().map(|i| i.len()).collect();
+    let total: u64 = sizes.iter().sum();
+    let memory = total + indexes.iter().map(|i| i.memory_bytes()).sum::<u64>();
+    if memory > config.memory_limit {
+        return Err(GenError::OutOfMemory {
+            classes: names,
+            need: memory >> 20,
+            have: config.memory_limit >> 20,
+        });
+    }
+    let below = pair[0].total() - 1;
+    let lower: Vec<Arc<Table>> = Material::up_to(below)
+        .into_iter()
+        .filter(|m| m.total() == below)
+        .map(|m| tablebase.table(m))
+        .collect::<Result<_, _>>()?;
+    let mut values: Vec<Vec<u8>> = sizes.iter().map(|&n| vec![0u8; n as usize]).collect();
+    let init_seconds = start.elapsed().as_secs_f64();
+    log(&format!(
+        "{names}: {total} positions, about {} MiB; init {init_seconds:.2} s",
+        (memory >> 20).max(1)
+    ));
+
+    // solve: one pass over both classes.
+    let t = Instant::now();
+    {
+        let atomics: Vec<&[AtomicU8]> = values.iter_mut().map(|v| as_atomic(v)).collect();
+        let solver = PairSolver {
+            classes: pair
+                .iter()
+                .zip(&indexes)
+                .zip(&atomics)
+                .map(|((&m, i), &a)| (m, i, a))
+                .collect(),
+            lower,
+        };
+        let bar = if config.progress {
+            let bar = ProgressBar::new(total);
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "{prefix} [{bar:40}] {percent}% {human_pos}/{human_len} {per_sec} eta {eta}",
+                )
+                .unwrap()
+                .progress_chars("=> "),
+            );
+            bar.set_prefix(format!("solve {names}"));
+            bar
+        } else {
+            ProgressBar::hidden()
+        };
+        const CHUNK: u64 = 1 << 14;
+        for (c, (index, slots)) in indexes.iter().zip(&atomics).enumerate() {
+            let n = sizes[c];
+            (0..n.div_ceil(CHUNK))
+                .into_par_iter()
+                .try_for_each(|chunk| {
+                    let end = ((chunk + 1) * CHUNK).min(n);
+                    for i in chunk * CHUNK..end {
+                        if slots[i as usize].load(Ordering::Relaxed) == 0 {
+                            let pos = index.unrank(i);
+                            solver.table_value(&pos)?;
+                        }
+                    }
+                    bar.inc(end - chunk * CHUNK);
+                    Ok::<(), TableError>(())
+                })?;
+        }
+        bar.finish_and_clear();
+    }
+    let solve_seconds = t.elapsed().as_secs_f64();
+    log(&format!(
+        "{names}: solve {solve_seconds:.2} s, {:.0} positions/s",
+        total as f64 / solve_seconds.max(1e-9)
+    ));
+
+    // write: checksummed files under temporary names, then renamed.
+    let t = Instant::now();
+    let mut reports = Vec::new();
+    for ((&m, v), index) in pair.iter().zip(&values).zip(&indexes) {
+        debug_assert!(
+            v.iter().all(|&b| b != 0),
+            "a position of {m} was left without a value"
+        );
+        let path = write_table(&config.out, config.variant, m, v)?;
+        let mut r = count_values(m, v);
+        r.index = index.stats();
+        r.path = path;
+        reports.push(r);
+    }
+    let write_seconds = t.elapsed().as_secs_f64();
+    for r in &mut reports {
+        r.init_seconds = init_seconds;
+        r.solve_seconds = solve_seconds;
+        r.write_seconds = write_seconds;
+        r.memory = memory;
+        log(&format!(
+            "{}: {} positions, {} wins, {} draws, {} losses, longest DTM {}; write {write_seconds:.2} s -> {}",
+            r.material,
+            r.positions,
+            r.wins,
+            r.draws,
+            r.losses,
+            r.max_dtm,
+            r.path.display()
+        ));
+    }
+    Ok(reports)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plan_orders_pairs_by_total() {
+        let names: Vec<String> = plan(Target::MaxPawns(4))
+            .iter()
+            .map(|p| {
+                p.iter()
+                    .map(|m| m.to_string())
+                    .collect::<Vec<_>>()
+                    .join("+")
+            })
+            .collect();
+        assert_eq!(names, ["1v1", "2v1+1v2", "3v1+1v3", "2v2"]);
+        let names: Vec<String> = plan(Target::Class("2v3".parse().unwrap()))
+            .iter()
+            .map(|p| {
+                p.iter()
+                    .map(|m| m.to_string())
+                    .collect::<Vec<_>>()
+                    .join("+")
+            })
+            .collect();
+        assert_eq!(names, ["1v1", "2v1+1v2", "3v1+1v3", "2v2", "3v2+2v3"]);
+    }
+}

@@ -1,0 +1,99 @@
+//! Material classes: how many pawns each side has, written `3v2`.
+
+use crate::color::Color;
+use crate::error::Error;
+use crate::position::Position;
+use std::fmt;
+use std::str::FromStr;
+
+/// A material class: `white` pawns against `black` pawns.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Material {
+    pub white: u8,
+    pub black: u8,
+}
+
+impl Material {
+    pub const fn new(white: u8, black: u8) -> Material {
+        Material { white, black }
+    }
+
+    /// The class of a position's pawns.
+    pub fn of(pos: &Position) -> Material {
+        Material {
+            white: pos.pawns(Color::White).count() as u8,
+            black: pos.pawns(Color::Black).count() as u8,
+        }
+    }
+
+    /// Pawns of both sides together.
+    pub const fn total(self) -> u8 {
+        self.white + self.black
+    }
+
+    /// The class with the sides exchanged (`3v2` -> `2v3`); a table holds
+    /// only white-to-move positions, so black-to-move positions of `3v2` are
+    /// found, colour-flipped, in `2v3`.
+    pub const fn swapped(self) -> Material {
+        Material {
+            white: self.black,
+            black: self.white,
+        }
+    }
+
+    /// Every class with at least one pawn a side and at most `max_total` in
+    /// all, in the order they must be generated: by total, then white count.
+    pub fn up_to(max_total: u8) -> Vec<Material> {
+        let mut out = Vec::new();
+        for total in 2..=max_total {
+            for white in (1..total).rev() {
+                out.push(Material::new(white, total - white));
+            }
+        }
+        out
+    }
+}
+
+impl fmt::Display for Material {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}v{}", self.white, self.black)
+    }
+}
+
+impl FromStr for Material {
+    type Err = Error;
+
+    /// Parses `WvB`, e.g. `3v2`; each side needs at least one pawn.
+    fn from_str(text: &str) -> Result<Material, Error> {
+        let bad = || Error::MaterialText(text.to_string());
+        let (w, b) = text.trim().split_once(['v', 'V']).ok_or_else(bad)?;
+        let white: u8 = w.parse().map_err(|_| bad())?;
+        let black: u8 = b.parse().map_err(|_| bad())?;
+        if white == 0 || black == 0 || white > 48 || black > 48 {
+            return Err(bad());
+        }
+        Ok(Material { white, black })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_round_trips() {
+        for m in Material::up_to(8) {
+            assert_eq!(m.to_string().parse::<Material>().unwrap(), m);
+        }
+        for bad in ["", "3", "0v2", "2v0", "av1", "3v2v1", "99v1"] {
+            assert!(bad.parse::<Material>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn order_puts_lower_totals_first() {
+        let classes = Material::up_to(4);
+        let names: Vec<String> = classes.iter().map(|m| m.to_string()).collect();
+        assert_eq!(names, ["1v1", "2v1", "1v2", "3v1", "2v2", "1v3"]);
+    }
+}

@@ -1,0 +1,128 @@
+//! Tables against plain exhaustive minimax (no tables, no rule shortcuts, no
+//! canonical forms) on every table position of small boards, and probes of
+//! positions outside the tables (black to move, en passant rights, pawns on
+//! second-to-last ranks) against minimax too.
+
+use peasant::*;
+use std::path::PathBuf;
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("peasant-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn gen(variant: Variant, max_pawns: u8, name: &str) -> PathBuf {
+    let dir = temp_dir(name);
+    let config = GenConfig {
+        variant,
+        out: dir.clone(),
+        progress: false,
+        memory_limit: u64::MAX,
+    };
+    generate(&config, Target::MaxPawns(max_pawns), &|_| {}).unwrap();
+    dir
+}
+
+/// Checks every table position of every class up to `max_pawns`, and
+/// every position met on the way (all successors), against minimax.
+fn check_variant(variant: Variant, max_pawns: u8) -> u64 {
+    let name = format!(
+        "{}-{}-{}-{max_pawns}",
+        variant.board, variant.rules.en_passant, variant.rules.seventh_rank_wins
+    );
+    let dir = gen(variant, max_pawns, &name);
+    let tb = Tablebase::new(&dir, variant);
+    let mut memo = MinimaxMemo::default();
+    let mut checked = 0;
+    for m in Material::up_to(max_pawns) {
+        let table = tb.table(m).unwrap();
+        let index = table.index();
+        for i in 0..index.len() {
+            let pos = index.unrank(i);
+            let expected = minimax(&pos, &mut memo);
+            assert_eq!(
+                table.get(&pos).unwrap(),
+                expected,
+                "{variant} {m} #{i} {pos}"
+            );
+            // Every successor and its colour flip, through the prober:
+            // these include black-to-move, en passant and rule positions.
+            for &mv in pos.legal_moves().iter() {
+                let child = pos.play(mv);
+                let expected = minimax(&child, &mut memo);
+                assert_eq!(tb.probe(&child).unwrap(), expected, "{variant} {child}");
+                if !child.is_game_over() {
+                    assert_eq!(
+                        tb.probe(&child.flipped()).unwrap(),
+                        expected,
+                        "{variant} flip {child}"
+                    );
+                    assert_eq!(
+                        tb.probe(&child.mirrored()).unwrap(),
+                        expected,
+                        "{variant} mirror {child}"
+                    );
+                }
+                checked += 1;
+            }
+            checked += 1;
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    checked
+}
+
+fn variants(w: u8, h: u8) -> Vec<Variant> {
+    let board = Board::new(w, h).unwrap();
+    let mut out = Vec::new();
+    for en_passant in [true, false] {
+        for seventh_rank_wins in [false, true] {
+            out.push(Variant::new(
+                board,
+                Rules {
+                    en_passant,
+                    seventh_rank_wins,
+                },
+            ));
+        }
+    }
+    out
+}
+
+#[test]
+fn tables_equal_minimax_on_5x5() {
+    for v in variants(5, 5) {
+        assert!(check_variant(v, 10) > 0);
+    }
+}
+
+#[test]
+fn tables_equal_minimax_on_4x6() {
+    for v in variants(4, 6) {
+        assert!(check_variant(v, 16) > 0);
+    }
+}
+
+#[test]
+fn tables_equal_minimax_on_3x8() {
+    for v in variants(3, 8) {
+        assert!(check_variant(v, 12) > 0);
+    }
+}
+
+#[test]
+fn tables_equal_minimax_on_8x8_up_to_4_pawns() {
+    for v in variants(8, 8) {
+        assert!(check_variant(v, 4) > 0);
+    }
+}
+
+#[test]
+fn tables_equal_minimax_on_narrow_and_short_boards() {
+    for (w, h) in [(1, 8), (2, 8), (4, 4), (2, 5), (6, 4)] {
+        for v in variants(w, h) {
+            assert!(check_variant(v, 2 * w * (h - 3)) > 0);
+        }
+    }
+}
