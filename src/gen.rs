@@ -15,6 +15,8 @@
 //! Phases, each timed: `init` (index, memory, lower tables), `solve` (the
 //! pass), `write` (checksummed files, written under a temporary name).
 
+use crate::bitboard::Bitboard;
+use crate::color::{ByColor, Color};
 use crate::eval::{search_one_ply, TableValues};
 use crate::index::{Index, IndexStats};
 use crate::material::Material;
@@ -239,6 +241,44 @@ impl TableValues for PairSolver<'_> {
     }
 }
 
+/// A class's pawn sets by advancement (the number of steps its pawns have
+/// made from their second rank), to visit positions layer by layer.
+struct Layers {
+    /// Canonical white sets (those the index keeps), by advancement.
+    white: Vec<Vec<Bitboard>>,
+    /// Every black set with its advancement.
+    black_sets: Vec<(Bitboard, u32)>,
+}
+
+impl Layers {
+    fn new(index: &Index) -> Layers {
+        let board = index.variant().board;
+        let h = board.height() as u32;
+        let mut white: Vec<Vec<Bitboard>> = Vec::new();
+        for &set in index.white_sets() {
+            let adv: u32 = set.map(|sq| sq.rank() as u32 - 1).sum();
+            if white.len() <= adv as usize {
+                white.resize(adv as usize + 1, Vec::new());
+            }
+            white[adv as usize].push(set);
+        }
+        let black_sets = index
+            .black_sets()
+            .map(|set| (set, set.map(|sq| h - 2 - sq.rank() as u32).sum()))
+            .collect();
+        Layers { white, black_sets }
+    }
+
+    fn max_advance(&self) -> u32 {
+        let black = self.black_sets.iter().map(|b| b.1).max().unwrap_or(0);
+        self.white.len().saturating_sub(1) as u32 + black
+    }
+
+    fn white_by_advance(&self, adv: u32) -> &[Bitboard] {
+        self.white.get(adv as usize).map_or(&[], |v| v.as_slice())
+    }
+}
+
 /// A byte slice seen as atomics, so both threads may fill it.
 fn as_atomic(bytes: &mut [u8]) -> &[AtomicU8] {
     // Safety: AtomicU8 has the same size, alignment and bit validity as u8,
@@ -312,22 +352,40 @@ fn generate_pair(
         } else {
             ProgressBar::hidden()
         };
-        const CHUNK: u64 = 1 << 14;
-        for (c, (index, slots)) in indexes.iter().zip(&atomics).enumerate() {
-            let n = sizes[c];
-            (0..n.div_ceil(CHUNK))
-                .into_par_iter()
-                .try_for_each(|chunk| {
-                    let end = ((chunk + 1) * CHUNK).min(n);
-                    for i in chunk * CHUNK..end {
-                        if slots[i as usize].load(Ordering::Relaxed) == 0 {
-                            let pos = index.unrank(i);
-                            solver.table_value(&pos)?;
+        // Layers of equal advancement, the most advanced first: every move
+        // advances a pawn, so a position's successors in the pair lie in
+        // layers already solved. (Were one not, the solver would value it
+        // first, depth-first: the order is for speed, not correctness.) Within a layer, positions are grouped by black's pawns:
+        // all quiet successors of a group then share one block of the
+        // partner class, which stays in cache.
+        let layers: Vec<Layers> = indexes.iter().map(Layers::new).collect();
+        let top = layers.iter().map(|l| l.max_advance()).max().unwrap_or(0);
+        for advance in (0..=top).rev() {
+            for (c, index) in indexes.iter().enumerate() {
+                let l = &layers[c];
+                l.black_sets
+                    .par_iter()
+                    .try_for_each(|&(black, black_adv)| {
+                        if black_adv > advance {
+                            return Ok(());
                         }
-                    }
-                    bar.inc(end - chunk * CHUNK);
-                    Ok::<(), TableError>(())
-                })?;
+                        let mut done = 0;
+                        for &white in l.white_by_advance(advance - black_adv) {
+                            if (white & black).is_empty() {
+                                let pos = Position::from_parts_unchecked(
+                                    index.variant(),
+                                    ByColor { white, black },
+                                    Color::White,
+                                    None,
+                                );
+                                solver.table_value(&pos)?;
+                                done += 1;
+                            }
+                        }
+                        bar.inc(done);
+                        Ok::<(), TableError>(())
+                    })?;
+            }
         }
         bar.finish_and_clear();
     }

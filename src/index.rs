@@ -24,7 +24,7 @@ use crate::variant::Variant;
 
 /// Binomial coefficients `C(n, k)` for `n, k <= 64` (saturating, never
 /// reached on a board of 48 usable squares).
-const BINOMIAL: [[u64; 65]; 65] = {
+static BINOMIAL: [[u64; 65]; 65] = {
     let mut t = [[0u64; 65]; 65];
     let mut n = 0;
     while n <= 64 {
@@ -49,23 +49,16 @@ pub fn binomial(n: u32, k: u32) -> u64 {
     }
 }
 
-/// Rank of `set` among all subsets of `mask` of the same size (colex order).
-#[inline]
-fn rank_subset(set: Bitboard, mask: Bitboard) -> u64 {
-    let mut r = 0;
-    for (i, sq) in set.enumerate() {
-        let below = (1u64 << sq.index()) - 1;
-        let pos = (mask.0 & below).count_ones();
-        r += binomial(pos, i as u32 + 1);
-    }
-    r
-}
-
 /// The subset of `mask` with `k` elements and colex rank `r`.
 fn unrank_subset(mut r: u64, k: u32, mask: Bitboard) -> Bitboard {
-    let squares: Vec<Square> = mask.collect();
+    let mut squares = [Square::from_index(0); 64];
+    let mut n = 0;
+    for sq in mask {
+        squares[n] = sq;
+        n += 1;
+    }
     let mut set = Bitboard::EMPTY;
-    let mut p = squares.len() as u32;
+    let mut p = n as u32;
     for i in (1..=k).rev() {
         // The largest p with C(p, i) <= r.
         p -= 1;
@@ -118,7 +111,6 @@ pub struct IndexStats {
 pub struct Index {
     variant: Variant,
     material: Material,
-    white_mask: Bitboard,
     black_mask: Bitboard,
     /// Canonical white sets, in index order.
     white_sets: Vec<Bitboard>,
@@ -126,6 +118,18 @@ pub struct Index {
     offsets: Vec<u64>,
     /// Colex rank of a white set among all of `white_mask` -> its block, or NOT_CANONICAL.
     block_of: Vec<u32>,
+    /// A square's place among the squares of `white_mask` / `black_mask`.
+    white_place: [u8; 64],
+    black_place: [u8; 64],
+}
+
+/// Each square's place among the squares of `mask` (in square order).
+fn places(mask: Bitboard) -> [u8; 64] {
+    let mut out = [0u8; 64];
+    for (i, slot) in out.iter_mut().enumerate() {
+        *slot = (mask.0 & ((1u64 << i) - 1)).count_ones() as u8;
+    }
+    out
 }
 
 impl Index {
@@ -152,11 +156,12 @@ impl Index {
         Index {
             variant,
             material,
-            white_mask,
             black_mask,
             white_sets,
             offsets,
             block_of,
+            white_place: places(white_mask),
+            black_place: places(black_mask),
         }
     }
 
@@ -176,6 +181,19 @@ impl Index {
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// The white pawn sets the index keeps (no greater than their mirror
+    /// image), in index order.
+    pub fn white_sets(&self) -> &[Bitboard] {
+        &self.white_sets
+    }
+
+    /// Every set of black pawns of this class's size on black's squares
+    /// (overlapping some white sets; a position needs the two disjoint).
+    pub fn black_sets(&self) -> impl Iterator<Item = Bitboard> + '_ {
+        let k = self.material.black as u32;
+        (0..binomial(self.black_mask.count(), k)).map(move |r| unrank_subset(r, k, self.black_mask))
     }
 
     /// Bytes of memory the index itself holds (not the values).
@@ -200,9 +218,21 @@ impl Index {
             white = mirrored;
             black = black.mirror_files(width);
         }
-        let block = self.block_of[rank_subset(white, self.white_mask) as usize];
+        let mut white_rank = 0;
+        for (i, sq) in white.enumerate() {
+            white_rank += BINOMIAL[self.white_place[sq.index()] as usize][i + 1];
+        }
+        let block = self.block_of[white_rank as usize];
         debug_assert_ne!(block, NOT_CANONICAL);
-        self.offsets[block as usize] + rank_subset(black, self.black_mask & !white)
+        // Black's squares are ranked among those white leaves free.
+        let white_on_black = (white & self.black_mask).0;
+        let mut black_rank = 0;
+        for (i, sq) in black.enumerate() {
+            let below = (1u64 << sq.index()) - 1;
+            let place = self.black_place[sq.index()] as u32 - (white_on_black & below).count_ones();
+            black_rank += BINOMIAL[place as usize][i + 1];
+        }
+        self.offsets[block as usize] + black_rank
     }
 
     /// The canonical position with number `index < len()`.
@@ -251,6 +281,17 @@ impl Index {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Rank of `set` among all subsets of `mask` of the same size (colex order).
+    fn rank_subset(set: Bitboard, mask: Bitboard) -> u64 {
+        let mut r = 0;
+        for (i, sq) in set.enumerate() {
+            let below = (1u64 << sq.index()) - 1;
+            let pos = (mask.0 & below).count_ones();
+            r += BINOMIAL[pos as usize][i + 1];
+        }
+        r
+    }
     use crate::variant::{Board, Rules};
 
     fn variant(w: u8, h: u8) -> Variant {

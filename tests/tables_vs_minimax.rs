@@ -99,12 +99,30 @@ fn tables_equal_minimax_on_5x5() {
 
 #[test]
 fn tables_equal_minimax_on_4x6() {
-    for v in variants(4, 6) {
-        assert!(check_variant(v, 16) > 0);
+    assert!(check_variant(variants(4, 6)[0], 16) > 0);
+}
+
+/// The other three rule sets of 4x6 (minutes and gigabytes of minimax memo:
+/// run with `cargo test --release -- --ignored`).
+#[test]
+#[ignore]
+fn tables_equal_minimax_on_4x6_other_rules() {
+    for v in &variants(4, 6)[1..] {
+        assert!(check_variant(*v, 16) > 0);
     }
 }
 
 #[test]
+fn tables_equal_minimax_on_3x8_up_to_8_pawns() {
+    for v in variants(3, 8) {
+        assert!(check_variant(v, 8) > 0);
+    }
+}
+
+/// Every class of 3x8 (up to 12 pawns) under every rule set: run with
+/// `cargo test --release -- --ignored`.
+#[test]
+#[ignore]
 fn tables_equal_minimax_on_3x8() {
     for v in variants(3, 8) {
         assert!(check_variant(v, 12) > 0);
@@ -125,4 +143,27 @@ fn tables_equal_minimax_on_narrow_and_short_boards() {
             assert!(check_variant(v, 2 * w * (h - 3)) > 0);
         }
     }
+}
+
+/// The worked examples of RULES.md, through the tables.
+#[test]
+fn worked_examples() {
+    let probe = |text: &str, board: &str, srw: bool, max: u8| {
+        let board: Board = board.parse().unwrap();
+        let rules = Rules {
+            en_passant: true,
+            seventh_rank_wins: srw,
+        };
+        let pos = parse_position(text, Some(board), rules).unwrap();
+        let dir = gen(pos.variant(), max, &format!("ex-{board}-{srw}"));
+        let v = Tablebase::new(&dir, pos.variant()).probe(&pos).unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        v
+    };
+    assert_eq!(probe("3/2p/ppP/3/3 b -", "3x5", false, 4), Value::Draw);
+    assert_eq!(probe("3/2p/ppP/3/3 b -", "3x5", true, 4), Value::Win(1));
+    assert_eq!(probe("pawngame", "5x5", false, 10), Value::Draw);
+    assert_eq!(probe("pawngame", "5x5", true, 10), Value::Win(3));
+    assert_eq!(probe("pawngame", "4x4", false, 8), Value::Loss(2));
+    assert_eq!(probe("peasants", "1x8", false, 4), Value::Draw);
 }

@@ -29,7 +29,7 @@ pub fn rated_moves(tb: &Tablebase, pos: &Position) -> Result<Vec<(Move, Value)>,
         let v = tb.probe(&pos.play(m)).map_err(table_error)?.before_move();
         moves.push((m, v));
     }
-    moves.sort_by(|a, b| b.1.cmp(&a.1));
+    moves.sort_by_key(|m| std::cmp::Reverse(m.1));
     Ok(moves)
 }
 
