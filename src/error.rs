@@ -17,7 +17,7 @@ pub enum Error {
     UnknownPosition(String),
     #[error("position text: {0}")]
     Fen(String),
-    #[error("setup '{setup}' does not fit a {board} board: {why}")]
+    #[error("setup '{setup}' does not fit the {board} board: {why}")]
     SetupDoesNotFit {
         setup: String,
         board: String,

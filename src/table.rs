@@ -185,21 +185,22 @@ impl Table {
         }
         let expected = header(variant, material, 0);
         if map[16..22] != expected[16..22] {
-            let found = format!(
-                "{}x{} rules {} class {}v{} scheme {}",
-                map[16], map[17], map[18], map[19], map[20], map[21]
-            );
-            let wanted = format!(
-                "{} rules {} class {} scheme {}",
-                variant.board,
-                rules_byte(variant.rules),
-                material,
-                INDEX_SCHEME
-            );
+            let describe = |h: &[u8]| {
+                let mut d = format!("{}x{}", h[16], h[17]);
+                d.push_str(if h[18] & 1 != 0 {
+                    ", en passant"
+                } else {
+                    ", no en passant"
+                });
+                if h[18] & 2 != 0 {
+                    d.push_str(", seventh-rank-wins");
+                }
+                format!("{d}, class {}v{}, index scheme {}", h[19], h[20], h[21])
+            };
             return Err(TableError::WrongTable {
                 path: path.to_path_buf(),
-                found,
-                wanted,
+                found: describe(&map[..HEADER_LEN]),
+                wanted: describe(&expected),
             });
         }
         let count = u64::from_le_bytes(map[24..32].try_into().unwrap());

@@ -138,7 +138,11 @@ impl Default for Rules {
 
 impl fmt::Display for Rules {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(if self.en_passant { "ep" } else { "no-ep" })?;
+        f.write_str(if self.en_passant {
+            "en passant"
+        } else {
+            "no en passant"
+        })?;
         if self.seventh_rank_wins {
             f.write_str(", seventh-rank-wins")?;
         }
@@ -161,7 +165,7 @@ impl Variant {
 
 impl fmt::Display for Variant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} ({})", self.board, self.rules)
+        write!(f, "{}, {}", self.board, self.rules)
     }
 }
 

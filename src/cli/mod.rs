@@ -126,11 +126,18 @@ pub fn main() -> i32 {
                     0
                 };
             }
-            // clap's message spans several lines (usage, tips); keep its first.
+            // clap's message spans several lines (the problem, sometimes a
+            // list, then usage and tips): join what comes before the usage.
             let text = e.to_string();
-            let first = text.lines().next().unwrap_or("bad arguments");
-            let first = first.strip_prefix("error: ").unwrap_or(first);
-            eprintln!("peasant: {first} (see peasant --help)");
+            let lines: Vec<&str> = text
+                .lines()
+                .map(str::trim)
+                .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("tip:"))
+                .filter(|l| !l.is_empty())
+                .collect();
+            let message = lines.join(" ");
+            let message = message.strip_prefix("error: ").unwrap_or(&message);
+            eprintln!("peasant: {message} (see peasant --help)");
             return EXIT_BAD_INPUT;
         }
     };
