@@ -17,9 +17,10 @@
 
 use crate::bitboard::Bitboard;
 use crate::color::{ByColor, Color};
-use crate::eval::{search_one_ply, TableValues};
+use crate::eval::{value, TableValues};
 use crate::index::{Index, IndexStats};
 use crate::material::Material;
+use crate::moves::MoveKind;
 use crate::position::Position;
 use crate::table::{write_table, Table, TableError, Tablebase};
 use crate::value::Value;
@@ -217,22 +218,80 @@ struct PairSolver<'a> {
     lower: Vec<Arc<Table>>,
 }
 
+impl PairSolver<'_> {
+    /// The slot of class `m` of the pair, if it is one.
+    #[inline]
+    fn class(&self, m: Material) -> Option<(&Index, &[AtomicU8])> {
+        self.classes
+            .iter()
+            .find(|c| c.0 == m)
+            .map(|&(_, index, values)| (index, values))
+    }
+
+    /// The value of a table position of the pair, known or found now.
+    #[inline]
+    fn lookup(
+        &self,
+        values: &[AtomicU8],
+        slot: u64,
+        pos: impl FnOnce() -> Position,
+    ) -> Result<Value, TableError> {
+        let slot = &values[slot as usize];
+        if let Some(v) = Value::from_byte(slot.load(Ordering::Relaxed)) {
+            return Ok(v);
+        }
+        let v = self.solve(&pos())?;
+        slot.store(v.to_byte(), Ordering::Relaxed);
+        Ok(v)
+    }
+
+    /// The value of a table position of the pair from its moves' values.
+    ///
+    /// A quiet move that leaves the pawn below rank H-1 ends nothing and
+    /// gives black no en passant right unless it is a double step beside a
+    /// black pawn, so (colour-flipped) it leads straight to a table position
+    /// of the partner class whose white pawns are this position's black
+    /// pawns: their part of the number is found once for all such moves.
+    /// Every other move goes through the general [`value`].
+    fn solve(&self, pos: &Position) -> Result<Value, TableError> {
+        let board = pos.board();
+        let h = board.height();
+        let past_table = board.rank_mask(h - 2) | board.rank_mask(h - 1);
+        let partner = Material::of(pos).swapped();
+        let (p_index, p_values) = self.class(partner).expect("the partner is in the pair");
+        let key = p_index.white_key(pos.pawns(Color::Black).mirror_ranks(h));
+        let mut best: Option<Value> = None;
+        for &m in pos.legal_moves().iter() {
+            let quiet = matches!(m.kind, MoveKind::Push | MoveKind::DoublePush);
+            let child = pos.play(m);
+            let v = if quiet && !past_table.contains(m.to) && child.ep_square().is_none() {
+                let black = child.pawns(Color::White).mirror_ranks(h);
+                let slot = p_index.rank_black(&key, black);
+                self.lookup(p_values, slot, || child.flipped())?
+            } else {
+                value(self, &child)?
+            }
+            .before_move();
+            if best.is_none_or(|b| v > b) {
+                best = Some(v);
+                if v == Value::Win(1) {
+                    break;
+                }
+            }
+        }
+        Ok(best.unwrap_or(Value::Draw))
+    }
+}
+
 impl TableValues for PairSolver<'_> {
     type Error = TableError;
 
     #[inline]
     fn table_value(&self, pos: &Position) -> Result<Value, TableError> {
         let m = Material::of(pos);
-        for &(class, index, values) in &self.classes {
-            if class == m {
-                let slot = &values[index.rank(pos) as usize];
-                if let Some(v) = Value::from_byte(slot.load(Ordering::Relaxed)) {
-                    return Ok(v);
-                }
-                let v = search_one_ply(self, pos)?;
-                slot.store(v.to_byte(), Ordering::Relaxed);
-                return Ok(v);
-            }
+        if let Some((index, values)) = self.class(m) {
+            let slot = index.rank(pos);
+            return self.lookup(values, slot, || *pos);
         }
         match self.lower.iter().find(|t| t.index().material() == m) {
             Some(t) => t.get(pos),

@@ -96,6 +96,14 @@ pub fn in_domain(pos: &Position) -> bool {
 
 const NOT_CANONICAL: u32 = u32::MAX;
 
+/// What a set of white pawns contributes to a position's number.
+#[derive(Clone, Copy, Debug)]
+pub struct WhiteKey {
+    offset: u64,
+    white_on_black: u64,
+    mirror: bool,
+}
+
 /// Counts of an index, for reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct IndexStats {
@@ -211,28 +219,51 @@ impl Index {
 
     /// [`Index::rank`] from the two sets of pawns.
     #[inline]
-    pub fn rank_pawns(&self, mut white: Bitboard, mut black: Bitboard) -> u64 {
+    pub fn rank_pawns(&self, white: Bitboard, black: Bitboard) -> u64 {
+        self.rank_black(&self.white_key(white), black)
+    }
+
+    /// The part of a number fixed by the white pawns alone: positions that
+    /// share their white pawns share it (see [`Index::rank_black`]).
+    #[inline]
+    pub fn white_key(&self, white: Bitboard) -> WhiteKey {
         let width = self.variant.board.width();
         let mirrored = white.mirror_files(width);
-        if mirrored < white {
-            white = mirrored;
-            black = black.mirror_files(width);
-        }
+        let (white, mirror) = if mirrored < white {
+            (mirrored, true)
+        } else {
+            (white, false)
+        };
         let mut white_rank = 0;
         for (i, sq) in white.enumerate() {
             white_rank += BINOMIAL[self.white_place[sq.index()] as usize][i + 1];
         }
         let block = self.block_of[white_rank as usize];
         debug_assert_ne!(block, NOT_CANONICAL);
+        WhiteKey {
+            offset: self.offsets[block as usize],
+            white_on_black: (white & self.black_mask).0,
+            mirror,
+        }
+    }
+
+    /// The number of the position with `key`'s white pawns and `black`.
+    #[inline]
+    pub fn rank_black(&self, key: &WhiteKey, black: Bitboard) -> u64 {
+        let black = if key.mirror {
+            black.mirror_files(self.variant.board.width())
+        } else {
+            black
+        };
         // Black's squares are ranked among those white leaves free.
-        let white_on_black = (white & self.black_mask).0;
         let mut black_rank = 0;
         for (i, sq) in black.enumerate() {
             let below = (1u64 << sq.index()) - 1;
-            let place = self.black_place[sq.index()] as u32 - (white_on_black & below).count_ones();
+            let place =
+                self.black_place[sq.index()] as u32 - (key.white_on_black & below).count_ones();
             black_rank += BINOMIAL[place as usize][i + 1];
         }
-        self.offsets[block as usize] + black_rank
+        key.offset + black_rank
     }
 
     /// The canonical position with number `index < len()`.

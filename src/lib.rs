@@ -35,7 +35,7 @@ pub use eval::{
     minimax, resolve_by_rule, search_one_ply, value, FxHasher, MinimaxMemo, TableValues,
 };
 pub use gen::{available_memory, generate, plan, ClassReport, GenConfig, GenError, Target};
-pub use index::{binomial, black_domain, in_domain, white_domain, Index, IndexStats};
+pub use index::{binomial, black_domain, in_domain, white_domain, Index, IndexStats, WhiteKey};
 pub use material::Material;
 pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};
 pub use perft::{divide, perft, perft_parallel};
