@@ -11,7 +11,9 @@ pub enum Error {
     BoardSize { width: u8, height: u8 },
     #[error("'{0}' is not a board size: expected WxH such as 8x8")]
     BoardText(String),
-    #[error("'{0}' is neither a position (FEN) nor a setup name (peasants, pawngame, pawnrace:X:Y)")]
+    #[error(
+        "'{0}' is neither a position (FEN) nor a setup name (peasants, pawngame, pawnrace:X:Y)"
+    )]
     UnknownPosition(String),
     #[error("position text: {0}")]
     Fen(String),

@@ -11,7 +11,11 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
         0 => 1,
         // Bulk counting: the moves of the last ply are counted, not played.
         1 => pos.count_moves() as u64,
-        _ => pos.legal_moves().iter().map(|&m| perft(&pos.play(m), depth - 1)).sum(),
+        _ => pos
+            .legal_moves()
+            .iter()
+            .map(|&m| perft(&pos.play(m), depth - 1))
+            .sum(),
     }
 }
 
@@ -44,7 +48,12 @@ mod tests {
     use crate::variant::{Board, Rules};
 
     fn pos(text: &str, board: &str) -> Position {
-        parse_position(text, Some(board.parse::<Board>().unwrap()), Rules::default()).unwrap()
+        parse_position(
+            text,
+            Some(board.parse::<Board>().unwrap()),
+            Rules::default(),
+        )
+        .unwrap()
     }
 
     #[test]

@@ -66,7 +66,9 @@ impl Position {
         for color in Color::ALL {
             let pawns = *setup.pawns.get(color);
             if let Some(square) = (pawns & !on_board).first() {
-                return Err(Error::Fen(format!("{color} pawn on {square} lies off the board")));
+                return Err(Error::Fen(format!(
+                    "{color} pawn on {square} lies off the board"
+                )));
             }
             if let Some(square) = (pawns & board.rank_mask(board.first_rank(color))).first() {
                 return Err(Error::PawnOnFirstRank { color, square });
@@ -101,10 +103,12 @@ impl Position {
     fn check_ep_square(&self, target: Square) -> Result<(), Error> {
         let board = self.board();
         let mover = !self.turn;
-        let err = |why| Err(Error::EnPassant {
-            square: target,
-            why,
-        });
+        let err = |why| {
+            Err(Error::EnPassant {
+                square: target,
+                why,
+            })
+        };
         if !board.squares().contains(target) {
             return err("it lies off the board");
         }
@@ -260,12 +264,22 @@ impl Position {
             Color::White => {
                 let push = own.up(1) & empty;
                 let double = (push & board.rank_mask(2)).up(1) & empty;
-                (push, double, own.left().up(1) & prey, own.right().up(1) & prey)
+                (
+                    push,
+                    double,
+                    own.left().up(1) & prey,
+                    own.right().up(1) & prey,
+                )
             }
             Color::Black => {
                 let push = own.down(1) & empty;
                 let double = (push & board.rank_mask(board.height() - 3)).down(1) & empty;
-                (push, double, own.left().down(1) & prey, own.right().down(1) & prey)
+                (
+                    push,
+                    double,
+                    own.left().down(1) & prey,
+                    own.right().down(1) & prey,
+                )
             }
         }
     }
@@ -300,17 +314,33 @@ impl Position {
             }
         };
         for to in push {
-            list.push(Move { from: sq(to, back), to, kind: MoveKind::Push });
+            list.push(Move {
+                from: sq(to, back),
+                to,
+                kind: MoveKind::Push,
+            });
         }
         for to in double {
-            list.push(Move { from: sq(to, 2 * back), to, kind: MoveKind::DoublePush });
+            list.push(Move {
+                from: sq(to, 2 * back),
+                to,
+                kind: MoveKind::DoublePush,
+            });
         }
         // A capture toward file a started one file to the right, and vice versa.
         for to in left {
-            list.push(Move { from: sq(to, back + 1), to, kind: capture_kind(to) });
+            list.push(Move {
+                from: sq(to, back + 1),
+                to,
+                kind: capture_kind(to),
+            });
         }
         for to in right {
-            list.push(Move { from: sq(to, back - 1), to, kind: capture_kind(to) });
+            list.push(Move {
+                from: sq(to, back - 1),
+                to,
+                kind: capture_kind(to),
+            });
         }
         list
     }

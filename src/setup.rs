@@ -115,22 +115,46 @@ mod tests {
             pos("peasants", "8x8").unwrap().to_string(),
             "8/pppppppp/pppppppp/8/8/PPPPPPPP/PPPPPPPP/8 w -"
         );
-        assert_eq!(pos("pawngame", "4x4").unwrap().to_string(), "4/pppp/PPPP/4 w -");
+        assert_eq!(
+            pos("pawngame", "4x4").unwrap().to_string(),
+            "4/pppp/PPPP/4 w -"
+        );
         assert_eq!(
             pos("pawnrace:h:a", "8x8").unwrap().to_string(),
             "8/1ppppppp/8/8/8/8/PPPPPPP1/8 w -"
         );
-        assert_eq!(pos("peasants", "1x8").unwrap().to_string(), "1/p/p/1/1/P/P/1 w -");
-        assert_eq!(pos("PawnGame", "5x5").unwrap().to_string(), "5/ppppp/5/PPPPP/5 w -");
+        assert_eq!(
+            pos("peasants", "1x8").unwrap().to_string(),
+            "1/p/p/1/1/P/P/1 w -"
+        );
+        assert_eq!(
+            pos("PawnGame", "5x5").unwrap().to_string(),
+            "5/ppppp/5/PPPPP/5 w -"
+        );
     }
 
     #[test]
     fn refuses_misfits() {
-        assert!(matches!(pos("peasants", "8x5"), Err(Error::SetupDoesNotFit { .. })));
-        assert!(matches!(pos("pawnrace:h:a", "4x8"), Err(Error::SetupDoesNotFit { .. })));
-        assert!(matches!(pos("pawnrace:a", "8x8"), Err(Error::SetupDoesNotFit { .. })));
+        assert!(matches!(
+            pos("peasants", "8x5"),
+            Err(Error::SetupDoesNotFit { .. })
+        ));
+        assert!(matches!(
+            pos("pawnrace:h:a", "4x8"),
+            Err(Error::SetupDoesNotFit { .. })
+        ));
+        assert!(matches!(
+            pos("pawnrace:a", "8x8"),
+            Err(Error::SetupDoesNotFit { .. })
+        ));
         assert!(matches!(pos("pawnrace:a:a", "1x8"), Err(Error::NoPawns)));
-        assert!(matches!(pos("kings", "8x8"), Err(Error::UnknownPosition(_))));
-        assert!(matches!(pos("4/pppp/PPPP/4 w -", "8x8"), Err(Error::BoardMismatch { .. })));
+        assert!(matches!(
+            pos("kings", "8x8"),
+            Err(Error::UnknownPosition(_))
+        ));
+        assert!(matches!(
+            pos("4/pppp/PPPP/4 w -", "8x8"),
+            Err(Error::BoardMismatch { .. })
+        ));
     }
 }

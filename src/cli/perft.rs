@@ -23,13 +23,21 @@ impl PerftArgs {
         let start = Instant::now();
         let (nodes, per_move) = if self.divide {
             let per_move = divide(&pos, self.depth);
-            let total = if self.depth == 0 { 1 } else { per_move.iter().map(|x| x.1).sum() };
+            let total = if self.depth == 0 {
+                1
+            } else {
+                per_move.iter().map(|x| x.1).sum()
+            };
             (total, per_move)
         } else {
             (perft_parallel(&pos, self.depth), Vec::new())
         };
         let seconds = start.elapsed().as_secs_f64();
-        let nps = if seconds > 0.0 { nodes as f64 / seconds } else { 0.0 };
+        let nps = if seconds > 0.0 {
+            nodes as f64 / seconds
+        } else {
+            0.0
+        };
         if global.json {
             let mut out = json!({
                 "fen": pos.to_string(),
@@ -49,7 +57,10 @@ impl PerftArgs {
             for (m, n) in &per_move {
                 println!("{m}: {n}");
             }
-            eprintln!("perft {} of {}: {:.3} s, {:.0} nodes/s", self.depth, pos, seconds, nps);
+            eprintln!(
+                "perft {} of {}: {:.3} s, {:.0} nodes/s",
+                self.depth, pos, seconds, nps
+            );
             println!("{nodes}");
         }
         Ok(())
