@@ -28,7 +28,7 @@ use crate::variant::Variant;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -115,7 +115,7 @@ pub fn available_memory() -> Option<u64> {
 pub fn generate(
     config: &GenConfig,
     target: Target,
-    log: &dyn Fn(&str),
+    log: &(dyn Fn(&str) + Sync),
 ) -> Result<Vec<ClassReport>, GenError> {
     let tablebase = Tablebase::new(&config.out, config.variant);
     let mut reports = Vec::new();
@@ -338,6 +338,56 @@ impl Layers {
     }
 }
 
+/// Progress as log lines, one each tenth of the work, for runs whose
+/// stderr is a file rather than a terminal.
+struct TextProgress {
+    what: String,
+    total: u64,
+    done: AtomicU64,
+    start: Instant,
+    enabled: bool,
+}
+
+impl TextProgress {
+    fn new(what: String, total: u64, enabled: bool) -> TextProgress {
+        TextProgress {
+            what,
+            total,
+            done: AtomicU64::new(0),
+            start: Instant::now(),
+            enabled,
+        }
+    }
+
+    fn add(&self, n: u64, log: &(dyn Fn(&str) + Sync)) {
+        if !self.enabled || n == 0 {
+            return;
+        }
+        let before = self.done.fetch_add(n, Ordering::Relaxed);
+        let tenth = |x: u64| x * 10 / self.total.max(1);
+        if tenth(before + n) > tenth(before) && before + n < self.total {
+            let secs = self.start.elapsed().as_secs_f64();
+            log(&format!(
+                "{}: {}% ({} of {}), {:.0} positions/s",
+                self.what,
+                tenth(before + n) * 10,
+                before + n,
+                self.total,
+                (before + n) as f64 / secs.max(1e-9)
+            ));
+        }
+    }
+}
+
+/// The peak resident memory of this process so far, from /proc where it
+/// exists.
+pub fn peak_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
 /// A byte slice seen as atomics, so both threads may fill it.
 fn as_atomic(bytes: &mut [u8]) -> &[AtomicU8] {
     // Safety: AtomicU8 has the same size, alignment and bit validity as u8,
@@ -350,7 +400,7 @@ fn generate_pair(
     config: &GenConfig,
     tablebase: &Tablebase,
     pair: &[Material],
-    log: &dyn Fn(&str),
+    log: &(dyn Fn(&str) + Sync),
 ) -> Result<Vec<ClassReport>, GenError> {
     let names: Vec<String> = pair.iter().map(|m| m.to_string()).collect();
     let names = names.join(" + ");
@@ -418,6 +468,12 @@ fn generate_pair(
         // all quiet successors of a group then share one block of the
         // partner class, which stays in cache.
         let layers: Vec<Layers> = indexes.iter().map(Layers::new).collect();
+        // Where no bar can be drawn (a log file), a line every tenth.
+        let text_progress = TextProgress::new(
+            format!("solve {names}"),
+            total,
+            config.progress && bar.is_hidden(),
+        );
         let top = layers.iter().map(|l| l.max_advance()).max().unwrap_or(0);
         for advance in (0..=top).rev() {
             for (c, index) in indexes.iter().enumerate() {
@@ -442,6 +498,7 @@ fn generate_pair(
                             }
                         }
                         bar.inc(done);
+                        text_progress.add(done, log);
                         Ok::<(), TableError>(())
                     })?;
             }
@@ -450,8 +507,9 @@ fn generate_pair(
     }
     let solve_seconds = t.elapsed().as_secs_f64();
     log(&format!(
-        "{names}: solve {solve_seconds:.2} s, {:.0} positions/s",
-        total as f64 / solve_seconds.max(1e-9)
+        "{names}: solve {solve_seconds:.2} s, {:.0} positions/s, peak memory of the process so far {} MiB",
+        total as f64 / solve_seconds.max(1e-9),
+        peak_memory().unwrap_or(0) >> 20
     ));
 
     // write: checksummed files under temporary names, then renamed.

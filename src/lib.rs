@@ -34,7 +34,9 @@ pub use error::Error;
 pub use eval::{
     minimax, resolve_by_rule, search_one_ply, value, FxHasher, MinimaxMemo, TableValues,
 };
-pub use gen::{available_memory, generate, plan, ClassReport, GenConfig, GenError, Target};
+pub use gen::{
+    available_memory, generate, peak_memory, plan, ClassReport, GenConfig, GenError, Target,
+};
 pub use index::{binomial, black_domain, in_domain, white_domain, Index, IndexStats, WhiteKey};
 pub use material::Material;
 pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};
