@@ -390,7 +390,12 @@ impl Game {
     /// Returns `None` for anything malformed or illegal.
     pub fn from_fen(text: &str, opts: Opts) -> Option<Game> {
         let fields: Vec<&str> = text.split_whitespace().collect();
-        if fields.len() < 2 {
+        // Pawns, side to move, en passant field, and at most two numeric
+        // move counters.
+        if fields.len() < 2
+            || fields.len() > 5
+            || fields.iter().skip(3).any(|c| c.parse::<u32>().is_err())
+        {
             return None;
         }
         let rows: Vec<&str> = fields[0].split('/').collect();
