@@ -248,8 +248,9 @@ const BAD_COMMANDS: &[Bad] = &[
         &["perft", "peasants", "99999999999"],
         &["99999999999"],
     ),
-    bad("perft depth missing", &["perft", "peasants"], &[]),
-    bad("show position missing", &["show"], &[]),
+    bad("perft depth missing", &["perft", "peasants"], &["depth"]),
+    bad("perft position and depth missing", &["perft"], &["pos", "depth"]),
+    bad("show position missing", &["show"], &["pos"]),
     bad("unknown command", &["frobnicate"], &["frobnicate"]),
     bad(
         "unknown option",

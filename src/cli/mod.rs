@@ -121,10 +121,18 @@ pub fn main() -> i32 {
                     0
                 };
             }
-            // clap's message spans several lines (usage, tips); keep its first.
+            // clap's message spans several lines (usage, tips); keep its
+            // first paragraph on one line: for a missing argument the
+            // argument's name is on the second line.
             let text = e.to_string();
-            let first = text.lines().next().unwrap_or("bad arguments");
-            let first = first.strip_prefix("error: ").unwrap_or(first);
+            let first: Vec<&str> = text
+                .lines()
+                .map(str::trim)
+                .take_while(|l| !l.is_empty())
+                .collect();
+            let first = first.join(" ");
+            let first = first.strip_prefix("error: ").unwrap_or(&first);
+            let first = if first.is_empty() { "bad arguments" } else { first };
             eprintln!("peasant: {first} (see peasant --help)");
             return EXIT_BAD_INPUT;
         }
