@@ -249,7 +249,11 @@ const BAD_COMMANDS: &[Bad] = &[
         &["99999999999"],
     ),
     bad("perft depth missing", &["perft", "peasants"], &["depth"]),
-    bad("perft position and depth missing", &["perft"], &["pos", "depth"]),
+    bad(
+        "perft position and depth missing",
+        &["perft"],
+        &["pos", "depth"],
+    ),
     bad("show position missing", &["show"], &["pos"]),
     bad("unknown command", &["frobnicate"], &["frobnicate"]),
     bad(

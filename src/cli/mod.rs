@@ -132,7 +132,11 @@ pub fn main() -> i32 {
                 .collect();
             let first = first.join(" ");
             let first = first.strip_prefix("error: ").unwrap_or(&first);
-            let first = if first.is_empty() { "bad arguments" } else { first };
+            let first = if first.is_empty() {
+                "bad arguments"
+            } else {
+                first
+            };
             eprintln!("peasant: {first} (see peasant --help)");
             return EXIT_BAD_INPUT;
         }
