@@ -137,6 +137,11 @@ pub fn main() -> i32 {
                 .collect();
             let message = lines.join(" ");
             let message = message.strip_prefix("error: ").unwrap_or(&message);
+            let message = if message.is_empty() {
+                "bad arguments"
+            } else {
+                message
+            };
             eprintln!("peasant: {message} (see peasant --help)");
             return EXIT_BAD_INPUT;
         }

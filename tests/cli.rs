@@ -1,0 +1,568 @@
+//! The command line's contract (DESIGN.md, RULES.md), by running the built
+//! binary: bad input gives exit status 2 and exactly one line on stderr;
+//! `perft` ends with the count alone; `--json` prints one JSON object with the
+//! promised fields. Expected counts and move lists come from the naive
+//! generator of `tests/naive`, not from the engine.
+
+mod naive;
+
+use naive::{Game, Opts};
+use serde_json::Value;
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_peasant"))
+        .args(args)
+        .env("RAYON_NUM_THREADS", "1")
+        .output()
+        .expect("the peasant binary runs")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).expect("stdout is UTF-8")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8(out.stderr.clone()).expect("stderr is UTF-8")
+}
+
+/// Runs a command that must succeed and returns its stdout.
+fn ok(args: &[&str]) -> String {
+    let out = run(args);
+    assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+    stdout(&out)
+}
+
+fn json(args: &[&str]) -> Value {
+    let text = ok(args);
+    assert_eq!(
+        text.trim().lines().count(),
+        1,
+        "{args:?}: one JSON object on one line: {text}"
+    );
+    serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("{args:?}: not JSON ({e}): {text}"))
+}
+
+const REAL: Opts = Opts {
+    en_passant: true,
+    seventh_rank_wins: false,
+};
+const SRW: Opts = Opts {
+    en_passant: true,
+    seventh_rank_wins: true,
+};
+const NO_EP: Opts = Opts {
+    en_passant: false,
+    seventh_rank_wins: false,
+};
+
+fn naive_fen(text: &str, opts: Opts) -> Game {
+    Game::from_fen(text, opts).unwrap_or_else(|| panic!("naive refuses {text}"))
+}
+
+fn sorted(mut v: Vec<String>) -> Vec<String> {
+    v.sort();
+    v
+}
+
+fn naive_sans(g: &Game) -> Vec<String> {
+    sorted(g.moves().iter().map(|m| m.san()).collect())
+}
+
+fn json_moves(v: &Value) -> Vec<String> {
+    let moves = v["moves"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no moves array: {v}"));
+    sorted(
+        moves
+            .iter()
+            .map(|m| m.as_str().expect("moves are strings").to_string())
+            .collect(),
+    )
+}
+
+// ---------------------------------------------------------------------------
+// Bad input.
+
+/// One kind of bad input: a name, the arguments, and words the one-line
+/// message must contain (it must name what is wrong).
+struct Bad {
+    name: &'static str,
+    args: &'static [&'static str],
+    mentions: &'static [&'static str],
+}
+
+const fn bad(
+    name: &'static str,
+    args: &'static [&'static str],
+    mentions: &'static [&'static str],
+) -> Bad {
+    Bad {
+        name,
+        args,
+        mentions,
+    }
+}
+
+/// Position texts that are not legal positions of the family. Each is tried
+/// with `show` and with `perft`.
+const BAD_POSITIONS: &[Bad] = &[
+    bad("rank widths differ", &["4/ppp/PPPP/4 w -"], &["wide"]),
+    bad(
+        "a rank wider than 8",
+        &["ppppppppp/8/8/PPPPPPPP w -"],
+        &["8"],
+    ),
+    bad(
+        "too many ranks",
+        &["8/8/pppppppp/8/8/8/PPPPPPPP/8/8 w -"],
+        &["9"],
+    ),
+    bad("too few ranks", &["3/ppp/PPP w -"], &["3"]),
+    bad("bad character", &["4/pkpp/PPPP/4 w -"], &["k"]),
+    bad("digit zero", &["4/pppp/PPPP/0 w -"], &["0"]),
+    bad(
+        "white pawn on its first rank",
+        &["4/pppp/4/P3 w -"],
+        &["a1"],
+    ),
+    bad(
+        "black pawn on its first rank",
+        &["p3/4/pppp/PPPP/4 w -"],
+        &["a5"],
+    ),
+    bad(
+        "white pawn on its last rank",
+        &["P3/4/pppp/4/4 b -"],
+        &["a5"],
+    ),
+    bad(
+        "black pawn on its last rank",
+        &["4/4/PPPP/4/p3 w -"],
+        &["a1"],
+    ),
+    bad(
+        "en passant square on the wrong rank",
+        &["8/8/8/3pP3/8/8/8/8 w d3"],
+        &["d3"],
+    ),
+    bad(
+        "en passant square of the side to move",
+        &["8/p7/8/8/4P3/8/8/8 w e3"],
+        &["e3"],
+    ),
+    bad(
+        "en passant square, black to move, wrong side",
+        &["8/8/8/3pP3/8/8/8/8 b d6"],
+        &["d6"],
+    ),
+    bad(
+        "en passant square with no pawn on the arrival square",
+        &["8/p7/8/4P3/8/8/8/8 w d6"],
+        &["d6"],
+    ),
+    bad(
+        "en passant square that is occupied",
+        &["8/8/3p4/3pP3/8/8/8/8 w d6"],
+        &["d6"],
+    ),
+    bad(
+        "en passant origin square occupied",
+        &["8/3p4/8/3pP3/8/8/8/8 w d6"],
+        &["d6"],
+    ),
+    bad(
+        "en passant square off the board",
+        &["4/pppp/4/4/PPPP/4 w g4"],
+        &["g4"],
+    ),
+    bad(
+        "en passant field not a square",
+        &["4/pppp/PPPP/4 w z9"],
+        &["z9"],
+    ),
+    bad("no pawns at all", &["8/8/8/8/8/8/8/8 w -"], &["pawn"]),
+    bad(
+        "the side that just moved has no pawns",
+        &["8/pppppppp/8/8/8/8/8/8 b -"],
+        &["white"],
+    ),
+    bad("bad side to move", &["4/pppp/PPPP/4 x -"], &["x"]),
+    bad(
+        "missing side to move",
+        &["4/pppp/PPPP/4"],
+        &["side to move"],
+    ),
+    bad("too many fields", &["4/pppp/PPPP/4 w - 0 1 2"], &["fields"]),
+    bad("bad move counter", &["4/pppp/PPPP/4 w - x 1"], &["x"]),
+    bad("empty position", &[""], &[]),
+    bad("unknown setup name", &["kings"], &["kings"]),
+    bad(
+        "setup that does not fit",
+        &["peasants", "--board", "8x5"],
+        &["8x5"],
+    ),
+    bad(
+        "pawnrace gap off the board",
+        &["pawnrace:h:a", "--board", "4x8"],
+        &["pawnrace"],
+    ),
+    bad("pawnrace gap not a file", &["pawnrace:i:a"], &["pawnrace"]),
+    bad("pawnrace missing a gap", &["pawnrace:a"], &["pawnrace"]),
+    bad(
+        "pawnrace leaving no pawns",
+        &["pawnrace:a:a", "--board", "1x8"],
+        &["pawns"],
+    ),
+    bad(
+        "position text and --board disagree",
+        &["4/pppp/PPPP/4 w -", "--board", "8x8"],
+        &["4x4", "8x8"],
+    ),
+    bad("board too wide", &["peasants", "--board", "9x8"], &["9x8"]),
+    bad("board too low", &["pawngame", "--board", "8x3"], &["8x3"]),
+    bad("board too high", &["pawngame", "--board", "8x9"], &["8x9"]),
+    bad("board zero wide", &["pawngame", "--board", "0x8"], &["0x8"]),
+    bad("board not WxH", &["pawngame", "--board", "foo"], &["foo"]),
+    bad(
+        "board missing height",
+        &["pawngame", "--board", "8x"],
+        &["8x"],
+    ),
+];
+
+/// Other bad command lines.
+const BAD_COMMANDS: &[Bad] = &[
+    bad(
+        "perft depth not a number",
+        &["perft", "peasants", "x"],
+        &["x"],
+    ),
+    bad(
+        "perft depth negative",
+        &["perft", "peasants", "-1"],
+        &["-1"],
+    ),
+    bad(
+        "perft depth too large",
+        &["perft", "peasants", "99999999999"],
+        &["99999999999"],
+    ),
+    bad("perft depth missing", &["perft", "peasants"], &["depth"]),
+    bad(
+        "perft position and depth missing",
+        &["perft"],
+        &["pos", "depth"],
+    ),
+    bad("show position missing", &["show"], &["pos"]),
+    bad("unknown command", &["frobnicate"], &["frobnicate"]),
+    bad(
+        "unknown option",
+        &["show", "peasants", "--frobnicate"],
+        &["frobnicate"],
+    ),
+    bad(
+        "--board without a value",
+        &["show", "peasants", "--board"],
+        &["board"],
+    ),
+];
+
+fn check_bad(name: &str, args: &[&str], mentions: &[&str]) -> Result<(), String> {
+    let out = run(args);
+    let err = stderr(&out);
+    let mut problems = Vec::new();
+    if out.status.code() != Some(2) {
+        problems.push(format!("exit status {:?}, not 2", out.status.code()));
+    }
+    let lines: Vec<&str> = err.lines().collect();
+    if lines.len() != 1 || lines[0].trim().is_empty() || !err.ends_with('\n') {
+        problems.push(format!("stderr is not exactly one non-empty line: {err:?}"));
+    }
+    if err.contains("panicked") || err.contains("RUST_BACKTRACE") {
+        problems.push(format!("panic: {err:?}"));
+    }
+    if !out.stdout.is_empty() {
+        problems.push(format!("stdout is not empty: {:?}", stdout(&out)));
+    }
+    let lower = err.to_lowercase();
+    for word in mentions {
+        if !lower.contains(&word.to_lowercase()) {
+            problems.push(format!("message does not mention '{word}': {err:?}"));
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("{name} ({args:?}): {}", problems.join("; ")))
+    }
+}
+
+#[test]
+fn bad_positions_are_refused_with_one_line_and_status_2() {
+    let mut failures = Vec::new();
+    for case in BAD_POSITIONS {
+        let (pos, rest) = case.args.split_first().unwrap();
+        let mut show = vec!["show", pos];
+        show.extend_from_slice(rest);
+        let mut perft = vec!["perft", pos, "1"];
+        perft.extend_from_slice(rest);
+        let mut json = vec!["--json", "perft", pos, "2"];
+        json.extend_from_slice(rest);
+        for args in [show, perft, json] {
+            if let Err(e) = check_bad(case.name, &args, case.mentions) {
+                failures.push(e);
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn bad_commands_are_refused_with_one_line_and_status_2() {
+    let mut failures = Vec::new();
+    for case in BAD_COMMANDS {
+        if let Err(e) = check_bad(case.name, case.args, case.mentions) {
+            failures.push(e);
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn the_bad_positions_are_also_refused_by_the_naive_reader() {
+    // Keeps the table honest: each position text above is really illegal.
+    for case in BAD_POSITIONS {
+        let text = case.args[0];
+        if text.contains('/') && case.args.len() == 1 {
+            assert!(
+                Game::from_fen(text, REAL).is_none(),
+                "{}: naive accepts {text}",
+                case.name
+            );
+        }
+    }
+}
+
+#[test]
+fn good_positions_near_the_bad_ones_are_accepted() {
+    // The same shapes, made legal, must not be refused: the checks are not
+    // simply refusing everything.
+    for text in [
+        "8/8/8/3pP3/8/8/8/8 w d6",
+        "8/8/8/8/3Pp3/8/8/8 b d3",
+        "4/pppp/PPPP/4 w - 0 1",
+        "8/8/8/8/8/8/PPPPPPPP/8 b -",
+        "4/pp1p/4/1PpP/4 w c3",
+    ] {
+        let v = json(&["--json", "show", text]);
+        let g = naive_fen(text, REAL);
+        assert_eq!(json_moves(&v), naive_sans(&g), "{text}");
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Output formats.
+
+#[test]
+fn perft_last_line_is_the_count_alone() {
+    for (pos, board, depth) in [
+        ("peasants", "8x8", 4),
+        ("pawngame", "5x5", 6),
+        ("pawnrace:f:a", "6x6", 3),
+    ] {
+        let (w, h) = (board.as_bytes()[0] - b'0', board.as_bytes()[2] - b'0');
+        let expected = Game::setup(pos, w as usize, h as usize, REAL)
+            .unwrap()
+            .perft(depth);
+        let out = ok(&["perft", pos, &depth.to_string(), "--board", board]);
+        let last = out.lines().last().expect("some output");
+        assert_eq!(
+            last,
+            expected.to_string(),
+            "{pos} {board} perft {depth}: {out}"
+        );
+    }
+}
+
+#[test]
+fn perft_divide_lists_each_move_then_the_total() {
+    let g = Game::setup("pawngame", 5, 5, REAL).unwrap();
+    let out = ok(&["perft", "pawngame", "4", "--divide", "--board", "5x5"]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.last().copied(), Some(g.perft(4).to_string().as_str()));
+    let mut seen = Vec::new();
+    for line in &lines[..lines.len() - 1] {
+        let (san, n) = line
+            .split_once(": ")
+            .unwrap_or_else(|| panic!("divide line {line:?}"));
+        let m = g
+            .moves()
+            .into_iter()
+            .find(|m| m.san() == san)
+            .expect("a legal move");
+        assert_eq!(n, g.play(&m).perft(3).to_string(), "{san}");
+        seen.push(san.to_string());
+    }
+    assert_eq!(sorted(seen), naive_sans(&g));
+}
+
+#[test]
+fn perft_json_has_nodes_and_seconds() {
+    let g = Game::setup("peasants", 6, 6, REAL).unwrap();
+    let v = json(&["--json", "perft", "peasants", "4", "--board", "6x6"]);
+    assert_eq!(v["nodes"].as_u64(), Some(g.perft(4)), "{v}");
+    let seconds = v["seconds"]
+        .as_f64()
+        .unwrap_or_else(|| panic!("seconds is a number: {v}"));
+    assert!(seconds >= 0.0);
+
+    let v = json(&[
+        "--json", "perft", "pawngame", "3", "--divide", "--board", "4x6",
+    ]);
+    let g = Game::setup("pawngame", 4, 6, REAL).unwrap();
+    assert_eq!(v["nodes"].as_u64(), Some(g.perft(3)), "{v}");
+    assert!(v["seconds"].is_number());
+}
+
+#[test]
+fn show_json_has_fen_and_moves() {
+    for (pos, board, opts, flags) in [
+        ("peasants", "8x8", REAL, &[][..]),
+        ("pawnrace:h:a", "8x8", REAL, &[][..]),
+        ("pawngame", "3x4", SRW, &["--seventh-rank-wins"][..]),
+        ("8/p1p1pppp/8/PpP5/8/8/5PPP/8 w b6", "8x8", REAL, &[][..]),
+        (
+            "8/p1p1pppp/8/PpP5/8/8/5PPP/8 w b6",
+            "8x8",
+            NO_EP,
+            &["--no-en-passant"][..],
+        ),
+    ] {
+        let mut args = vec!["--json", "show", pos, "--board", board];
+        args.extend_from_slice(flags);
+        let v = json(&args);
+        let (w, h) = (board.as_bytes()[0] - b'0', board.as_bytes()[2] - b'0');
+        let g = Game::setup(pos, w as usize, h as usize, opts)
+            .or_else(|| Game::from_fen(pos, opts))
+            .unwrap();
+        let fen = v["fen"]
+            .as_str()
+            .unwrap_or_else(|| panic!("fen is a string: {v}"));
+        // The engine's FEN reads back (by the naive reader) as the same pawns.
+        let back = naive_fen(fen, opts);
+        assert_eq!(back.cells, g.cells, "{pos}: {fen}");
+        assert_eq!(back.to_move, g.to_move, "{pos}: {fen}");
+        assert_eq!(json_moves(&v), naive_sans(&g), "{pos} {flags:?}");
+    }
+    // Without en passant the right disappears from the position text.
+    let v = json(&[
+        "--json",
+        "--no-en-passant",
+        "show",
+        "8/p1p1pppp/8/PpP5/8/8/5PPP/8 w b6",
+    ]);
+    assert!(v["fen"].as_str().unwrap().ends_with(" -"), "{v}");
+    let v = json(&["--json", "show", "8/p1p1pppp/8/PpP5/8/8/5PPP/8 w b6"]);
+    assert!(v["fen"].as_str().unwrap().ends_with(" b6"), "{v}");
+    assert!(json_moves(&v).contains(&"axb6".to_string()));
+    assert!(json_moves(&v).contains(&"cxb6".to_string()));
+}
+
+// ---------------------------------------------------------------------------
+// The worked examples of RULES.md, through the command line.
+
+fn outcome(v: &Value) -> Option<String> {
+    v["outcome"].as_str().map(str::to_string)
+}
+
+#[test]
+fn rules_example_three_by_five() {
+    let start = "3/2p/ppP/3/3 b -";
+    for flags in [&[][..], &["--seventh-rank-wins"][..]] {
+        let mut args = vec!["--json", "show", start];
+        args.extend_from_slice(flags);
+        let v = json(&args);
+        assert_eq!(json_moves(&v), ["a2", "b2"], "{flags:?}");
+        assert_eq!(outcome(&v), None);
+    }
+    // The positions after a2 and after b2 (written out by hand).
+    for after in ["3/2p/1pP/p2/3 w -", "3/2p/p1P/1p1/3 w -"] {
+        let v = json(&["--json", "show", after]);
+        assert_eq!(
+            json_moves(&v),
+            Vec::<String>::new(),
+            "{after}: white has no move"
+        );
+        assert_eq!(outcome(&v).as_deref(), Some("draw"), "{after}: real rules");
+        let v = json(&["--json", "--seventh-rank-wins", "show", after]);
+        assert_eq!(json_moves(&v), Vec::<String>::new(), "{after}");
+        let o = outcome(&v).unwrap_or_default();
+        assert!(
+            o.starts_with("black"),
+            "{after}: black has won under --seventh-rank-wins: {v}"
+        );
+    }
+}
+
+#[test]
+fn rules_example_four_by_four_pawngame() {
+    let v = json(&["--json", "show", "pawngame", "--board", "4x4"]);
+    let g = Game::setup("pawngame", 4, 4, REAL).unwrap();
+    let moves = json_moves(&v);
+    assert_eq!(moves, naive_sans(&g));
+    assert!(!moves.is_empty());
+    for nm in g.moves() {
+        assert!(nm.san().contains('x'), "{} is a capture", nm.san());
+        let after = g.play(&nm);
+        let v = json(&["--json", "show", &after.fen()]);
+        // A black double step straight onto rank 1...
+        let homers: Vec<String> = json_moves(&v)
+            .into_iter()
+            .filter(|m| m.len() == 2 && m.ends_with('1'))
+            .collect();
+        assert!(!homers.is_empty(), "after {}: {v}", nm.san());
+        // ...after which the game is over: perft --divide gives it 0.
+        let out = ok(&["perft", &after.fen(), "2", "--divide"]);
+        for home in homers {
+            let m = after.moves().into_iter().find(|m| m.san() == home).unwrap();
+            assert!(m.double_step, "{home}");
+            assert!(
+                out.lines().any(|l| l == format!("{home}: 0")),
+                "after {}: {out}",
+                nm.san()
+            );
+        }
+    }
+}
+
+#[test]
+fn rules_example_one_file_peasants() {
+    let counts: Vec<String> = (1..=5)
+        .map(|d| {
+            let out = ok(&["perft", "peasants", &d.to_string(), "--board", "1x8"]);
+            out.lines().last().unwrap().to_string()
+        })
+        .collect();
+    assert_eq!(counts, ["1", "1", "1", "1", "0"]);
+    let v = json(&["--json", "show", "peasants", "--board", "1x8"]);
+    assert_eq!(json_moves(&v), ["a4"]);
+    let mut g = Game::setup("peasants", 1, 8, REAL).unwrap();
+    for san in ["a4", "a5", "a3", "a6"] {
+        let m = g.moves().into_iter().find(|m| m.san() == san).unwrap();
+        g = g.play(&m);
+    }
+    let v = json(&["--json", "show", &g.fen()]);
+    assert_eq!(json_moves(&v), Vec::<String>::new());
+    assert_eq!(outcome(&v).as_deref(), Some("draw"));
+}
