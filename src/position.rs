@@ -131,10 +131,12 @@ impl Position {
     }
 
     /// `Some(target)` if the side to move has a pawn that can capture en
-    /// passant onto `target`, and the rules allow it.
+    /// passant onto `target`, the rules allow it, and the game goes on (a
+    /// double step onto the last rank of a board of height 4, or onto the
+    /// second-to-last with `--seventh-rank-wins`, has ended it).
     #[inline]
     fn ep_if_capturable(&self, target: Square) -> Option<Square> {
-        if !self.variant.rules.en_passant {
+        if !self.variant.rules.en_passant || self.winner_by_rule().is_some() {
             return None;
         }
         let t = Bitboard::from_square(target);

@@ -11,7 +11,7 @@ pub struct ShowArgs {
     pub pos: String,
 }
 
-/// The outcome in words for JSON: "white", "black", "draw", or null.
+/// The outcome in words for JSON: "white wins", "black wins", "draw", or null.
 fn outcome_json(pos: &Position) -> serde_json::Value {
     match pos.outcome() {
         None => serde_json::Value::Null,
