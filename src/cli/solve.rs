@@ -2,7 +2,7 @@
 
 use super::{print_json, CliError, GlobalArgs};
 use clap::Args;
-use peasant::{Position, Solution, SolveError, Solver, SolverConfig, Tablebase};
+use peasant::{CanonicalRules, Position, Solution, SolveError, Solver, SolverConfig, Tablebase};
 use serde_json::json;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -25,6 +25,13 @@ pub struct SolveArgs {
     /// Exact values with DTM (slower: a win no longer ends the search of a node).
     #[arg(long)]
     pub dtm: bool,
+    /// Take moves as generated, unordered (to measure the move order).
+    #[arg(long, hide = true)]
+    pub no_order: bool,
+    /// Canonical-form rules: all, walls (no frozen islands) or flip (colour
+    /// flip and whole-board mirror only); to measure what each gains.
+    #[arg(long, hide = true, value_name = "RULES", default_value = "all")]
+    pub canonical: String,
     /// No progress lines on stderr.
     #[arg(long, short)]
     pub quiet: bool,
@@ -74,11 +81,25 @@ impl SolveArgs {
             .tables
             .as_ref()
             .map(|dir| Tablebase::new(dir, pos.variant()));
+        let canonical = match self.canonical.as_str() {
+            "all" => CanonicalRules::ALL,
+            "walls" => CanonicalRules {
+                walls: true,
+                islands: false,
+            },
+            "flip" => CanonicalRules::FLIP_MIRROR,
+            other => {
+                return Err(CliError::input(format!(
+                    "--canonical {other}: expected all, walls or flip"
+                )))
+            }
+        };
         let config = SolverConfig {
             hash_mb: self.hash_mb,
             dtm: self.dtm,
             threads: self.threads,
-            ..SolverConfig::default()
+            ordering: !self.no_order,
+            canonical,
         };
         let solver = Solver::new(config, tb.as_ref());
         let start = Instant::now();
