@@ -58,19 +58,37 @@ impl Default for CanonicalRules {
 /// bit `8 + r` black pawn, bit `16 + r` the en passant square.
 type Column = u32;
 
+/// The 8 bits of file `file` of `bb` as one byte (bit `r`: rank `r`).
+#[inline]
+fn file_byte(bb: u64, file: u8) -> u32 {
+    // Each file-a bit 8r times 2^(56 - 7r) lands on bit 56 + r; no two
+    // partial products meet, so nothing carries into the top byte.
+    (((bb >> file) & Bitboard::FILE_A.0).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
+}
+
+/// The inverse of [`file_byte`] for file a: bit `r` of `byte` to bit `8r`.
+const SPREAD: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut r = 0;
+        while r < 8 {
+            if b & (1 << r) != 0 {
+                t[b] |= 1u64 << (8 * r);
+            }
+            r += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
 #[inline]
 fn column(pos: &Position, file: u8) -> Column {
-    let white = pos.pawns(Color::White).0 >> file;
-    let black = pos.pawns(Color::Black).0 >> file;
-    let ep = pos.ep_square().map_or(0u64, |s| 1u64 << s.index()) >> file;
-    let mut c = 0u32;
-    for r in 0..8 {
-        let bit = 8 * r;
-        c |= (((white >> bit) & 1) as u32) << r
-            | (((black >> bit) & 1) as u32) << (8 + r)
-            | (((ep >> bit) & 1) as u32) << (16 + r);
-    }
-    c
+    let ep = pos.ep_square().map_or(0u64, |s| 1u64 << s.index());
+    file_byte(pos.pawns(Color::White).0, file)
+        | file_byte(pos.pawns(Color::Black).0, file) << 8
+        | file_byte(ep, file) << 16
 }
 
 /// Builds a white-to-move position from columns laid out from file a.
@@ -79,13 +97,11 @@ fn from_columns(pos: &Position, cols: &[Column]) -> Position {
     let mut black = 0u64;
     let mut ep = None;
     for (f, &c) in cols.iter().enumerate() {
-        for r in 0..8 {
-            let sq = 8 * r + f;
-            white |= ((c >> r) as u64 & 1) << sq;
-            black |= ((c >> (8 + r)) as u64 & 1) << sq;
-            if (c >> (16 + r)) & 1 != 0 {
-                ep = Some(Square::new(f as u8, r as u8));
-            }
+        white |= SPREAD[(c & 0xff) as usize] << f;
+        black |= SPREAD[((c >> 8) & 0xff) as usize] << f;
+        let e = (c >> 16) & 0xff;
+        if e != 0 {
+            ep = Some(Square::new(f as u8, e.trailing_zeros() as u8));
         }
     }
     Position::from_parts_unchecked(

@@ -373,7 +373,8 @@ impl<'a> Solver<'a> {
             Color::Black => h - 1 - s.rank(),
         };
         let killers = w.killers.get(ply).copied().unwrap_or([NO_MOVE; 2]);
-        moves.sort_by_cached_key(|&m| {
+        let mut keys = [0i32; crate::moves::MAX_MOVES];
+        for (k, &m) in keys.iter_mut().zip(moves.iter()) {
             let c = code(m);
             let to = advance(m.to);
             let mut key = to as i32;
@@ -392,8 +393,20 @@ impl<'a> Solver<'a> {
             if m.kind == MoveKind::DoublePush {
                 key += 5;
             }
-            -key
-        });
+            *k = key;
+        }
+        // Insertion sort, highest key first, stable: lists are short.
+        for i in 1..moves.len() {
+            let (k, m) = (keys[i], moves[i]);
+            let mut j = i;
+            while j > 0 && keys[j - 1] < k {
+                keys[j] = keys[j - 1];
+                moves[j] = moves[j - 1];
+                j -= 1;
+            }
+            keys[j] = k;
+            moves[j] = m;
+        }
     }
 
     /// Negamax with alpha-beta, fail-soft, on a canonical position (white
