@@ -9,7 +9,8 @@ use super::solve::solve_error;
 use super::{print_json, CliError, GlobalArgs};
 use clap::Args;
 use peasant::{
-    file_char, parse_position, Position, Solver, SolverConfig, TableError, Tablebase, Variant,
+    file_char, in_domain, parse_position, Color, Position, Solver, SolverConfig, TableError,
+    Tablebase, Variant,
 };
 use serde_json::json;
 use std::path::PathBuf;
@@ -85,7 +86,16 @@ impl VerifyArgs {
             let mut p = starts[rng.below(starts.len())];
             let mut candidates = Vec::new();
             loop {
+                // Only positions whose probe reads a table (not ones the
+                // rules or one ply of en passant search answer).
+                let white_view = if p.turn() == Color::White {
+                    p
+                } else {
+                    p.flipped()
+                };
+                let in_table = !p.is_game_over() && in_domain(&white_view);
                 match tb.probe(&p) {
+                    Ok(_) if !in_table => {}
                     Ok(v) => candidates.push((p, v)),
                     Err(TableError::Missing { .. }) => {}
                     Err(e) => return Err(table_error(e)),
@@ -128,8 +138,8 @@ impl VerifyArgs {
             }));
         } else {
             println!(
-                "{variant}: {checked} positions checked ({} by DTM), {} disagreements, {} nodes, {seconds:.2} s",
-                if self.dtm { "exact value" } else { "win/draw/loss" },
+                "{variant}: {checked} positions checked (compared by {}), {} disagreements, {} nodes, {seconds:.2} s",
+                if self.dtm { "exact value with DTM" } else { "win/draw/loss" },
                 disagreements.len(),
                 solver.stats().nodes
             );
