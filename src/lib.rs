@@ -11,6 +11,7 @@
 //! ```
 
 mod bitboard;
+mod canonical;
 mod color;
 mod error;
 mod eval;
@@ -22,6 +23,7 @@ mod moves;
 mod perft;
 mod position;
 mod setup;
+mod solver;
 mod square;
 mod table;
 mod unmove;
@@ -29,6 +31,7 @@ mod value;
 mod variant;
 
 pub use bitboard::Bitboard;
+pub use canonical::{canonical, canonical_with, position_key, CanonicalRules};
 pub use color::{ByColor, Color};
 pub use error::Error;
 pub use eval::{
@@ -43,6 +46,7 @@ pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};
 pub use perft::{divide, perft, perft_parallel};
 pub use position::{Outcome, Position, Setup};
 pub use setup::{named_setup, parse_position};
+pub use solver::{RootSolution, Solution, SolveError, SolveStats, Solver, SolverConfig};
 pub use square::{file_char, file_from_char, Square};
 pub use table::{file_name, Table, TableError, Tablebase};
 pub use unmove::{retro_perft, UnMove};

@@ -6,6 +6,8 @@ mod gen;
 mod perft;
 mod probe;
 mod show;
+mod solve;
+mod verify;
 
 use clap::{Args, Parser, Subcommand};
 use peasant::{parse_position, Board, Position, Rules};
@@ -78,6 +80,11 @@ pub enum Command {
     Gen(gen::GenArgs),
     /// Look a position up in the tables: its value and every move's.
     Probe(probe::ProbeArgs),
+    /// Solve a position by search (tables at the leaves where they exist):
+    /// its value, every move's value and a line of perfect play.
+    Solve(solve::SolveArgs),
+    /// Check the tables against the search on random reachable positions.
+    Verify(verify::VerifyArgs),
 }
 
 /// A command's failure: what to print and which exit status to give.
@@ -151,6 +158,8 @@ pub fn main() -> i32 {
         Command::Show(args) => args.run(&cli.global),
         Command::Gen(args) => args.run(&cli.global),
         Command::Probe(args) => args.run(&cli.global),
+        Command::Solve(args) => args.run(&cli.global),
+        Command::Verify(args) => args.run(&cli.global),
     };
     match result {
         Ok(()) => 0,

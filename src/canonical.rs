@@ -1,0 +1,277 @@
+//! Canonical forms of positions (DESIGN.md facts 2, 5 and 6): one
+//! representative for every class of positions that play alike, so that a
+//! transposition table or a table probe serves them all.
+//!
+//! - **Colour flip**: black to move becomes white to move, board turned
+//!   upside down (values from the side to move's view are unchanged).
+//! - **Mirror**: the board mirrored left-right.
+//! - **Walls** (fact 5): a file without pawns stays empty forever and
+//!   nothing crosses it, so the position is a list of independent
+//!   segments (maximal runs of files holding pawns). Each segment is
+//!   mirrored on its own, the segments are sorted and packed to the left,
+//!   one empty file apart.
+//! - **Frozen islands** (fact 6): a segment in which neither side has a
+//!   move can never change again; all it still does is keep a pawn of each
+//!   side on the board. Every such segment is replaced by one smallest
+//!   island: a white pawn on rank 2 blocked by a black pawn on rank 3.
+//!
+//! Every rule is checked against plain minimax on every reachable position
+//! of small boards (tests below and `tests/solver_vs_minimax.rs`).
+//! The game trees of a position and of its canonical form are isomorphic,
+//! so the DTM is kept too.
+
+use crate::bitboard::Bitboard;
+use crate::color::{ByColor, Color};
+use crate::position::Position;
+use crate::square::Square;
+
+/// Which of the rules beyond the colour flip and the whole-board mirror
+/// [`canonical_with`] applies.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct CanonicalRules {
+    /// Empty files are walls: segments mirrored and sorted independently.
+    pub walls: bool,
+    /// Frozen segments replaced by one smallest frozen island (needs walls).
+    pub islands: bool,
+}
+
+impl CanonicalRules {
+    /// Every rule.
+    pub const ALL: CanonicalRules = CanonicalRules {
+        walls: true,
+        islands: true,
+    };
+    /// Only the colour flip and the mirror of the whole board.
+    pub const FLIP_MIRROR: CanonicalRules = CanonicalRules {
+        walls: false,
+        islands: false,
+    };
+}
+
+impl Default for CanonicalRules {
+    fn default() -> CanonicalRules {
+        CanonicalRules::ALL
+    }
+}
+
+/// A file's contents packed in one word: bit `r` white pawn on rank `r`,
+/// bit `8 + r` black pawn, bit `16 + r` the en passant square.
+type Column = u32;
+
+/// The 8 bits of file `file` of `bb` as one byte (bit `r`: rank `r`).
+#[inline]
+fn file_byte(bb: u64, file: u8) -> u32 {
+    // Each file-a bit 8r times 2^(56 - 7r) lands on bit 56 + r; no two
+    // partial products meet, so nothing carries into the top byte.
+    (((bb >> file) & Bitboard::FILE_A.0).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
+}
+
+/// The inverse of [`file_byte`] for file a: bit `r` of `byte` to bit `8r`.
+const SPREAD: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut r = 0;
+        while r < 8 {
+            if b & (1 << r) != 0 {
+                t[b] |= 1u64 << (8 * r);
+            }
+            r += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+#[inline]
+fn column(pos: &Position, file: u8) -> Column {
+    let ep = pos.ep_square().map_or(0u64, |s| 1u64 << s.index());
+    file_byte(pos.pawns(Color::White).0, file)
+        | file_byte(pos.pawns(Color::Black).0, file) << 8
+        | file_byte(ep, file) << 16
+}
+
+/// Builds a white-to-move position from columns laid out from file a.
+fn from_columns(pos: &Position, cols: &[Column]) -> Position {
+    let mut white = 0u64;
+    let mut black = 0u64;
+    let mut ep = None;
+    for (f, &c) in cols.iter().enumerate() {
+        white |= SPREAD[(c & 0xff) as usize] << f;
+        black |= SPREAD[((c >> 8) & 0xff) as usize] << f;
+        let e = (c >> 16) & 0xff;
+        if e != 0 {
+            ep = Some(Square::new(f as u8, e.trailing_zeros() as u8));
+        }
+    }
+    Position::from_parts_unchecked(
+        pos.variant(),
+        ByColor {
+            white: Bitboard(white),
+            black: Bitboard(black),
+        },
+        Color::White,
+        ep,
+    )
+}
+
+/// The smaller of a run of columns and its mirror image, written into `out`.
+#[inline]
+fn orient(cols: &[Column], out: &mut [Column]) {
+    let n = cols.len();
+    let mirrored_smaller = cols.iter().rev().lt(cols.iter());
+    for i in 0..n {
+        out[i] = if mirrored_smaller {
+            cols[n - 1 - i]
+        } else {
+            cols[i]
+        };
+    }
+}
+
+/// Whether neither side has a move among the files `first..first + len`.
+fn frozen(pos: &Position, first: u8, len: u8) -> bool {
+    let h = pos.board().height();
+    let mut mask = Bitboard::EMPTY;
+    for f in first..first + len {
+        mask |= Bitboard::file(f, h);
+    }
+    if pos.ep_square().is_some_and(|s| mask.contains(s)) {
+        return false;
+    }
+    let white = pos.pawns(Color::White) & mask;
+    let black = pos.pawns(Color::Black) & mask;
+    let empty = pos.board().squares() & !pos.occupied();
+    let moves = (white.up(1) & empty)
+        | (black.down(1) & empty)
+        | ((white.left() | white.right()).up(1) & black)
+        | ((black.left() | black.right()).down(1) & white);
+    moves.is_empty()
+}
+
+/// The smallest frozen island: a white pawn on rank 2 blocked by a black
+/// pawn on rank 3.
+const ISLAND: Column = (1 << 1) | (1 << (8 + 2));
+
+/// The canonical form of `pos` under every rule (see the module text).
+#[inline]
+pub fn canonical(pos: &Position) -> Position {
+    canonical_with(pos, CanonicalRules::ALL)
+}
+
+/// The canonical form of `pos` under the colour flip, the mirror and the
+/// chosen further rules. Always white to move; same variant.
+pub fn canonical_with(pos: &Position, rules: CanonicalRules) -> Position {
+    let p = if pos.turn() == Color::Black {
+        pos.flipped()
+    } else {
+        *pos
+    };
+    let w = p.board().width() as usize;
+    let mut cols = [0 as Column; 8];
+    for (f, c) in cols.iter_mut().enumerate().take(w) {
+        *c = column(&p, f as u8);
+    }
+    let mut out = [0 as Column; 8];
+    if !rules.walls {
+        orient(&cols[..w], &mut out[..w]);
+        return from_columns(&p, &out[..w]);
+    }
+    // Segments: maximal runs of files holding pawns, each oriented.
+    let mut segs = [[0 as Column; 8]; 8];
+    let mut lens = [0usize; 8];
+    let mut n = 0;
+    let mut islands = 0;
+    let mut f = 0;
+    while f < w {
+        if cols[f] == 0 {
+            f += 1;
+            continue;
+        }
+        let start = f;
+        while f < w && cols[f] != 0 {
+            f += 1;
+        }
+        let len = f - start;
+        if rules.islands && frozen(&p, start as u8, len as u8) {
+            islands += 1;
+            continue;
+        }
+        orient(&cols[start..f], &mut segs[n][..len]);
+        lens[n] = len;
+        n += 1;
+    }
+    if islands > 0 {
+        segs[n][0] = ISLAND;
+        lens[n] = 1;
+        n += 1;
+    }
+    let mut order = [0usize; 8];
+    for (i, o) in order.iter_mut().enumerate().take(n) {
+        *o = i;
+    }
+    order[..n].sort_unstable_by(|&a, &b| segs[a][..lens[a]].cmp(&segs[b][..lens[b]]));
+    let mut at = 0;
+    for &i in &order[..n] {
+        out[at..at + lens[i]].copy_from_slice(&segs[i][..lens[i]]);
+        at += lens[i] + 1;
+    }
+    from_columns(&p, &out[..w])
+}
+
+/// The whole of a white-to-move position as one number, for keys of
+/// transposition tables: white's pawns in the low half, black's in the high
+/// half, and the en passant square marked on black's first rank (where no
+/// black pawn can stand). Never zero.
+#[inline]
+pub fn position_key(pos: &Position) -> u128 {
+    debug_assert_eq!(pos.turn(), Color::White);
+    let mut black = pos.pawns(Color::Black).0;
+    if let Some(s) = pos.ep_square() {
+        black |= 1u64 << (8 * (pos.board().height() as u32 - 1) + s.file() as u32);
+    }
+    pos.pawns(Color::White).0 as u128 | (black as u128) << 64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{parse_position, Board, Rules};
+
+    fn pos(text: &str) -> Position {
+        parse_position(text, None, Rules::default()).unwrap()
+    }
+
+    #[test]
+    fn walls_pack_and_sort_segments() {
+        // Two segments (files a-b and e), oriented, sorted and packed: e moves to d.
+        let p = pos("5/1p2p/p4/P3P/1P3/5 w -");
+        let c = canonical(&p);
+        assert_eq!(c.to_string(), "5/1p1p1/p4/P2P1/1P3/5 w -");
+        assert_eq!(canonical(&c), c);
+        assert_eq!(canonical(&p.mirrored()), c);
+        assert_eq!(canonical(&p.flipped()), c);
+    }
+
+    #[test]
+    fn frozen_islands_become_one() {
+        // Files a and c are frozen; file e is not.
+        let p = pos("5/5/p1p1p/P1P2/4P/5 w -");
+        let c = canonical(&p);
+        assert_eq!(
+            c.pawns(Color::White).count() + c.pawns(Color::Black).count(),
+            4
+        );
+        assert_eq!(canonical(&c), c);
+    }
+
+    #[test]
+    fn keys_tell_en_passant_apart() {
+        let board = Board::new(3, 6).unwrap();
+        let with_ep = parse_position("3/3/3/1pP/3/3 w b4", Some(board), Rules::default());
+        let without = parse_position("3/3/3/1pP/3/3 w -", Some(board), Rules::default());
+        let (a, b) = (with_ep.unwrap(), without.unwrap());
+        assert!(a.ep_square().is_some());
+        assert_ne!(position_key(&a), position_key(&b));
+    }
+}

@@ -1,0 +1,605 @@
+//! The forward solver: negamax with alpha-beta over canonical positions
+//! (see [`crate::canonical`]), a transposition table keyed by the whole
+//! canonical position, and three kinds of leaves: games over by rule,
+//! second-to-last-rank positions resolved by rule (DESIGN.md fact 3), and
+//! positions whose class has a table.
+//!
+//! Two modes: win/draw/loss only (the default, far cheaper: any win cuts),
+//! or exact values with DTM ([`SolverConfig::dtm`]).
+//!
+//! Scores are integers from the side to move's view. Win/draw/loss mode:
+//! 1, 0, -1. DTM mode: `1000 - d` for a win in `d`, 0 for a draw,
+//! `-1000 + d` for a loss in `d`; a parent's score is then
+//! `-s + signum(s)` of its child's.
+
+use crate::canonical::{canonical_with, position_key, CanonicalRules};
+use crate::color::Color;
+use crate::eval::resolve_by_rule;
+use crate::material::Material;
+use crate::moves::{Move, MoveKind};
+use crate::position::{Outcome, Position};
+use crate::square::Square;
+use crate::table::{TableError, Tablebase};
+use crate::value::{Value, Wdl};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::{Mutex, OnceLock};
+use thiserror::Error;
+
+/// Why a solve could not finish.
+#[derive(Debug, Error)]
+pub enum SolveError {
+    #[error(transparent)]
+    Table(#[from] TableError),
+    #[error("the game is already over ({0}): there is nothing to solve")]
+    GameOver(Outcome),
+    #[error("could not start {0} threads: {1}")]
+    Threads(usize, String),
+}
+
+/// How the solver searches.
+#[derive(Clone, Copy, Debug)]
+pub struct SolverConfig {
+    /// Size of the transposition table in MiB.
+    pub hash_mb: usize,
+    /// Exact values with DTM instead of win/draw/loss only.
+    pub dtm: bool,
+    /// Which canonical-form rules to apply at every node.
+    pub canonical: CanonicalRules,
+    /// Order moves (table move, immediate wins, killers, captures, most
+    /// advanced first) instead of taking them as generated.
+    pub ordering: bool,
+    /// Threads for the root moves (0: rayon's default, all cores).
+    pub threads: usize,
+}
+
+impl Default for SolverConfig {
+    fn default() -> SolverConfig {
+        SolverConfig {
+            hash_mb: 64,
+            dtm: false,
+            canonical: CanonicalRules::ALL,
+            ordering: true,
+            threads: 1,
+        }
+    }
+}
+
+/// A solved value: always win/draw/loss, and the exact value with its DTM
+/// when the solver knows it (DTM mode).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Solution {
+    pub wdl: Wdl,
+    pub value: Option<Value>,
+}
+
+impl Solution {
+    pub fn dtm(&self) -> Option<u32> {
+        self.value.and_then(Value::dtm)
+    }
+}
+
+impl std::fmt::Display for Solution {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.value {
+            Some(v) => write!(f, "{v}"),
+            None => write!(f, "{}", self.wdl),
+        }
+    }
+}
+
+/// Counters of one solve (all threads).
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+pub struct SolveStats {
+    /// Positions searched (each canonical position entered).
+    pub nodes: u64,
+    /// Leaves answered by a table.
+    pub table_hits: u64,
+    /// Leaves resolved by the second-to-last-rank rule.
+    pub rule_hits: u64,
+    /// Transposition-table entries found.
+    pub tt_hits: u64,
+}
+
+/// The value of a position and of each of its moves.
+#[derive(Clone, Debug)]
+pub struct RootSolution {
+    pub value: Solution,
+    /// Every legal move with its value from the mover's view, best first.
+    pub moves: Vec<(Move, Solution)>,
+}
+
+const INF: i32 = 30_000;
+const BUCKET: usize = 4;
+const NO_MOVE: u16 = 0;
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: [u64; 2],
+    lower: i16,
+    upper: i16,
+    /// The best move found, `1 + from * 64 + to`; 0 for none.
+    best: u16,
+    /// log2 of the nodes its search took: what replacement keeps.
+    work: u8,
+}
+
+/// A transposition table of buckets, each behind its own lock: a probe
+/// compares the whole 128-bit key, so no collision can give a wrong value.
+struct TranspositionTable {
+    buckets: Vec<Mutex<[Entry; BUCKET]>>,
+    shift: u32,
+}
+
+impl TranspositionTable {
+    fn new(mb: usize) -> TranspositionTable {
+        let bytes = mb.max(1) << 20;
+        let per = std::mem::size_of::<Mutex<[Entry; BUCKET]>>();
+        let mut n = 1usize;
+        while n * 2 * per <= bytes {
+            n *= 2;
+        }
+        TranspositionTable {
+            buckets: (0..n)
+                .map(|_| Mutex::new([Entry::default(); BUCKET]))
+                .collect(),
+            shift: 64 - n.trailing_zeros(),
+        }
+    }
+
+    #[inline]
+    fn bucket(&self, key: u128) -> &Mutex<[Entry; BUCKET]> {
+        let h = ((key as u64) ^ ((key >> 64) as u64).rotate_left(29))
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let i = if self.shift >= 64 {
+            0
+        } else {
+            (h >> self.shift) as usize
+        };
+        &self.buckets[i]
+    }
+
+    #[inline]
+    fn probe(&self, key: u128) -> Option<Entry> {
+        let k = [key as u64, (key >> 64) as u64];
+        let b = self.bucket(key).lock().unwrap();
+        b.iter().find(|e| e.key == k).copied()
+    }
+
+    fn store(&self, key: u128, lower: i32, upper: i32, best: u16, work: u8) {
+        let k = [key as u64, (key >> 64) as u64];
+        let mut b = self.bucket(key).lock().unwrap();
+        if let Some(e) = b.iter_mut().find(|e| e.key == k) {
+            e.lower = e.lower.max(lower as i16);
+            e.upper = e.upper.min(upper as i16);
+            if best != NO_MOVE {
+                e.best = best;
+            }
+            e.work = e.work.max(work);
+            return;
+        }
+        let slot = b
+            .iter_mut()
+            .min_by_key(|e| if e.key == [0, 0] { -1 } else { e.work as i32 })
+            .expect("buckets are not empty");
+        *slot = Entry {
+            key: k,
+            lower: lower as i16,
+            upper: upper as i16,
+            best,
+            work,
+        };
+    }
+}
+
+/// What one thread keeps to itself while searching.
+struct Worker {
+    killers: Vec<[u16; 2]>,
+    stats: SolveStats,
+}
+
+impl Worker {
+    fn new() -> Worker {
+        Worker {
+            killers: vec![[NO_MOVE; 2]; 256],
+            stats: SolveStats::default(),
+        }
+    }
+}
+
+#[inline]
+fn code(m: Move) -> u16 {
+    1 + (m.from.index() * 64 + m.to.index()) as u16
+}
+
+/// Solves positions of one variant by search, with tables where they exist.
+pub struct Solver<'a> {
+    config: SolverConfig,
+    tables: Option<&'a Tablebase>,
+    /// Per class (white * 64 + black): whether its table exists.
+    classes: Vec<OnceLock<bool>>,
+    tt: TranspositionTable,
+    nodes: AtomicU64,
+    table_hits: AtomicU64,
+    rule_hits: AtomicU64,
+    tt_hits: AtomicU64,
+}
+
+impl<'a> Solver<'a> {
+    pub fn new(config: SolverConfig, tables: Option<&'a Tablebase>) -> Solver<'a> {
+        Solver {
+            config,
+            tables,
+            classes: (0..64 * 64).map(|_| OnceLock::new()).collect(),
+            tt: TranspositionTable::new(config.hash_mb),
+            nodes: AtomicU64::new(0),
+            table_hits: AtomicU64::new(0),
+            rule_hits: AtomicU64::new(0),
+            tt_hits: AtomicU64::new(0),
+        }
+    }
+
+    pub fn config(&self) -> &SolverConfig {
+        &self.config
+    }
+
+    /// The counters so far (updated every few thousand nodes while running).
+    pub fn stats(&self) -> SolveStats {
+        SolveStats {
+            nodes: self.nodes.load(Relaxed),
+            table_hits: self.table_hits.load(Relaxed),
+            rule_hits: self.rule_hits.load(Relaxed),
+            tt_hits: self.tt_hits.load(Relaxed),
+        }
+    }
+
+    fn flush(&self, w: &mut Worker) {
+        let s = std::mem::take(&mut w.stats);
+        self.nodes.fetch_add(s.nodes, Relaxed);
+        self.table_hits.fetch_add(s.table_hits, Relaxed);
+        self.rule_hits.fetch_add(s.rule_hits, Relaxed);
+        self.tt_hits.fetch_add(s.tt_hits, Relaxed);
+    }
+
+    #[inline]
+    fn score_of(&self, v: Value) -> i32 {
+        match (self.config.dtm, v) {
+            (false, v) => match v.wdl() {
+                Wdl::Win => 1,
+                Wdl::Draw => 0,
+                Wdl::Loss => -1,
+            },
+            (true, Value::Win(d)) => 1000 - d as i32,
+            (true, Value::Draw) => 0,
+            (true, Value::Loss(d)) => -1000 + d as i32,
+        }
+    }
+
+    fn solution_of(&self, s: i32) -> Solution {
+        let wdl = match s.signum() {
+            1 => Wdl::Win,
+            0 => Wdl::Draw,
+            _ => Wdl::Loss,
+        };
+        let value = self.config.dtm.then(|| match wdl {
+            Wdl::Win => Value::Win((1000 - s) as u8),
+            Wdl::Draw => Value::Draw,
+            Wdl::Loss => Value::Loss((s + 1000) as u8),
+        });
+        Solution { wdl, value }
+    }
+
+    /// The score of a win in one: nothing is better.
+    #[inline]
+    fn win_now(&self) -> i32 {
+        if self.config.dtm {
+            999
+        } else {
+            1
+        }
+    }
+
+    /// The widest window worth searching.
+    #[inline]
+    fn full_window(&self) -> (i32, i32) {
+        if self.config.dtm {
+            (-INF, INF)
+        } else {
+            (-1, 1)
+        }
+    }
+
+    /// A child's score seen from its parent.
+    #[inline]
+    fn to_parent(&self, s: i32) -> i32 {
+        if self.config.dtm {
+            -s + s.signum()
+        } else {
+            -s
+        }
+    }
+
+    /// A parent's window bound seen from the child (inverse of `to_parent`).
+    #[inline]
+    fn to_child(&self, p: i32) -> i32 {
+        if self.config.dtm {
+            -(p + p.signum())
+        } else {
+            -p
+        }
+    }
+
+    fn has_table(&self, m: Material) -> Result<bool, SolveError> {
+        let Some(tb) = self.tables else {
+            return Ok(false);
+        };
+        let (w, b) = (m.white as usize, m.black as usize);
+        if w >= 64 || b >= 64 {
+            return Ok(false);
+        }
+        let cell = &self.classes[w * 64 + b];
+        if let Some(&known) = cell.get() {
+            return Ok(known);
+        }
+        let exists = match tb.table(m) {
+            Ok(_) => true,
+            Err(TableError::Missing { .. }) => false,
+            Err(e) => return Err(e.into()),
+        };
+        let _ = cell.set(exists);
+        Ok(exists)
+    }
+
+    /// The canonical form the search works on.
+    #[inline]
+    fn canonical(&self, pos: &Position) -> Position {
+        canonical_with(pos, self.config.canonical)
+    }
+
+    /// Orders `moves` of `pos`: best guesses first.
+    fn order(&self, w: &Worker, pos: &Position, moves: &mut [Move], tt_best: u16, ply: usize) {
+        if !self.config.ordering {
+            return;
+        }
+        let h = pos.board().height();
+        let goal = if pos.variant().rules.seventh_rank_wins {
+            h - 2
+        } else {
+            h - 1
+        };
+        // Ranks counted from the mover's side.
+        let advance = |s: Square| match pos.turn() {
+            Color::White => s.rank(),
+            Color::Black => h - 1 - s.rank(),
+        };
+        let killers = w.killers.get(ply).copied().unwrap_or([NO_MOVE; 2]);
+        let mut keys = [0i32; crate::moves::MAX_MOVES];
+        for (k, &m) in keys.iter_mut().zip(moves.iter()) {
+            let c = code(m);
+            let to = advance(m.to);
+            let mut key = to as i32;
+            if c == tt_best {
+                key += 100_000;
+            }
+            if to >= goal {
+                key += 50_000;
+            }
+            if killers.contains(&c) {
+                key += 10_000;
+            }
+            if m.is_capture() {
+                key += 1_000;
+            }
+            if m.kind == MoveKind::DoublePush {
+                key += 5;
+            }
+            *k = key;
+        }
+        // Insertion sort, highest key first, stable: lists are short.
+        for i in 1..moves.len() {
+            let (k, m) = (keys[i], moves[i]);
+            let mut j = i;
+            while j > 0 && keys[j - 1] < k {
+                keys[j] = keys[j - 1];
+                moves[j] = moves[j - 1];
+                j -= 1;
+            }
+            keys[j] = k;
+            moves[j] = m;
+        }
+    }
+
+    /// Negamax with alpha-beta, fail-soft, on a canonical position (white
+    /// to move, game not over by rule).
+    fn search(
+        &self,
+        w: &mut Worker,
+        pos: &Position,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> Result<i32, SolveError> {
+        w.stats.nodes += 1;
+        if w.stats.nodes & 0xFFF == 0 {
+            self.flush(w);
+        }
+        // En passant first, exactly as `eval::value` does: with a right to
+        // capture en passant the rule of fact 3 may not hold (height 5).
+        if pos.ep_square().is_none() {
+            if let Some(v) = resolve_by_rule(pos) {
+                w.stats.rule_hits += 1;
+                return Ok(self.score_of(v));
+            }
+            if self.has_table(Material::of(pos))? {
+                let tb = self.tables.expect("a table exists");
+                w.stats.table_hits += 1;
+                return Ok(self.score_of(tb.probe(pos)?));
+            }
+        }
+        let key = position_key(pos);
+        let (mut alpha, mut beta) = (alpha, beta);
+        let (mut lower, mut upper) = (-INF, INF);
+        let mut tt_best = NO_MOVE;
+        if let Some(e) = self.tt.probe(key) {
+            w.stats.tt_hits += 1;
+            lower = e.lower as i32;
+            upper = e.upper as i32;
+            tt_best = e.best;
+            if lower >= beta || lower == upper {
+                return Ok(lower);
+            }
+            if upper <= alpha {
+                return Ok(upper);
+            }
+            alpha = alpha.max(lower);
+            beta = beta.min(upper);
+        }
+        let mut moves = pos.legal_moves();
+        if moves.is_empty() {
+            return Ok(0);
+        }
+        self.order(w, pos, moves.as_mut_slice(), tt_best, ply);
+        let (a0, b0) = (alpha, beta);
+        let nodes_before = w.stats.nodes;
+        let mut best = -INF;
+        let mut best_move = NO_MOVE;
+        for &m in moves.iter() {
+            let child = pos.play(m);
+            let s = if child.winner_by_rule().is_some() {
+                self.win_now()
+            } else {
+                let c = self.canonical(&child);
+                let cs = self.search(w, &c, self.to_child(beta), self.to_child(alpha), ply + 1)?;
+                self.to_parent(cs)
+            };
+            if s > best {
+                best = s;
+                best_move = code(m);
+                if s > alpha {
+                    alpha = s;
+                }
+                if alpha >= beta || s >= self.win_now() {
+                    if let Some(k) = w.killers.get_mut(ply) {
+                        if k[0] != best_move {
+                            k[1] = k[0];
+                            k[0] = best_move;
+                        }
+                    }
+                    break;
+                }
+            }
+        }
+        if best <= a0 {
+            upper = upper.min(best);
+        } else if best >= b0 {
+            lower = lower.max(best);
+        } else {
+            lower = best;
+            upper = best;
+        }
+        let work = 64 - (w.stats.nodes - nodes_before).leading_zeros();
+        self.tt.store(key, lower, upper, best_move, work as u8);
+        Ok(best)
+    }
+
+    /// The score of `m` in `pos` from the mover's view.
+    fn move_score(&self, w: &mut Worker, pos: &Position, m: Move) -> Result<i32, SolveError> {
+        let child = pos.play(m);
+        if child.winner_by_rule().is_some() {
+            return Ok(self.win_now());
+        }
+        if child.count_moves() == 0 {
+            return Ok(0);
+        }
+        let (lo, hi) = self.full_window();
+        let c = self.canonical(&child);
+        Ok(self.to_parent(self.search(w, &c, lo, hi, 1)?))
+    }
+
+    /// The value of any position (a game over by rule is lost for the side
+    /// to move, a stalemate drawn).
+    pub fn solve(&self, pos: &Position) -> Result<Solution, SolveError> {
+        let mut w = Worker::new();
+        let s = if pos.winner_by_rule().is_some() {
+            self.score_of(Value::Loss(0))
+        } else if pos.count_moves() == 0 {
+            0
+        } else {
+            let (lo, hi) = self.full_window();
+            self.search(&mut w, &self.canonical(pos), lo, hi, 0)?
+        };
+        self.flush(&mut w);
+        Ok(self.solution_of(s))
+    }
+
+    /// The value of `pos` and of every move, the moves searched in parallel
+    /// on `config.threads` threads sharing the transposition table;
+    /// `progress` is told of each move as it is solved.
+    pub fn solve_root(
+        &self,
+        pos: &Position,
+        progress: &(dyn Fn(Move, Solution) + Sync),
+    ) -> Result<RootSolution, SolveError> {
+        if let Some(outcome) = pos.outcome() {
+            return Err(SolveError::GameOver(outcome));
+        }
+        let mut moves: Vec<Move> = pos.legal_moves().to_vec();
+        // Order the root moves once: the biggest subtrees start first.
+        let mut w = Worker::new();
+        self.order(&w, pos, &mut moves, NO_MOVE, 0);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(self.config.threads)
+            .build()
+            .map_err(|e| SolveError::Threads(self.config.threads, e.to_string()))?;
+        let rated: Result<Vec<(Move, i32)>, SolveError> = pool.install(|| {
+            moves
+                .par_iter()
+                .with_max_len(1)
+                .map(|&m| {
+                    let mut w = Worker::new();
+                    let s = self.move_score(&mut w, pos, m);
+                    self.flush(&mut w);
+                    let s = s?;
+                    progress(m, self.solution_of(s));
+                    Ok((m, s))
+                })
+                .collect()
+        });
+        self.flush(&mut w);
+        let mut rated = rated?;
+        rated.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
+        Ok(RootSolution {
+            value: self.solution_of(rated[0].1),
+            moves: rated
+                .into_iter()
+                .map(|(m, s)| (m, self.solution_of(s)))
+                .collect(),
+        })
+    }
+
+    /// A line of perfect play from `pos` to the end of the game: each side
+    /// plays a move of the best value (in win/draw/loss mode, the first
+    /// move of the best class in the solver's order, so a winning line
+    /// wins but not necessarily fastest).
+    pub fn line(&self, pos: &Position) -> Result<Vec<Move>, SolveError> {
+        let mut w = Worker::new();
+        let mut line = Vec::new();
+        let mut p = *pos;
+        while !p.is_game_over() {
+            let mut moves = p.legal_moves();
+            self.order(&w, &p, moves.as_mut_slice(), NO_MOVE, 0);
+            let mut best: Option<(Move, i32)> = None;
+            for &m in moves.iter() {
+                let s = self.move_score(&mut w, &p, m)?;
+                if best.is_none_or(|(_, b)| s > b) {
+                    best = Some((m, s));
+                }
+            }
+            let (m, _) = best.expect("a game not over has a move");
+            line.push(m);
+            p = p.play(m);
+        }
+        self.flush(&mut w);
+        Ok(line)
+    }
+}

@@ -1,0 +1,307 @@
+//! The canonical form and the solver against plain exhaustive minimax on
+//! every position reachable from every setup of small boards (the pawn game,
+//! Peasants' Chess, every Pawn Race gap pair), and from random positions
+//! (which bring empty files and frozen islands), under every rule set.
+
+use peasant::*;
+use std::collections::HashSet;
+use std::hash::BuildHasherDefault;
+use std::path::PathBuf;
+
+type Seen = HashSet<Position, BuildHasherDefault<FxHasher>>;
+
+fn variants(w: u8, h: u8) -> Vec<Variant> {
+    let board = Board::new(w, h).unwrap();
+    let mut out = Vec::new();
+    for en_passant in [true, false] {
+        for seventh_rank_wins in [false, true] {
+            out.push(Variant::new(
+                board,
+                Rules {
+                    en_passant,
+                    seventh_rank_wins,
+                },
+            ));
+        }
+    }
+    out
+}
+
+fn collect(pos: Position, seen: &mut Seen) {
+    if !seen.insert(pos) {
+        return;
+    }
+    for &m in pos.legal_moves().iter() {
+        collect(pos.play(m), seen);
+    }
+}
+
+/// A small pseudo-random generator (xorshift), so runs repeat exactly.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// A random legal position with a few pawns, often with empty files.
+fn random_position(v: Variant, rng: &mut Rng) -> Option<Position> {
+    let (w, h) = (v.board.width(), v.board.height());
+    let mut pawns = ByColor {
+        white: Bitboard::EMPTY,
+        black: Bitboard::EMPTY,
+    };
+    let n = 2 + rng.below(2 * w as u64 + 2);
+    for _ in 0..n {
+        let sq = Square::new(rng.below(w as u64) as u8, 1 + rng.below(h as u64 - 2) as u8);
+        if rng.below(2) == 0 {
+            pawns.white.set(sq);
+        } else {
+            pawns.black.set(sq);
+        }
+    }
+    pawns.black &= !pawns.white;
+    let setup = Setup {
+        board: v.board,
+        pawns,
+        turn: if rng.below(2) == 0 {
+            Color::White
+        } else {
+            Color::Black
+        },
+        ep_square: None,
+    };
+    Position::from_setup(&setup, v).ok()
+}
+
+/// Every position reachable from the setups of `v` and from `randoms`
+/// random positions.
+fn positions(v: Variant, setups: bool, randoms: usize) -> Vec<Position> {
+    let mut seen = Seen::default();
+    let (w, h) = (v.board.width(), v.board.height());
+    let mut names = vec!["pawngame".to_string()];
+    if !setups {
+        names.clear();
+    }
+    if setups && h >= 6 {
+        names.push("peasants".into());
+    }
+    for x in 0..w {
+        for y in 0..w {
+            if setups {
+                names.push(format!("pawnrace:{}:{}", file_char(x), file_char(y)));
+            }
+        }
+    }
+    for name in names {
+        if let Ok(p) = parse_position(&name, Some(v.board), v.rules) {
+            collect(p, &mut seen);
+        }
+    }
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ (w as u64 * 131 + h as u64));
+    for _ in 0..randoms {
+        if let Some(p) = random_position(v, &mut rng) {
+            collect(p, &mut seen);
+        }
+    }
+    let mut out: Vec<Position> = seen.into_iter().collect();
+    out.sort();
+    out
+}
+
+/// Canonical forms under each rule keep minimax's exact value.
+fn check_canonical(v: Variant, setups: bool, randoms: usize) -> usize {
+    let t = std::time::Instant::now();
+    let mut memo = MinimaxMemo::default();
+    let all = positions(v, setups, randoms);
+    let rules = [
+        CanonicalRules::FLIP_MIRROR,
+        CanonicalRules {
+            walls: true,
+            islands: false,
+        },
+        CanonicalRules::ALL,
+    ];
+    for p in &all {
+        let expected = minimax(p, &mut memo);
+        if p.is_game_over() {
+            continue;
+        }
+        for r in rules {
+            let c = canonical_with(p, r);
+            assert_eq!(c.turn(), Color::White);
+            assert_eq!(canonical_with(&c, r), c, "{v} {r:?} not idempotent: {p}");
+            assert_eq!(minimax(&c, &mut memo), expected, "{v} {r:?}: {p} -> {c}");
+        }
+    }
+    eprintln!("canonical {v}: {} positions, {:?}", all.len(), t.elapsed());
+    all.len()
+}
+
+/// The solver (win/draw/loss and DTM modes, with and without move order)
+/// gives minimax's value on every position.
+fn check_solver(v: Variant, setups: bool, randoms: usize, tables: Option<&Tablebase>) -> usize {
+    let t = std::time::Instant::now();
+    let mut memo = MinimaxMemo::default();
+    let all = positions(v, setups, randoms);
+    let config = |dtm, ordering| SolverConfig {
+        hash_mb: 4,
+        dtm,
+        ordering,
+        ..SolverConfig::default()
+    };
+    let wdl = Solver::new(config(false, true), tables);
+    let wdl_plain = Solver::new(config(false, false), tables);
+    let dtm = Solver::new(config(true, true), tables);
+    for p in &all {
+        let expected = minimax(p, &mut memo);
+        assert_eq!(wdl.solve(p).unwrap().wdl, expected.wdl(), "{v} wdl: {p}");
+        assert_eq!(
+            wdl_plain.solve(p).unwrap().wdl,
+            expected.wdl(),
+            "{v} unordered wdl: {p}"
+        );
+        assert_eq!(dtm.solve(p).unwrap().value, Some(expected), "{v} dtm: {p}");
+    }
+    eprintln!("solver {v}: {} positions, {:?}", all.len(), t.elapsed());
+    all.len()
+}
+
+/// Small boards: every position reachable from every setup, and from
+/// random positions. The two big boards (millions of positions, minutes):
+/// from random positions here, from every setup in the ignored tests.
+const SMALL: [(u8, u8); 6] = [(4, 4), (6, 4), (3, 5), (4, 5), (5, 5), (3, 6)];
+const BIG: [(u8, u8); 2] = [(4, 6), (3, 8)];
+
+#[test]
+fn canonical_forms_keep_values() {
+    for (w, h) in SMALL {
+        for v in variants(w, h) {
+            assert!(check_canonical(v, true, 300) > 0);
+        }
+    }
+    for (w, h) in BIG {
+        for v in variants(w, h) {
+            assert!(check_canonical(v, false, 300) > 0);
+        }
+    }
+}
+
+/// Every position reachable from every setup of 4x6 and 3x8 (about 25
+/// million, a few minutes): `cargo test --release -- --ignored`.
+#[test]
+#[ignore]
+fn canonical_forms_keep_values_on_big_boards() {
+    for (w, h) in BIG {
+        for v in variants(w, h) {
+            assert!(check_canonical(v, true, 300) > 0);
+        }
+    }
+}
+
+#[test]
+fn solver_equals_minimax() {
+    for (w, h) in SMALL {
+        for v in variants(w, h) {
+            assert!(check_solver(v, true, 300, None) > 0);
+        }
+    }
+    for (w, h) in BIG {
+        for v in variants(w, h) {
+            assert!(check_solver(v, false, 300, None) > 0);
+        }
+    }
+}
+
+/// Every position reachable from every setup of 4x6 and 3x8 (several
+/// minutes): `cargo test --release -- --ignored`.
+#[test]
+#[ignore]
+fn solver_equals_minimax_on_big_boards() {
+    for (w, h) in BIG {
+        for v in variants(w, h) {
+            assert!(check_solver(v, true, 300, None) > 0);
+        }
+    }
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("peasant-solver-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// With tables of the small classes only: leaves from tables, the rest
+/// searched ("missing" means search on).
+#[test]
+fn solver_with_tables_equals_minimax() {
+    for (w, h, max_pawns, setups) in [(5, 5, 5, true), (4, 6, 5, false), (3, 8, 4, false)] {
+        for v in variants(w, h) {
+            let dir = temp_dir(&format!(
+                "{}-{}",
+                v.board,
+                peasant::file_name(v, Material::new(1, 1))
+            ));
+            let config = GenConfig {
+                variant: v,
+                out: dir.clone(),
+                progress: false,
+                memory_limit: u64::MAX,
+            };
+            generate(&config, Target::MaxPawns(max_pawns), &|_| {}).unwrap();
+            let tb = Tablebase::new(&dir, v);
+            assert!(check_solver(v, setups, 300, Some(&tb)) > 0);
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+    }
+}
+
+/// The worked examples of RULES.md, by search alone, and every move of
+/// the root in parallel.
+#[test]
+fn worked_examples() {
+    let solve = |text: &str, board: &str, srw: bool| {
+        let rules = Rules {
+            en_passant: true,
+            seventh_rank_wins: srw,
+        };
+        let pos = parse_position(text, Some(board.parse().unwrap()), rules).unwrap();
+        let config = SolverConfig {
+            dtm: true,
+            threads: 2,
+            ..SolverConfig::default()
+        };
+        let solver = Solver::new(config, None);
+        let root = solver.solve_root(&pos, &|_, _| {}).unwrap();
+        assert_eq!(Some(root.value), solver.solve(&pos).ok());
+        root.value.value.unwrap()
+    };
+    assert_eq!(solve("3/2p/ppP/3/3 b -", "3x5", false), Value::Draw);
+    assert_eq!(solve("3/2p/ppP/3/3 b -", "3x5", true), Value::Win(1));
+    assert_eq!(solve("pawngame", "5x5", false), Value::Draw);
+    assert_eq!(solve("pawngame", "5x5", true), Value::Win(3));
+    assert_eq!(solve("pawngame", "4x4", false), Value::Loss(2));
+}
+
+#[test]
+fn game_over_is_refused() {
+    let pos = parse_position("peasants", Some("1x8".parse().unwrap()), Rules::default()).unwrap();
+    let mut p = pos;
+    for m in ["a4", "a5", "a3", "a6"] {
+        p = p.play(p.parse_move(m).unwrap());
+    }
+    let solver = Solver::new(SolverConfig::default(), None);
+    assert!(matches!(
+        solver.solve_root(&p, &|_, _| {}),
+        Err(SolveError::GameOver(_))
+    ));
+    assert_eq!(solver.solve(&p).unwrap().wdl, Wdl::Draw);
+}
