@@ -378,6 +378,34 @@ mod tests {
         }
     }
 
+    /// Random numbers of the big 8x8 classes (up to 8 pawns) and of 4x8's
+    /// biggest, ranked back after unranking.
+    #[test]
+    fn rank_unrank_round_trip_on_big_classes() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for (w, h, classes) in [
+            (8, 8, &["4v3", "3v4", "6v1", "5v2", "4v4"][..]),
+            (4, 8, &["7v7", "8v6"][..]),
+        ] {
+            let v = variant(w, h);
+            for m in classes {
+                let index = Index::new(v, m.parse().unwrap());
+                for _ in 0..20_000 {
+                    let i = next() % index.len();
+                    let pos = index.unrank(i);
+                    assert!(in_domain(&pos));
+                    assert_eq!(index.rank(&pos), i, "{w}x{h} {m} {pos}");
+                }
+            }
+        }
+    }
+
     /// The index counts exactly the distinct table positions up to mirror.
     #[test]
     fn index_is_dense() {
