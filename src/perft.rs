@@ -386,42 +386,6 @@ mod tests {
             .sum()
     }
 
-    /// splitmix64: a small deterministic generator for the tests.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        }
-
-        fn below(&mut self, n: u64) -> u64 {
-            self.next() % n
-        }
-    }
-
-    const ALL_RULES: [Rules; 4] = [
-        Rules {
-            en_passant: true,
-            seventh_rank_wins: false,
-        },
-        Rules {
-            en_passant: false,
-            seventh_rank_wins: false,
-        },
-        Rules {
-            en_passant: true,
-            seventh_rank_wins: true,
-        },
-        Rules {
-            en_passant: false,
-            seventh_rank_wins: true,
-        },
-    ];
-
     fn boards() -> impl Iterator<Item = Board> {
         (1..=8u8).flat_map(|w| (4..=8u8).map(move |h| Board::new(w, h).unwrap()))
     }
@@ -457,13 +421,13 @@ mod tests {
 
     #[test]
     fn fast_perft_agrees_with_naive_on_random_playouts() {
-        let mut rng = Rng(0x5EED_0001);
+        let mut rng = crate::SplitMix64::new(0x5EED_0001);
         let mut checked = 0;
         let mut ep_seen = 0;
         let mut over_seen = 0;
         for board in boards() {
             let w = board.width();
-            for rules in ALL_RULES {
+            for rules in Rules::ALL {
                 let mut names = vec!["pawngame".to_string(), "peasants".to_string()];
                 for _ in 0..2 {
                     let x = crate::square::file_char(rng.below(w as u64) as u8);
@@ -506,12 +470,12 @@ mod tests {
         use crate::position::Setup;
         use crate::square::Square;
         use crate::variant::Variant;
-        let mut rng = Rng(0x5EED_0002);
+        let mut rng = crate::SplitMix64::new(0x5EED_0002);
         let mut checked = 0;
         let mut ep_seen = 0;
         for board in boards() {
             let (w, h) = (board.width(), board.height());
-            for rules in ALL_RULES {
+            for rules in Rules::ALL {
                 let mut found = 0;
                 for _ in 0..2000 {
                     if found == 25 {

@@ -127,6 +127,29 @@ pub struct Rules {
     pub seventh_rank_wins: bool,
 }
 
+impl Rules {
+    /// Every rule set of the family: en passant on and off, each with the
+    /// real end rules and with `--seventh-rank-wins`.
+    pub const ALL: [Rules; 4] = [
+        Rules {
+            en_passant: true,
+            seventh_rank_wins: false,
+        },
+        Rules {
+            en_passant: false,
+            seventh_rank_wins: false,
+        },
+        Rules {
+            en_passant: true,
+            seventh_rank_wins: true,
+        },
+        Rules {
+            en_passant: false,
+            seventh_rank_wins: true,
+        },
+    ];
+}
+
 impl Default for Rules {
     fn default() -> Rules {
         Rules {

@@ -75,19 +75,7 @@ fn check_variant(variant: Variant, max_pawns: u8) -> u64 {
 
 fn variants(w: u8, h: u8) -> Vec<Variant> {
     let board = Board::new(w, h).unwrap();
-    let mut out = Vec::new();
-    for en_passant in [true, false] {
-        for seventh_rank_wins in [false, true] {
-            out.push(Variant::new(
-                board,
-                Rules {
-                    en_passant,
-                    seventh_rank_wins,
-                },
-            ));
-        }
-    }
-    out
+    Rules::ALL.iter().map(|&r| Variant::new(board, r)).collect()
 }
 
 #[test]

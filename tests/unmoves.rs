@@ -3,23 +3,6 @@
 
 use peasant::*;
 
-/// splitmix64: a small fixed-seed generator for repeatable random playouts.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 fn check(pos: &Position) -> usize {
     let mut checked = 0;
     for &m in pos.legal_moves().iter() {
@@ -45,7 +28,7 @@ fn check(pos: &Position) -> usize {
 
 #[test]
 fn moves_and_unmoves_agree_on_random_playouts() {
-    let mut rng = Rng(7);
+    let mut rng = SplitMix64::new(7);
     let mut checked = 0;
     for w in 1..=8u8 {
         for h in 4..=8u8 {
@@ -73,7 +56,7 @@ fn moves_and_unmoves_agree_on_random_playouts() {
                                 if moves.is_empty() {
                                     break;
                                 }
-                                pos = pos.play(moves[rng.below(moves.len())]);
+                                pos = pos.play(moves[rng.index(moves.len())]);
                             }
                         }
                     }

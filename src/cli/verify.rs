@@ -9,8 +9,8 @@ use super::solve::solve_error;
 use super::{print_json, CliError, GlobalArgs};
 use clap::Args;
 use peasant::{
-    file_char, in_domain, parse_position, Color, Position, Solver, SolverConfig, TableError,
-    Tablebase, Variant,
+    file_char, in_domain, parse_position, Color, Position, Solver, SolverConfig, SplitMix64,
+    TableError, Tablebase, Variant,
 };
 use serde_json::json;
 use std::path::PathBuf;
@@ -33,18 +33,6 @@ pub struct VerifyArgs {
     /// Size of the search's transposition table in MiB.
     #[arg(long, value_name = "M", default_value_t = 64)]
     pub hash_mb: usize,
-}
-
-/// xorshift64: small, fast, repeatable.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
 }
 
 /// The start positions of `variant`'s board: the pawn game, Peasants'
@@ -70,7 +58,7 @@ impl VerifyArgs {
         let variant = Variant::new(board, global.rules());
         let tb = Tablebase::new(&self.tables, variant);
         let starts = starts(variant);
-        let mut rng = Rng(self.seed.max(1).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+        let mut rng = SplitMix64::new(self.seed);
         let config = SolverConfig {
             hash_mb: self.hash_mb,
             dtm: self.dtm,
@@ -83,7 +71,7 @@ impl VerifyArgs {
         while checked < self.samples && playouts < 1000 * self.samples.max(1) {
             playouts += 1;
             // One random game; keep the positions the tables can answer.
-            let mut p = starts[rng.below(starts.len())];
+            let mut p = starts[rng.index(starts.len())];
             let mut candidates = Vec::new();
             loop {
                 // Only positions whose probe reads a table (not ones the
@@ -104,12 +92,12 @@ impl VerifyArgs {
                     break;
                 }
                 let moves = p.legal_moves();
-                p = p.play(moves[rng.below(moves.len())]);
+                p = p.play(moves[rng.index(moves.len())]);
             }
             if candidates.is_empty() {
                 continue;
             }
-            let (pos, table) = candidates[rng.below(candidates.len())];
+            let (pos, table) = candidates[rng.index(candidates.len())];
             let searched = solver.solve(&pos).map_err(solve_error)?;
             checked += 1;
             let agree = if self.dtm {
