@@ -98,6 +98,7 @@ impl SolveArgs {
             hash_mb: self.hash_mb,
             dtm: self.dtm,
             threads: self.threads,
+            max_nodes: None,
             ordering: !self.no_order,
             canonical,
         };
