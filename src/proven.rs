@@ -76,9 +76,16 @@ fn io(path: &Path, source: std::io::Error) -> ProvenError {
 
 /// The bytes of a file of `proven` (sorted here) for `kind`.
 pub fn encode_proven(kind: ProvenKind, proven: &[Proven]) -> Vec<u8> {
-    let mut sorted = proven.to_vec();
-    sorted.sort_unstable();
-    sorted.dedup_by_key(|p| p.key);
+    // Sorted by key without duplicates already (as `Solver::proven` and
+    // the command give them): no copy, which for big solves is large.
+    let sorted: std::borrow::Cow<[Proven]> = if proven.windows(2).all(|w| w[0].key < w[1].key) {
+        std::borrow::Cow::Borrowed(proven)
+    } else {
+        let mut v = proven.to_vec();
+        v.sort_unstable();
+        v.dedup_by_key(|p| p.key);
+        std::borrow::Cow::Owned(v)
+    };
     let mut out = Vec::with_capacity(HEADER + ENTRY * sorted.len() + 4);
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());
@@ -92,7 +99,7 @@ pub fn encode_proven(kind: ProvenKind, proven: &[Proven]) -> Vec<u8> {
         0,
     ]);
     out.extend_from_slice(&(sorted.len() as u64).to_le_bytes());
-    for p in &sorted {
+    for p in sorted.iter() {
         out.extend_from_slice(&p.key.to_le_bytes());
         out.extend_from_slice(&p.score.to_le_bytes());
         out.extend_from_slice(&p.best.to_le_bytes());
