@@ -1,20 +1,25 @@
-use peasant::*;
+//! Index sizes of every class of a board up to a pawn count, by total.
+//!
+//!     cargo run --release --example sizes -- 8x8 7
+use peasant::{Board, Index, Material, Rules, Variant};
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let board: Board = args[1].parse().unwrap();
-    let max: u8 = args[2].parse().unwrap();
+    if args.len() != 3 {
+        eprintln!("usage: sizes WxH MAX_PAWNS");
+        std::process::exit(2);
+    }
+    let board: Board = args[1].parse().expect("a board such as 8x8");
+    let max: u8 = args[2].parse().expect("a pawn count");
     let v = Variant::new(board, Rules::default());
     let mut total = 0u64;
-    let mut biggest = (0u64, String::new());
-    for m in Material::up_to(max) {
-        let n = Index::new(v, m).len();
+    for t in 2..=max {
+        let n: u64 = Material::up_to(t)
+            .into_iter()
+            .filter(|m| m.total() == t)
+            .map(|m| Index::new(v, m).len())
+            .sum();
         total += n;
-        if n > biggest.0 {
-            biggest = (n, m.to_string());
-        }
+        println!("{board} total {t:>2}: {n:>14} positions (cumulative {total})");
     }
-    println!(
-        "{board} up to {max}: {total} positions; biggest class {} with {}",
-        biggest.1, biggest.0
-    );
 }

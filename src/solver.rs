@@ -22,8 +22,8 @@ use crate::square::Square;
 use crate::table::{TableError, Tablebase};
 use crate::value::{Value, Wdl};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-use std::sync::{Mutex, OnceLock};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Mutex, OnceLock};
 use thiserror::Error;
 
 /// Why a solve could not finish.
@@ -35,6 +35,11 @@ pub enum SolveError {
     GameOver(Outcome),
     #[error("could not start {0} threads: {1}")]
     Threads(usize, String),
+    /// [`Solver::stop`] was called or the node budget
+    /// ([`SolverConfig::max_nodes`]) ran out: what was proven so far is in
+    /// [`Solver::proven`].
+    #[error("stopped before the end")]
+    Stopped,
 }
 
 /// How the solver searches.
@@ -51,6 +56,9 @@ pub struct SolverConfig {
     pub ordering: bool,
     /// Threads for the root moves (0: rayon's default, all cores).
     pub threads: usize,
+    /// Stop with [`SolveError::Stopped`] after about this many nodes (exactly,
+    /// on one thread): to interrupt a long solve and resume it later.
+    pub max_nodes: Option<u64>,
 }
 
 impl Default for SolverConfig {
@@ -61,6 +69,7 @@ impl Default for SolverConfig {
             canonical: CanonicalRules::ALL,
             ordering: true,
             threads: 1,
+            max_nodes: None,
         }
     }
 }
@@ -109,7 +118,24 @@ pub struct RootSolution {
     pub moves: Vec<(Move, Solution)>,
 }
 
+/// A proven result, as [`Solver::proven`] gives and [`Solver::load_proven`]
+/// takes: the exact score of a canonical position (its
+/// [`position_key`]) from the side to move's view, in the solver's mode
+/// (win/draw/loss: 1, 0, -1; DTM: `1000 - d` for a win in `d`, 0 for a
+/// draw, `-1000 + d` for a loss in `d`), its best move and the log2 of the
+/// nodes its search took.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Proven {
+    pub key: u128,
+    pub score: i16,
+    /// The best move, `1 + from * 64 + to` (squares as indices); 0 for none.
+    pub best: u16,
+    pub work: u8,
+}
+
 const INF: i32 = 30_000;
+/// Nodes a worker searches between two looks at the shared counters.
+const CHECK_EVERY: u64 = 4096;
 const BUCKET: usize = 4;
 const NO_MOVE: u16 = 0;
 
@@ -196,6 +222,11 @@ impl TranspositionTable {
 struct Worker {
     killers: Vec<[u16; 2]>,
     stats: SolveStats,
+    /// At this many unflushed nodes, flush and look at the stop flag and
+    /// the node budget.
+    check_at: u64,
+    /// Nodes this worker searched, never reset (`stats` is, by each flush).
+    total: u64,
 }
 
 impl Worker {
@@ -203,6 +234,8 @@ impl Worker {
         Worker {
             killers: vec![[NO_MOVE; 2]; 256],
             stats: SolveStats::default(),
+            check_at: 0,
+            total: 0,
         }
     }
 }
@@ -223,6 +256,7 @@ pub struct Solver<'a> {
     table_hits: AtomicU64,
     rule_hits: AtomicU64,
     tt_hits: AtomicU64,
+    stop: Arc<AtomicBool>,
 }
 
 impl<'a> Solver<'a> {
@@ -236,7 +270,83 @@ impl<'a> Solver<'a> {
             table_hits: AtomicU64::new(0),
             rule_hits: AtomicU64::new(0),
             tt_hits: AtomicU64::new(0),
+            stop: Arc::new(AtomicBool::new(false)),
         }
+    }
+
+    /// Asks every search of this solver to stop soon with
+    /// [`SolveError::Stopped`] (safe from any thread).
+    pub fn stop(&self) {
+        self.stop.store(true, Relaxed);
+    }
+
+    /// The flag [`Solver::stop`] sets, for a signal handler that must own it.
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stop)
+    }
+
+    /// The range of every score a searched position can have.
+    fn score_range(&self) -> (i32, i32) {
+        if self.config.dtm {
+            (-999, 999)
+        } else {
+            (-1, 1)
+        }
+    }
+
+    /// Every transposition-table entry whose value is proven exactly (not
+    /// only an alpha-beta bound), sorted by key. Safe while a search runs.
+    pub fn proven(&self) -> Vec<Proven> {
+        let (lo, hi) = self.score_range();
+        let mut out = Vec::new();
+        for bucket in &self.tt.buckets {
+            let b = *bucket.lock().unwrap();
+            for e in b.iter().filter(|e| e.key != [0, 0]) {
+                // A bound at the end of the range is exact (a win is
+                // stored as "at least a win").
+                let (lower, upper) = ((e.lower as i32).max(lo), (e.upper as i32).min(hi));
+                if lower == upper {
+                    out.push(Proven {
+                        key: e.key[0] as u128 | (e.key[1] as u128) << 64,
+                        score: lower as i16,
+                        best: e.best,
+                        work: e.work,
+                    });
+                }
+            }
+        }
+        out.sort_unstable();
+        out
+    }
+
+    /// Puts proven results (of this solver's mode) into the transposition
+    /// table: the search then takes them as leaves. Entries beyond the
+    /// table's room replace others as any store does.
+    pub fn load_proven(&self, proven: &[Proven]) {
+        for p in proven {
+            let s = p.score as i32;
+            self.tt.store(p.key, s, s, p.best, p.work);
+        }
+    }
+
+    /// Flushes the worker's counters, then stops if asked to or if the node
+    /// budget is spent; else sets when to look again.
+    fn checkpoint(&self, w: &mut Worker) -> Result<(), SolveError> {
+        self.flush(w);
+        if self.stop.load(Relaxed) {
+            return Err(SolveError::Stopped);
+        }
+        let mut every = CHECK_EVERY;
+        if let Some(max) = self.config.max_nodes {
+            let done = self.nodes.load(Relaxed);
+            if done >= max {
+                self.stop();
+                return Err(SolveError::Stopped);
+            }
+            every = every.min(max - done);
+        }
+        w.check_at = every;
+        Ok(())
     }
 
     pub fn config(&self) -> &SolverConfig {
@@ -420,8 +530,9 @@ impl<'a> Solver<'a> {
         ply: usize,
     ) -> Result<i32, SolveError> {
         w.stats.nodes += 1;
-        if w.stats.nodes & 0xFFF == 0 {
-            self.flush(w);
+        w.total += 1;
+        if w.stats.nodes >= w.check_at {
+            self.checkpoint(w)?;
         }
         // En passant first, exactly as `eval::value` does: with a right to
         // capture en passant the rule of fact 3 may not hold (height 5).
@@ -460,7 +571,7 @@ impl<'a> Solver<'a> {
         }
         self.order(w, pos, moves.as_mut_slice(), tt_best, ply);
         let (a0, b0) = (alpha, beta);
-        let nodes_before = w.stats.nodes;
+        let nodes_before = w.total;
         let mut best = -INF;
         let mut best_move = NO_MOVE;
         for &m in moves.iter() {
@@ -497,7 +608,7 @@ impl<'a> Solver<'a> {
             lower = best;
             upper = best;
         }
-        let work = 64 - (w.stats.nodes - nodes_before).leading_zeros();
+        let work = 64 - (w.total - nodes_before).leading_zeros();
         self.tt.store(key, lower, upper, best_move, work as u8);
         Ok(best)
     }

@@ -566,3 +566,76 @@ fn rules_example_one_file_peasants() {
     assert_eq!(json_moves(&v), Vec::<String>::new());
     assert_eq!(outcome(&v).as_deref(), Some("draw"));
 }
+
+/// `solve --save FILE --max-nodes N` stops (status 3) and saves; the same
+/// command without the budget resumes and gives the uninterrupted values
+/// with fewer nodes. A file of another game or mode is refused (status 2),
+/// a damaged one reported (status 1), each in one line naming the file.
+#[test]
+fn solve_stops_saves_and_resumes() {
+    let dir = std::env::temp_dir().join(format!("peasant-cli-save-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for no_ep in [false, true] {
+        for dtm in [false, true] {
+            let file = dir.join(format!("pawngame-{no_ep}-{dtm}.proven"));
+            let file = file.to_str().unwrap();
+            let mut args = vec!["--json", "solve", "pawngame", "--board", "4x6", "-q"];
+            if no_ep {
+                args.push("--no-en-passant");
+            }
+            if dtm {
+                args.push("--dtm");
+            }
+            let whole = json(&args);
+            let whole_nodes = whole["nodes"].as_u64().unwrap();
+            let mut stopped = args.clone();
+            let budget = (whole_nodes / 2).to_string();
+            stopped.extend(["--save", file, "--max-nodes", &budget]);
+            let out = run(&stopped);
+            assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+            assert_eq!(stderr(&out).lines().count(), 1, "{}", stderr(&out));
+            assert!(stderr(&out).contains(file), "{}", stderr(&out));
+            let mut resumed = args.clone();
+            resumed.extend(["--save", file]);
+            let again = json(&resumed);
+            for field in ["value", "dtm", "moves", "line"] {
+                assert_eq!(again[field], whole[field], "{field}");
+            }
+            assert!(again["loaded"].as_u64().unwrap() > 0);
+            assert!(again["nodes"].as_u64().unwrap() < whole_nodes);
+            // Finished: a third run finds nearly everything in the file.
+            assert!(json(&resumed)["nodes"].as_u64().unwrap() * 3 < whole_nodes);
+        }
+    }
+    // Another mode, another rule set, another board: refused.
+    let file = dir.join("pawngame-false-true.proven");
+    let file = file.to_str().unwrap();
+    for extra in [
+        &["--board", "4x6"][..],
+        &["--board", "4x6", "--dtm", "--no-en-passant"],
+        &["--board", "5x6", "--dtm"],
+    ] {
+        let mut args = vec!["solve", "pawngame", "-q", "--save", file];
+        args.extend_from_slice(extra);
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(2), "{extra:?}: {}", stderr(&out));
+        assert_eq!(stderr(&out).lines().count(), 1);
+        assert!(stderr(&out).contains(file), "{}", stderr(&out));
+    }
+    // A flipped byte, a cut file: reported, not used.
+    let bytes = std::fs::read(file).unwrap();
+    let mut flipped = bytes.clone();
+    flipped[bytes.len() / 2] ^= 4;
+    for damaged in [flipped, bytes[..bytes.len() - 3].to_vec()] {
+        std::fs::write(file, damaged).unwrap();
+        let out = run(&[
+            "solve", "pawngame", "--board", "4x6", "--dtm", "--save", file,
+        ]);
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        assert_eq!(stderr(&out).lines().count(), 1, "{}", stderr(&out));
+        assert!(stderr(&out).contains(file) && stderr(&out).contains("damaged"));
+        assert!(stdout(&out).is_empty());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,11 +1,22 @@
-//! `peasant solve <POS> [--tables DIR] [--threads N] [--hash-mb M] [--dtm]`
+//! `peasant solve <POS> [--tables DIR] [--threads N] [--hash-mb M] [--dtm]
+//! [--save FILE [--save-every SECS]] [--max-nodes N]`
+//!
+//! With `--save FILE` the proven results (exact values, never bounds) are
+//! loaded from FILE first if it exists, and written to it every
+//! `--save-every` seconds, when the solve ends, and when it is stopped by
+//! Ctrl-C (exit status 130) or by `--max-nodes` (exit status 3). The same
+//! command then resumes where it stopped.
 
 use super::{print_json, CliError, GlobalArgs};
 use clap::Args;
-use peasant::{CanonicalRules, Position, Solution, SolveError, Solver, SolverConfig, Tablebase};
+use peasant::{
+    load_proven, save_proven, CanonicalRules, Position, Proven, ProvenError, ProvenKind, Solution,
+    SolveError, Solver, SolverConfig, Tablebase,
+};
 use serde_json::json;
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 #[derive(Args, Debug)]
@@ -32,9 +43,72 @@ pub struct SolveArgs {
     /// flip and whole-board mirror only); to measure what each gains.
     #[arg(long, hide = true, value_name = "RULES", default_value = "all")]
     pub canonical: String,
+    /// Keep proven results in FILE: load them first if FILE exists, save
+    /// them while solving, at the end and when stopped (Ctrl-C or
+    /// --max-nodes); run the same command again to resume.
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<PathBuf>,
+    /// With --save: save every SECS seconds while solving.
+    #[arg(long, value_name = "SECS", default_value_t = 300, requires = "save")]
+    pub save_every: u64,
+    /// Stop after about N nodes (exactly N on one thread), saving with
+    /// --save: a solve in parts (exit status 3 when stopped).
+    #[arg(long, value_name = "N")]
+    pub max_nodes: Option<u64>,
     /// No progress lines on stderr.
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+/// Exit status of a solve stopped by --max-nodes.
+pub const EXIT_STOPPED: i32 = 3;
+/// Exit status of a solve stopped by Ctrl-C (128 + SIGINT, as shells do).
+pub const EXIT_INTERRUPTED: i32 = 130;
+
+fn proven_error(e: ProvenError) -> CliError {
+    match e {
+        ProvenError::WrongKind { .. } => CliError::input(e),
+        _ => CliError::failure(e),
+    }
+}
+
+/// Where the proven results go: the file, what it held when loaded (kept
+/// even if the transposition table drops some), and what it is for.
+struct SaveFile<'a> {
+    path: &'a Path,
+    kind: ProvenKind,
+    loaded: Vec<Proven>,
+}
+
+impl SaveFile<'_> {
+    /// Saves the loaded results and the solver's proven ones; returns how
+    /// many.
+    fn save(&self, solver: &Solver) -> Result<usize, CliError> {
+        let mut all = solver.proven();
+        all.extend_from_slice(&self.loaded);
+        all.sort_unstable_by_key(|p| p.key);
+        all.dedup_by_key(|p| p.key);
+        save_proven(self.path, self.kind, &all).map_err(proven_error)?;
+        Ok(all.len())
+    }
+}
+
+/// Saves every `every` until `done`.
+fn saver(file: &SaveFile, solver: &Solver, done: &AtomicBool, every: Duration, quiet: bool) {
+    let mut next = Instant::now() + every;
+    while !done.load(Ordering::Relaxed) {
+        std::thread::sleep(Duration::from_millis(100));
+        if Instant::now() >= next {
+            match file.save(solver) {
+                Ok(n) if !quiet => {
+                    eprintln!("  saved {n} proven positions to {}", file.path.display())
+                }
+                Ok(_) => {}
+                Err(e) => eprintln!("peasant: {}", e.message),
+            }
+            next = Instant::now() + every;
+        }
+    }
 }
 
 pub fn solve_error(e: SolveError) -> CliError {
@@ -98,16 +172,62 @@ impl SolveArgs {
             hash_mb: self.hash_mb,
             dtm: self.dtm,
             threads: self.threads,
+            max_nodes: self.max_nodes,
             ordering: !self.no_order,
             canonical,
         };
         let solver = Solver::new(config, tb.as_ref());
         let start = Instant::now();
-        let done = AtomicBool::new(false);
         let quiet = self.quiet;
-        let (root, line) = std::thread::scope(|scope| {
+        let save = match &self.save {
+            None => None,
+            Some(path) => {
+                let kind = ProvenKind {
+                    variant: pos.variant(),
+                    dtm: self.dtm,
+                };
+                let loaded = load_proven(path, kind).map_err(proven_error)?;
+                if let Some(loaded) = &loaded {
+                    solver.load_proven(loaded);
+                    if !quiet {
+                        eprintln!(
+                            "  loaded {} proven positions from {} ({:.1} s)",
+                            loaded.len(),
+                            path.display(),
+                            start.elapsed().as_secs_f64()
+                        );
+                    }
+                }
+                Some(SaveFile {
+                    path,
+                    kind,
+                    loaded: loaded.unwrap_or_default(),
+                })
+            }
+        };
+        let loaded = save.as_ref().map_or(0, |f| f.loaded.len());
+        // Ctrl-C stops the search so that what it proved is saved; a second
+        // Ctrl-C ends the process at once (the saved file stays whole).
+        let interrupts = Arc::new(AtomicUsize::new(0));
+        if save.is_some() {
+            let (flag, count) = (solver.stop_flag(), Arc::clone(&interrupts));
+            ctrlc::set_handler(move || {
+                if count.fetch_add(1, Ordering::SeqCst) > 0 {
+                    std::process::exit(EXIT_INTERRUPTED);
+                }
+                flag.store(true, Ordering::SeqCst);
+            })
+            .map_err(|e| CliError::failure(format!("cannot catch Ctrl-C: {e}")))?;
+        }
+        let done = AtomicBool::new(false);
+        let result = std::thread::scope(|scope| {
             if !quiet {
                 scope.spawn(|| ticker(&solver, start, &done, Duration::from_secs(10)));
+            }
+            if let Some(file) = &save {
+                let every = Duration::from_secs(self.save_every.max(1));
+                let (solver, done) = (&solver, &done);
+                scope.spawn(move || saver(file, solver, done, every, quiet));
             }
             let progress = |m: peasant::Move, s: Solution| {
                 if !quiet {
@@ -123,10 +243,38 @@ impl SolveArgs {
                 .and_then(|root| Ok((root, solver.line(&pos)?)));
             done.store(true, Ordering::Relaxed);
             result
-        })
-        .map_err(solve_error)?;
+        });
+        // The solve's time, without the final save (reported apart).
         let seconds = start.elapsed().as_secs_f64();
+        let saved = save.as_ref().map(|f| f.save(&solver)).transpose()?;
         let stats = solver.stats();
+        let saved_text = match (&save, saved) {
+            (Some(f), Some(n)) => format!("{n} proven positions saved to {}", f.path.display()),
+            _ => "nothing saved (no --save)".to_string(),
+        };
+        let (root, line) = match result {
+            Err(SolveError::Stopped) => {
+                let (why, status) = if interrupts.load(Ordering::SeqCst) > 0 {
+                    ("by Ctrl-C", EXIT_INTERRUPTED)
+                } else {
+                    ("by --max-nodes", EXIT_STOPPED)
+                };
+                return Err(CliError {
+                    message: format!(
+                        "stopped {why} after {} nodes, {seconds:.1} s: {saved_text}",
+                        stats.nodes
+                    ),
+                    status,
+                });
+            }
+            other => other.map_err(solve_error)?,
+        };
+        if !quiet && saved.is_some() {
+            eprintln!(
+                "  {saved_text} ({:.1} s)",
+                start.elapsed().as_secs_f64() - seconds
+            );
+        }
         let line_san: Vec<String> = line.iter().map(|m| m.san()).collect();
         if global.json {
             print_json(&json!({
@@ -145,6 +293,8 @@ impl SolveArgs {
                 "seconds": seconds,
                 "threads": self.threads,
                 "hash_mb": self.hash_mb,
+                "loaded": loaded,
+                "saved": saved,
             }));
             return Ok(());
         }
@@ -174,6 +324,12 @@ impl SolveArgs {
             "time:   {seconds:.3} s on {} thread(s), hash {} MiB",
             self.threads, self.hash_mb
         );
+        if let (Some(f), Some(n)) = (&save, saved) {
+            println!(
+                "saved:  {n} proven positions in {} ({loaded} loaded)",
+                f.path.display()
+            );
+        }
         Ok(())
     }
 }
