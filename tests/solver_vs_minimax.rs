@@ -12,19 +12,7 @@ type Seen = HashSet<Position, BuildHasherDefault<FxHasher>>;
 
 fn variants(w: u8, h: u8) -> Vec<Variant> {
     let board = Board::new(w, h).unwrap();
-    let mut out = Vec::new();
-    for en_passant in [true, false] {
-        for seventh_rank_wins in [false, true] {
-            out.push(Variant::new(
-                board,
-                Rules {
-                    en_passant,
-                    seventh_rank_wins,
-                },
-            ));
-        }
-    }
-    out
+    Rules::ALL.iter().map(|&r| Variant::new(board, r)).collect()
 }
 
 fn collect(pos: Position, seen: &mut Seen) {
@@ -36,24 +24,8 @@ fn collect(pos: Position, seen: &mut Seen) {
     }
 }
 
-/// A small pseudo-random generator (xorshift), so runs repeat exactly.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
 /// A random legal position with a few pawns, often with empty files.
-fn random_position(v: Variant, rng: &mut Rng) -> Option<Position> {
+fn random_position(v: Variant, rng: &mut SplitMix64) -> Option<Position> {
     let (w, h) = (v.board.width(), v.board.height());
     let mut pawns = ByColor {
         white: Bitboard::EMPTY,
@@ -106,7 +78,7 @@ fn positions(v: Variant, setups: bool, randoms: usize) -> Vec<Position> {
             collect(p, &mut seen);
         }
     }
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ (w as u64 * 131 + h as u64));
+    let mut rng = SplitMix64::new(w as u64 * 131 + h as u64);
     for _ in 0..randoms {
         if let Some(p) = random_position(v, &mut rng) {
             collect(p, &mut seen);
