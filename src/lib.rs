@@ -42,7 +42,11 @@ pub use perft::{divide, perft, perft_parallel};
 pub use position::{Outcome, Position, Setup};
 pub use setup::{named_setup, parse_position};
 pub use square::{file_char, file_from_char, Square};
-pub use table::{file_name, Table, TableError, Tablebase};
+pub use table::{
+    encode_table, file_name, read_v1_values, variant_flags, verify_tables, wins_at_once,
+    write_table, write_table_with, BlockCache, DenseTable, Header, SectionHeader, Table,
+    TableError, Tablebase, VerifyReport, WriteOptions, DEFAULT_CACHE_BLOCKS, FORMAT_VERSION,
+};
 pub use unmove::{retro_perft, UnMove};
 pub use value::{Value, Wdl};
 pub use variant::{Board, Rules, Variant};
