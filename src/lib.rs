@@ -43,9 +43,10 @@ pub use position::{Outcome, Position, Setup};
 pub use setup::{named_setup, parse_position};
 pub use square::{file_char, file_from_char, Square};
 pub use table::{
-    encode_table, file_name, read_v1_values, variant_flags, verify_tables, wins_at_once,
-    write_table, write_table_with, BlockCache, DenseTable, Header, SectionHeader, Table,
-    TableError, Tablebase, VerifyReport, WriteOptions, DEFAULT_CACHE_BLOCKS, FORMAT_VERSION,
+    encode_table, file_name, read_v1_values, split_values, variant_flags, verify_tables,
+    wins_at_once, write_table, write_table_with, BlockCache, DenseTable, Header, SectionHeader,
+    StoreIndex, Table, TableError, Tablebase, VerifyReport, WriteOptions, DEFAULT_CACHE_BLOCKS,
+    FORMAT_VERSION,
 };
 pub use unmove::{retro_perft, UnMove};
 pub use value::{Value, Wdl};

@@ -16,7 +16,9 @@ mod v1;
 mod verify;
 
 pub use cache::{BlockCache, BlockKey};
-pub use format::{encode_table, Header, SectionHeader, WriteOptions, FORMAT_VERSION};
+pub use format::{
+    encode_table, split_values, Header, SectionHeader, StoreIndex, WriteOptions, FORMAT_VERSION,
+};
 pub use v1::read_v1_values;
 pub use verify::{verify_tables, VerifyReport};
 
@@ -29,7 +31,8 @@ use crate::position::Position;
 use crate::value::{Value, Wdl, DRAW_BYTE};
 use crate::variant::Variant;
 use format::{
-    wdl_from_byte, HEADER_LEN, SECTION_DTM, SECTION_WDL, TRAILER, TRAILER_LEN, VALUE_ENCODING,
+    wdl_from_byte, HEADER_LEN, INDEX_BLACK_FIRST, INDEX_WHITE_FIRST, SECTION_DTM, SECTION_WDL,
+    TRAILER, TRAILER_LEN, VALUE_ENCODING,
 };
 use memmap2::Mmap;
 use rayon::prelude::*;
@@ -189,6 +192,7 @@ impl Deref for Bytes {
 pub struct Table {
     header: Header,
     index: Index,
+    store: StoreIndex,
     bytes: Bytes,
     path: PathBuf,
     id: u64,
@@ -292,12 +296,18 @@ impl Table {
                 header.encoding
             )));
         }
+        let black_first = match header.index_scheme {
+            INDEX_WHITE_FIRST => false,
+            INDEX_BLACK_FIRST => true,
+            s => return Err(damaged(format!("unknown index scheme {s}"))),
+        };
         let index = Index::new(variant, material);
-        if header.positions != index.len() {
+        let store = StoreIndex::new(variant, material, black_first);
+        if header.positions != store.len() {
             return Err(damaged(format!(
                 "holds {} positions, the class has {}",
                 header.positions,
-                index.len()
+                store.len()
             )));
         }
         let len = bytes.len() as u64;
@@ -357,6 +367,7 @@ impl Table {
         Ok(Table {
             header,
             index,
+            store,
             bytes,
             path: path.to_path_buf(),
             id: cache::next_table_id(),
@@ -371,6 +382,11 @@ impl Table {
 
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The order the file stores positions in.
+    pub fn store_index(&self) -> &StoreIndex {
+        &self.store
     }
 
     pub fn header(&self) -> &Header {
@@ -452,7 +468,7 @@ impl Table {
         if wins_at_once(pos) {
             return Ok(Wdl::Win);
         }
-        let b = self.byte_at(SECTION_WDL, self.index.rank(pos))?;
+        let b = self.byte_at(SECTION_WDL, self.store.rank(pos))?;
         Ok(wdl_from_byte(b).expect("checked when the block was read"))
     }
 
@@ -462,7 +478,7 @@ impl Table {
         if wins_at_once(pos) {
             return Ok(Value::Win(1));
         }
-        let i = self.index.rank(pos);
+        let i = self.store.rank(pos);
         let wdl = wdl_from_byte(self.byte_at(SECTION_WDL, i)?).expect("checked");
         if wdl == Wdl::Draw {
             return Ok(Value::Draw);
@@ -502,8 +518,10 @@ impl Table {
                 _ => 0,
             })
             .collect();
+        let (variant, material) = (self.index.variant(), self.index.material());
         Ok(DenseTable {
-            index: Index::new(self.index.variant(), self.index.material()),
+            index: Index::new(variant, material),
+            store: StoreIndex::new(variant, material, self.store.black_first()),
             values,
             path: self.path.clone(),
         })
@@ -515,6 +533,7 @@ impl Table {
 /// [`wins_at_once`].
 pub struct DenseTable {
     index: Index,
+    store: StoreIndex,
     values: Vec<u8>,
     path: PathBuf,
 }
@@ -528,7 +547,12 @@ impl DenseTable {
         &self.path
     }
 
-    /// The stored bytes (don't-care positions unresolved).
+    /// The order of [`DenseTable::raw_values`].
+    pub fn store_index(&self) -> &StoreIndex {
+        &self.store
+    }
+
+    /// The stored bytes in storage order (don't-care positions unresolved).
     pub fn raw_values(&self) -> &[u8] {
         &self.values
     }
@@ -539,7 +563,7 @@ impl DenseTable {
         if wins_at_once(pos) {
             return Ok(Value::Win(1));
         }
-        let i = self.index.rank(pos);
+        let i = self.store.rank(pos);
         match Value::from_byte(self.values[i as usize]) {
             Some(v) if v != Value::Win(1) => Ok(v),
             _ => Err(TableError::Damaged {

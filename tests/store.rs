@@ -365,3 +365,37 @@ fn probe_command_prints_value_moves_line_json_and_pgn() {
     assert!(err.contains(".ptb") && err.contains("damaged"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn both_storage_orders_give_the_same_values() {
+    for (w, h) in [(4, 6), (5, 5), (3, 8)] {
+        let v = variant(w, h);
+        for m in [
+            Material::new(3, 1),
+            Material::new(1, 3),
+            Material::new(2, 2),
+            Material::new(3, 2),
+        ] {
+            let truth = truth(v, m);
+            let values: Vec<u8> = truth.iter().map(|t| t.1.to_byte()).collect();
+            for black_first in [false, true] {
+                let dir = temp_dir(&format!("order-{w}{h}-{m}-{black_first}"));
+                let opts = WriteOptions {
+                    block_len: 1024,
+                    black_first: Some(black_first),
+                    ..WriteOptions::default()
+                };
+                let path = write_table_with(&dir, v, m, &values, &opts).unwrap();
+                let t = Table::open(&path, v, m).unwrap();
+                assert_eq!(t.store_index().black_first(), black_first);
+                let dense = t.to_dense().unwrap();
+                for (p, value) in &truth {
+                    assert_eq!(t.get(p).unwrap(), *value, "{m} {p}");
+                    assert_eq!(t.get(&p.mirrored()).unwrap(), *value, "{m} {p}");
+                    assert_eq!(dense.get(p).unwrap(), *value, "{m} {p}");
+                }
+                let _ = std::fs::remove_dir_all(&dir);
+            }
+        }
+    }
+}

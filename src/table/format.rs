@@ -1,8 +1,10 @@
 //! Table file format version 2: the header, the sections, and the encoder.
 //! `tables/FORMAT.md` describes the layout in words.
 
+use crate::color::{ByColor, Color};
 use crate::index::Index;
 use crate::material::Material;
+use crate::position::Position;
 use crate::value::{Value, Wdl, DRAW_BYTE};
 use crate::variant::{Rules, Variant};
 use rayon::prelude::*;
@@ -12,7 +14,11 @@ pub const FORMAT_VERSION: u32 = 2;
 pub const HEADER_LEN: usize = 128;
 pub const TRAILER: [u8; 4] = *b"PEND";
 pub const TRAILER_LEN: usize = 8;
-pub const INDEX_SCHEME: u8 = 1;
+/// Positions numbered by the class's [`Index`]: white pawns first.
+pub const INDEX_WHITE_FIRST: u8 = 1;
+/// Positions numbered black pawns first: by the [`Index`] of the partner
+/// class applied to the colour-flipped pawns (see [`StoreIndex`]).
+pub const INDEX_BLACK_FIRST: u8 = 2;
 /// One byte per position in both sections.
 pub const VALUE_ENCODING: u8 = 1;
 pub const SECTION_WDL: usize = 0;
@@ -101,7 +107,7 @@ impl Header {
             rules: rules_byte(variant.rules),
             white: material.white,
             black: material.black,
-            index_scheme: INDEX_SCHEME,
+            index_scheme: INDEX_WHITE_FIRST,
             encoding: VALUE_ENCODING,
             positions: 0,
             block_len: 0,
@@ -126,29 +132,19 @@ impl Header {
         if self.rules & 2 != 0 {
             d.push_str(", seventh-rank-wins");
         }
-        format!(
-            "{d}, class {}v{}, index scheme {}",
-            self.white, self.black, self.index_scheme
-        )
+        format!("{d}, class {}v{}", self.white, self.black)
     }
 
-    /// Whether two headers are for the same board, rules, class and index.
+    /// Whether two headers are for the same board, rules and class.
     pub fn same_table(&self, other: &Header) -> bool {
-        (
-            self.width,
-            self.height,
-            self.rules,
-            self.white,
-            self.black,
-            self.index_scheme,
-        ) == (
-            other.width,
-            other.height,
-            other.rules,
-            other.white,
-            other.black,
-            other.index_scheme,
-        )
+        (self.width, self.height, self.rules, self.white, self.black)
+            == (
+                other.width,
+                other.height,
+                other.rules,
+                other.white,
+                other.black,
+            )
     }
 
     pub fn encode(&self) -> [u8; HEADER_LEN] {
@@ -239,36 +235,129 @@ pub struct WriteOptions {
     /// Train a zstd dictionary per section on sample blocks, of this many
     /// bytes (0: no dictionary).
     pub dict_bytes: usize,
-    /// Fill don't-care positions with the previous byte (true) or with the
-    /// true value (false, for measuring what don't-cares gain).
-    pub fill_dont_care: bool,
+    /// Fill don't-care positions of the WDL section with the byte before
+    /// them (true) or with their true value, a win (false). The DTM section
+    /// always repeats the byte before.
+    pub wdl_fill_previous: bool,
+    /// Number positions black pawns first (`Some(true)`), white pawns first
+    /// (`Some(false)`), or by [`StoreIndex::best_order`] (`None`).
+    pub black_first: Option<bool>,
 }
 
 impl Default for WriteOptions {
     /// The choice measured in `tables/FORMAT.md`.
     fn default() -> WriteOptions {
         WriteOptions {
-            block_len: 32 * 1024,
+            block_len: 64 * 1024,
             level: 19,
             dict_bytes: 0,
-            fill_dont_care: true,
+            wdl_fill_previous: false,
+            black_first: None,
         }
     }
 }
 
-/// The two byte streams of a class: WDL and DTM, one byte per position,
-/// with don't-care positions (wins in 1) and, in the DTM stream, draws
-/// filled by repeating the byte before them.
-pub fn split_values(values: &[u8], fill: bool) -> (Vec<u8>, Vec<u8>, u64) {
+/// The order in which a table stores its positions.
+///
+/// White pawns first is the class's own [`Index`]. Black pawns first is
+/// the [`Index`] of the partner class (`2v3` for `3v2`) applied to the
+/// colour-flipped pawn sets: the flipped black pawns are its white pawns,
+/// so the outer loop runs over black's sets. Both number every table
+/// position of the class (mirror twins share a number), so a value is
+/// found by either; they differ only in how well the values compress.
+pub struct StoreIndex {
+    index: Index,
+    black_first: bool,
+}
+
+impl StoreIndex {
+    pub fn new(variant: Variant, material: Material, black_first: bool) -> StoreIndex {
+        let m = if black_first {
+            material.swapped()
+        } else {
+            material
+        };
+        StoreIndex {
+            index: Index::new(variant, m),
+            black_first,
+        }
+    }
+
+    /// The order that compresses best as measured on 8x8 classes: the side
+    /// with fewer pawns outside (black first when black has fewer or as
+    /// many pawns).
+    pub fn best_order(material: Material) -> bool {
+        material.black <= material.white
+    }
+
+    pub fn black_first(&self) -> bool {
+        self.black_first
+    }
+
+    pub fn scheme(&self) -> u8 {
+        if self.black_first {
+            INDEX_BLACK_FIRST
+        } else {
+            INDEX_WHITE_FIRST
+        }
+    }
+
+    #[inline]
+    pub fn len(&self) -> u64 {
+        self.index.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.index.is_empty()
+    }
+
+    /// The number of a table position of the class.
+    #[inline]
+    pub fn rank(&self, pos: &Position) -> u64 {
+        if self.black_first {
+            let h = pos.board().height();
+            self.index.rank_pawns(
+                pos.pawns(Color::Black).mirror_ranks(h),
+                pos.pawns(Color::White).mirror_ranks(h),
+            )
+        } else {
+            self.index.rank(pos)
+        }
+    }
+
+    /// The table position with number `i`.
+    pub fn unrank(&self, i: u64) -> Position {
+        let p = self.index.unrank(i);
+        if !self.black_first {
+            return p;
+        }
+        let h = p.board().height();
+        let pawns = ByColor {
+            white: p.pawns(Color::Black).mirror_ranks(h),
+            black: p.pawns(Color::White).mirror_ranks(h),
+        };
+        Position::from_parts_unchecked(p.variant(), pawns, Color::White, None)
+    }
+}
+
+/// The two byte streams of a class: WDL and DTM, one byte per position.
+/// In the DTM stream don't-care positions (wins in 1) and draws repeat the
+/// byte before them; in the WDL stream don't-care positions repeat the byte
+/// before them or keep their value (`wdl_fill_previous`).
+pub fn split_values(values: &[u8], wdl_fill_previous: bool) -> (Vec<u8>, Vec<u8>, u64) {
     let mut wdl = Vec::with_capacity(values.len());
     let mut dtm = Vec::with_capacity(values.len());
     let (mut last_wdl, mut last_dtm) = (wdl_byte(Wdl::Win), 1u8);
     let mut dont_care = 0;
     for &b in values {
         let v = Value::from_byte(b).expect("every position has a value");
-        if v == Value::Win(1) && fill {
+        if v == Value::Win(1) {
             dont_care += 1;
-            wdl.push(last_wdl);
+            wdl.push(if wdl_fill_previous {
+                last_wdl
+            } else {
+                wdl_byte(Wdl::Win)
+            });
             dtm.push(last_dtm);
             continue;
         }
@@ -329,9 +418,15 @@ pub fn encode_table(
     values: &[u8],
     opts: &WriteOptions,
 ) -> Vec<u8> {
-    assert_eq!(values.len() as u64, Index::new(variant, material).len());
+    let index = Index::new(variant, material);
+    assert_eq!(values.len() as u64, index.len());
     let mut header = Header::new(variant, material);
-    header.positions = values.len() as u64;
+    let black_first = opts
+        .black_first
+        .unwrap_or_else(|| StoreIndex::best_order(material));
+    let store = StoreIndex::new(variant, material, black_first);
+    header.index_scheme = store.scheme();
+    header.positions = store.len();
     header.block_len = opts.block_len;
     header.level = opts.level;
     for &b in values {
@@ -348,8 +443,18 @@ pub fn encode_table(
             None => panic!("a position of {material} has no value"),
         }
     }
-    let (wdl, dtm, dont_care) = split_values(values, opts.fill_dont_care);
-    header.dont_care = dont_care;
+    header.dont_care = values.iter().filter(|&&b| b == 1).count() as u64;
+    let stored: Vec<u8>;
+    let values = if black_first {
+        stored = (0..store.len())
+            .into_par_iter()
+            .map(|j| values[index.rank(&store.unrank(j)) as usize])
+            .collect();
+        &stored[..]
+    } else {
+        values
+    };
+    let (wdl, dtm, _) = split_values(values, opts.wdl_fill_previous);
     let (wdl, dtm) = rayon::join(|| encode_section(&wdl, opts), || encode_section(&dtm, opts));
     let mut offset = HEADER_LEN as u64;
     for (i, s) in [&wdl, &dtm].into_iter().enumerate() {
