@@ -22,11 +22,12 @@ use crate::index::{Index, IndexStats};
 use crate::material::Material;
 use crate::moves::MoveKind;
 use crate::position::Position;
-use crate::table::{write_table, Table, TableError, Tablebase};
+use crate::table::{write_table, DenseTable, Table, TableError, Tablebase};
 use crate::value::Value;
 use crate::variant::Variant;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use std::sync::Arc;
@@ -119,6 +120,9 @@ pub fn generate(
 ) -> Result<Vec<ClassReport>, GenError> {
     let tablebase = Tablebase::new(&config.out, config.variant);
     let mut reports = Vec::new();
+    // The classes one pawn below the pair being solved, decompressed into
+    // memory once (random access while solving must be fast).
+    let mut dense: HashMap<Material, Arc<DenseTable>> = HashMap::new();
     for pair in plan(target) {
         let present: Vec<Option<Arc<Table>>> = pair
             .iter()
@@ -139,7 +143,25 @@ pub fn generate(
             }
             continue;
         }
-        reports.extend(generate_pair(config, &tablebase, &pair, log)?);
+        let load = Instant::now();
+        let below = pair[0].total() - 1;
+        dense.retain(|m, _| m.total() == below);
+        for m in Material::up_to(below)
+            .into_iter()
+            .filter(|m| m.total() == below)
+        {
+            if let std::collections::hash_map::Entry::Vacant(e) = dense.entry(m) {
+                e.insert(Arc::new(tablebase.table(m)?.to_dense()?));
+            }
+        }
+        let lower: Vec<Arc<DenseTable>> = dense.values().cloned().collect();
+        if below >= 2 {
+            log(&format!(
+                "classes of {below} pawns decompressed in {:.2} s",
+                load.elapsed().as_secs_f64()
+            ));
+        }
+        reports.extend(generate_pair(config, lower, &pair, log)?);
     }
     Ok(reports)
 }
@@ -160,7 +182,13 @@ pub enum GenError {
 }
 
 fn skipped_report(material: Material, table: &Table) -> ClassReport {
-    let mut r = count_values(material, table.values());
+    let h = table.header();
+    let mut r = count_values(material, &[]);
+    r.positions = h.positions;
+    r.wins = h.wins;
+    r.draws = h.draws;
+    r.losses = h.losses;
+    r.max_dtm = h.max_dtm;
     r.index = table.index().stats();
     r.path = table.path().to_path_buf();
     r.skipped = true;
@@ -215,7 +243,7 @@ fn count_values(material: Material, values: &[u8]) -> ClassReport {
 /// The values of a class pair while they are being found.
 struct PairSolver<'a> {
     classes: Vec<(Material, &'a Index, &'a [AtomicU8])>,
-    lower: Vec<Arc<Table>>,
+    lower: Vec<Arc<DenseTable>>,
 }
 
 impl PairSolver<'_> {
@@ -398,7 +426,7 @@ fn as_atomic(bytes: &mut [u8]) -> &[AtomicU8] {
 
 fn generate_pair(
     config: &GenConfig,
-    tablebase: &Tablebase,
+    lower: Vec<Arc<DenseTable>>,
     pair: &[Material],
     log: &(dyn Fn(&str) + Sync),
 ) -> Result<Vec<ClassReport>, GenError> {
@@ -421,12 +449,6 @@ fn generate_pair(
             have: config.memory_limit >> 20,
         });
     }
-    let below = pair[0].total() - 1;
-    let lower: Vec<Arc<Table>> = Material::up_to(below)
-        .into_iter()
-        .filter(|m| m.total() == below)
-        .map(|m| tablebase.table(m))
-        .collect::<Result<_, _>>()?;
     let mut values: Vec<Vec<u8>> = sizes.iter().map(|&n| vec![0u8; n as usize]).collect();
     let init_seconds = start.elapsed().as_secs_f64();
     log(&format!(

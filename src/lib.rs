@@ -52,7 +52,12 @@ pub use rng::SplitMix64;
 pub use setup::{named_setup, parse_position};
 pub use solver::{Proven, RootSolution, Solution, SolveError, SolveStats, Solver, SolverConfig};
 pub use square::{file_char, file_from_char, Square};
-pub use table::{file_name, Table, TableError, Tablebase};
+pub use table::{
+    encode_table, file_name, read_v1_values, split_values, variant_flags, verify_tables,
+    wins_at_once, write_table, write_table_with, BlockCache, DenseTable, Header, SectionHeader,
+    StoreIndex, Table, TableError, Tablebase, VerifyReport, WriteOptions, DEFAULT_CACHE_BLOCKS,
+    FORMAT_VERSION,
+};
 pub use unmove::{retro_perft, UnMove};
 pub use value::{Value, Wdl};
 pub use variant::{Board, Rules, Variant};

@@ -1,46 +1,48 @@
-//! Table files and the [`Tablebase`] that probes them.
+//! Table files (format version 2, `tables/FORMAT.md`) and the [`Tablebase`]
+//! that probes them.
 //!
-//! Format version 1, one file per material class, little-endian:
-//!
-//! | bytes | content |
-//! |---|---|
-//! | 0..8 | magic `PEASANT` + 0x1a |
-//! | 8..12 | format version (1) |
-//! | 12..16 | header length (64) |
-//! | 16, 17 | board width, height |
-//! | 18 | rules: bit 0 en passant, bit 1 seventh-rank-wins |
-//! | 19, 20 | white pawns, black pawns |
-//! | 21 | index scheme (1: [`crate::Index`]) |
-//! | 22..24 | reserved, zero |
-//! | 24..32 | number of positions N |
-//! | 32..64 | reserved, zero |
-//! | 64..64+N | one value byte per index number ([`Value::to_byte`]) |
-//! | last 8 | CRC-32 of everything before it, then `PEND` |
-//!
-//! A file is written under a temporary name and renamed only once it is
-//! complete, so a file with the final name is whole unless it was damaged
-//! afterwards, which the checksum finds.
+//! A file holds one material class: WDL and DTM as two sections of
+//! zstd-compressed fixed-size blocks, each with a block index and a checksum
+//! per block, a checksum over the header and each section's index, and one
+//! over the whole file. Positions that white wins at once ("win in 1": a
+//! capture of black's last pawn, a promotion, or a step onto the
+//! second-to-last rank under `--seventh-rank-wins`) are "don't care": they
+//! store whatever compresses best, and [`wins_at_once`] resolves them when
+//! probed.
 
-use crate::eval::TableValues;
+mod cache;
+mod format;
+mod v1;
+mod verify;
+
+pub use cache::{BlockCache, BlockKey};
+pub use format::{
+    encode_table, split_values, Header, SectionHeader, StoreIndex, WriteOptions, FORMAT_VERSION,
+};
+pub use v1::read_v1_values;
+pub use verify::{verify_tables, VerifyReport};
+
+use crate::color::Color;
+use crate::eval::{resolve_by_rule, TableValues};
 use crate::index::Index;
 use crate::material::Material;
+use crate::moves::Move;
 use crate::position::Position;
-use crate::value::Value;
-use crate::variant::{Rules, Variant};
+use crate::value::{Value, Wdl, DRAW_BYTE};
+use crate::variant::Variant;
+use format::{
+    wdl_from_byte, HEADER_LEN, INDEX_BLACK_FIRST, INDEX_WHITE_FIRST, SECTION_DTM, SECTION_WDL,
+    TRAILER, TRAILER_LEN, VALUE_ENCODING,
+};
 use memmap2::Mmap;
+use rayon::prelude::*;
 use std::collections::HashMap;
 use std::fs::File;
 use std::io::Write;
+use std::ops::Deref;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 use thiserror::Error;
-
-pub const MAGIC: [u8; 8] = *b"PEASANT\x1a";
-pub const FORMAT_VERSION: u32 = 1;
-pub const HEADER_LEN: usize = 64;
-const TRAILER: [u8; 4] = *b"PEND";
-const TRAILER_LEN: usize = 8;
-const INDEX_SCHEME: u8 = 1;
 
 /// Why a table could not be used.
 #[derive(Debug, Error)]
@@ -75,6 +77,16 @@ impl TableError {
             source,
         }
     }
+
+    /// The file the error is about.
+    pub fn path(&self) -> &Path {
+        match self {
+            TableError::Missing { path, .. }
+            | TableError::Damaged { path, .. }
+            | TableError::WrongTable { path, .. }
+            | TableError::Io { path, .. } => path,
+        }
+    }
 }
 
 /// The file name of a class's table: `8x8-3v2.ptb`, with `-noep` and `-srw`
@@ -102,134 +114,265 @@ pub fn variant_flags(variant: Variant) -> String {
     s
 }
 
-fn rules_byte(rules: Rules) -> u8 {
-    rules.en_passant as u8 | (rules.seventh_rank_wins as u8) << 1
-}
-
-fn header(variant: Variant, material: Material, count: u64) -> [u8; HEADER_LEN] {
-    let mut h = [0u8; HEADER_LEN];
-    h[0..8].copy_from_slice(&MAGIC);
-    h[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
-    h[12..16].copy_from_slice(&(HEADER_LEN as u32).to_le_bytes());
-    h[16] = variant.board.width();
-    h[17] = variant.board.height();
-    h[18] = rules_byte(variant.rules);
-    h[19] = material.white;
-    h[20] = material.black;
-    h[21] = INDEX_SCHEME;
-    h[24..32].copy_from_slice(&count.to_le_bytes());
-    h
-}
-
-/// Writes a finished table: to `<name>.tmp`, flushed to disk, then renamed.
+/// Writes a finished table with the default [`WriteOptions`].
 pub fn write_table(
     dir: &Path,
     variant: Variant,
     material: Material,
     values: &[u8],
 ) -> Result<PathBuf, TableError> {
+    write_table_with(dir, variant, material, values, &WriteOptions::default())
+}
+
+/// Writes a finished table: to `<name>.tmp`, flushed to disk, then renamed.
+/// `values` holds one [`Value::to_byte`] byte per index number.
+pub fn write_table_with(
+    dir: &Path,
+    variant: Variant,
+    material: Material,
+    values: &[u8],
+    opts: &WriteOptions,
+) -> Result<PathBuf, TableError> {
     std::fs::create_dir_all(dir).map_err(|e| TableError::io(dir, e))?;
     let path = dir.join(file_name(variant, material));
     let tmp = path.with_extension("ptb.tmp");
-    let head = header(variant, material, values.len() as u64);
-    let mut crc = crc32fast::Hasher::new();
-    crc.update(&head);
-    crc.update(values);
-    let mut trailer = [0u8; TRAILER_LEN];
-    trailer[0..4].copy_from_slice(&crc.finalize().to_le_bytes());
-    trailer[4..8].copy_from_slice(&TRAILER);
+    let bytes = encode_table(variant, material, values, opts);
     let write = || -> std::io::Result<()> {
-        let mut f = std::io::BufWriter::new(File::create(&tmp)?);
-        f.write_all(&head)?;
-        f.write_all(values)?;
-        f.write_all(&trailer)?;
-        f.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+        let mut f = File::create(&tmp)?;
+        f.write_all(&bytes)?;
+        f.sync_all()?;
         std::fs::rename(&tmp, &path)
     };
     write().map_err(|e| TableError::io(&path, e))?;
     Ok(path)
 }
 
-/// One class's table, memory-mapped and checked.
+/// Whether white, to move in a table position, wins at once: captures
+/// black's last pawn, promotes (a double step onto the last rank of a board
+/// of height 4), or, under `--seventh-rank-wins`, steps onto its
+/// second-to-last rank. Exactly these positions are worth `Win(1)`; tables
+/// store them as "don't care" and probes resolve them here.
+#[inline]
+pub fn wins_at_once(pos: &Position) -> bool {
+    debug_assert_eq!(pos.turn(), Color::White);
+    // From a table position (white pawns on ranks 2..H-2) white can only
+    // promote on a board of height 4, and one capture leaves black a pawn
+    // unless black has one.
+    if pos.pawns(Color::Black).count() > 1
+        && !pos.variant().rules.seventh_rank_wins
+        && pos.board().height() > 4
+    {
+        return false;
+    }
+    pos.legal_moves()
+        .iter()
+        .any(|&m| pos.play(m).winner_by_rule() == Some(Color::White))
+}
+
+/// The bytes of a table file: read into memory, or memory-mapped.
+enum Bytes {
+    Owned(Vec<u8>),
+    Mapped(Mmap),
+}
+
+impl Deref for Bytes {
+    type Target = [u8];
+
+    #[inline]
+    fn deref(&self) -> &[u8] {
+        match self {
+            Bytes::Owned(v) => v,
+            Bytes::Mapped(m) => m,
+        }
+    }
+}
+
+/// One class's table: checked when opened, its blocks decompressed on
+/// first use (and checked then) into a shared [`BlockCache`].
 pub struct Table {
+    header: Header,
     index: Index,
-    map: Mmap,
+    store: StoreIndex,
+    bytes: Bytes,
     path: PathBuf,
+    id: u64,
+    cache: Arc<BlockCache>,
+    dicts: [Option<zstd::dict::DecoderDictionary<'static>>; 2],
+}
+
+fn u64_at(b: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(b[at..at + 8].try_into().unwrap())
+}
+
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(b[at..at + 4].try_into().unwrap())
 }
 
 impl Table {
-    /// Opens and checks a table file: magic, version, that it is the table of
-    /// `material` on `variant`, its length, and its checksum.
+    /// Reads a table file into memory and checks it: magic, version, that it
+    /// is the table of `material` on `variant`, its layout, the checksums of
+    /// its header and block indexes, and the checksum of the whole file.
+    /// Each block's own checksum is checked when the block is first read.
     pub fn open(path: &Path, variant: Variant, material: Material) -> Result<Table, TableError> {
+        let bytes = std::fs::read(path).map_err(|e| TableError::io(path, e))?;
+        Table::from_bytes(
+            path,
+            bytes,
+            variant,
+            material,
+            Arc::new(BlockCache::new(64)),
+            true,
+        )
+    }
+
+    /// Like [`Table::open`], but maps the file into memory instead of
+    /// reading it, and shares `cache`.
+    ///
+    /// # Safety
+    ///
+    /// The file must not be modified or truncated while the table (or
+    /// anything holding it) lives: the mapping would change under the
+    /// reader, which Rust's aliasing rules forbid, and a truncation makes
+    /// reads fault (SIGBUS). Table files are written once under a temporary
+    /// name and renamed; a program that only writes them that way and never
+    /// edits them in place keeps this promise.
+    pub unsafe fn open_mmap(
+        path: &Path,
+        variant: Variant,
+        material: Material,
+        cache: Arc<BlockCache>,
+    ) -> Result<Table, TableError> {
         let file = File::open(path).map_err(|e| TableError::io(path, e))?;
-        // Safety: table files are written once, under a temporary name, and
-        // never modified in place; a file replaced or truncated while mapped
-        // is outside what this program does (the checksum below catches
-        // damage done before opening).
+        // Safety: the caller promises the file stays as it is while mapped.
         let map = unsafe { Mmap::map(&file) }.map_err(|e| TableError::io(path, e))?;
+        Table::from_source(path, Bytes::Mapped(map), variant, material, cache, true)
+    }
+
+    /// A table from bytes already in memory, named `path` in messages.
+    /// With `check_whole_file` false the whole-file checksum is skipped
+    /// (every block is still checked when read).
+    pub fn from_bytes(
+        path: &Path,
+        bytes: Vec<u8>,
+        variant: Variant,
+        material: Material,
+        cache: Arc<BlockCache>,
+        check_whole_file: bool,
+    ) -> Result<Table, TableError> {
+        Table::from_source(
+            path,
+            Bytes::Owned(bytes),
+            variant,
+            material,
+            cache,
+            check_whole_file,
+        )
+    }
+
+    fn from_source(
+        path: &Path,
+        bytes: Bytes,
+        variant: Variant,
+        material: Material,
+        cache: Arc<BlockCache>,
+        check_whole_file: bool,
+    ) -> Result<Table, TableError> {
         let damaged = |why: String| TableError::Damaged {
             path: path.to_path_buf(),
             why,
         };
-        if map.len() < HEADER_LEN + TRAILER_LEN {
-            return Err(damaged(format!("only {} bytes long", map.len())));
-        }
-        if map[0..8] != MAGIC {
-            return Err(damaged("not a peasant table (wrong magic bytes)".into()));
-        }
-        let version = u32::from_le_bytes(map[8..12].try_into().unwrap());
-        if version != FORMAT_VERSION {
-            return Err(damaged(format!(
-                "format version {version}, this program reads version {FORMAT_VERSION}"
-            )));
-        }
-        let expected = header(variant, material, 0);
-        if map[16..22] != expected[16..22] {
-            let describe = |h: &[u8]| {
-                let mut d = format!("{}x{}", h[16], h[17]);
-                d.push_str(if h[18] & 1 != 0 {
-                    ", en passant"
-                } else {
-                    ", no en passant"
-                });
-                if h[18] & 2 != 0 {
-                    d.push_str(", seventh-rank-wins");
-                }
-                format!("{d}, class {}v{}, index scheme {}", h[19], h[20], h[21])
-            };
+        let header = Header::decode(&bytes).map_err(damaged)?;
+        let wanted = Header::new(variant, material);
+        if !header.same_table(&wanted) {
             return Err(TableError::WrongTable {
                 path: path.to_path_buf(),
-                found: describe(&map[..HEADER_LEN]),
-                wanted: describe(&expected),
+                found: header.describe(),
+                wanted: wanted.describe(),
             });
         }
-        let count = u64::from_le_bytes(map[24..32].try_into().unwrap());
+        if header.encoding != VALUE_ENCODING {
+            return Err(damaged(format!(
+                "unknown value encoding {}",
+                header.encoding
+            )));
+        }
+        let black_first = match header.index_scheme {
+            INDEX_WHITE_FIRST => false,
+            INDEX_BLACK_FIRST => true,
+            s => return Err(damaged(format!("unknown index scheme {s}"))),
+        };
         let index = Index::new(variant, material);
-        if count != index.len() {
+        let store = StoreIndex::new(variant, material, black_first);
+        if header.positions != store.len() {
             return Err(damaged(format!(
-                "holds {count} positions, the class has {}",
-                index.len()
+                "holds {} positions, the class has {}",
+                header.positions,
+                store.len()
             )));
         }
-        if map.len() as u64 != HEADER_LEN as u64 + count + TRAILER_LEN as u64 {
+        let len = bytes.len() as u64;
+        let s = header.sections;
+        let end = s[1].offset.checked_add(s[1].len);
+        if s[0].offset != HEADER_LEN as u64
+            || s[0].offset.checked_add(s[0].len) != Some(s[1].offset)
+            || end.and_then(|e| e.checked_add(TRAILER_LEN as u64)) != Some(len)
+        {
             return Err(damaged(format!(
-                "{} bytes long, expected {} (truncated or extended)",
-                map.len(),
-                HEADER_LEN as u64 + count + TRAILER_LEN as u64
+                "{len} bytes long, its header says {} (truncated or extended)",
+                end.map_or("more".into(), |e| (e + TRAILER_LEN as u64).to_string())
             )));
         }
-        let body_end = map.len() - TRAILER_LEN;
-        if map[body_end + 4..] != TRAILER {
+        if bytes[bytes.len() - 4..] != TRAILER {
             return Err(damaged("the end marker is missing".into()));
         }
-        let stored = u32::from_le_bytes(map[body_end..body_end + 4].try_into().unwrap());
-        if crc32fast::hash(&map[..body_end]) != stored {
-            return Err(damaged("checksum mismatch".into()));
+        if check_whole_file {
+            let body = bytes.len() - TRAILER_LEN;
+            if crc32fast::hash(&bytes[..body]) != u32_at(&bytes, body) {
+                return Err(damaged("whole-file checksum mismatch".into()));
+            }
+        }
+        let block_len = header.block_len as u64;
+        if block_len == 0 {
+            return Err(damaged("block length 0".into()));
+        }
+        let mut dicts = [None, None];
+        for (i, sec) in s.iter().enumerate() {
+            let name = ["WDL", "DTM"][i];
+            if sec.blocks as u64 != header.positions.div_ceil(block_len) || sec.meta_len() > sec.len
+            {
+                return Err(damaged(format!("{name} section: bad block count")));
+            }
+            let start = sec.offset as usize;
+            let meta = &bytes[start..start + sec.meta_len() as usize];
+            let (meta, crc) = meta.split_at(meta.len() - 4);
+            if crc32fast::hash(meta) != u32_at(crc, 0) {
+                return Err(damaged(format!("{name} section: index checksum mismatch")));
+            }
+            let offs = &meta[sec.dict_len as usize..];
+            let data_len = sec.len - sec.meta_len();
+            let mut last = 0;
+            for b in 0..=sec.blocks as usize {
+                let o = u64_at(offs, 8 * b);
+                if o < last || (b == 0 && o != 0) || (b == sec.blocks as usize && o != data_len) {
+                    return Err(damaged(format!("{name} section: bad block index")));
+                }
+                last = o;
+            }
+            if sec.dict_len > 0 {
+                dicts[i] = Some(zstd::dict::DecoderDictionary::copy(
+                    &meta[..sec.dict_len as usize],
+                ));
+            }
         }
         Ok(Table {
+            header,
             index,
-            map,
+            store,
+            bytes,
             path: path.to_path_buf(),
+            id: cache::next_table_id(),
+            cache,
+            dicts,
         })
     }
 
@@ -241,42 +384,240 @@ impl Table {
         &self.path
     }
 
-    /// The value bytes, one per index number.
-    #[inline]
-    pub fn values(&self) -> &[u8] {
-        &self.map[HEADER_LEN..self.map.len() - TRAILER_LEN]
+    /// The order the file stores positions in.
+    pub fn store_index(&self) -> &StoreIndex {
+        &self.store
     }
 
-    /// The value of a table position of this class.
-    #[inline]
-    pub fn get(&self, pos: &Position) -> Result<Value, TableError> {
-        let byte = self.values()[self.index.rank(pos) as usize];
-        Value::from_byte(byte).ok_or_else(|| self.bad_byte())
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// Size of the file in bytes.
+    pub fn file_len(&self) -> u64 {
+        self.bytes.len() as u64
     }
 
     #[cold]
-    fn bad_byte(&self) -> TableError {
+    fn damaged(&self, why: impl Into<String>) -> TableError {
         TableError::Damaged {
             path: self.path.clone(),
-            why: "a position has no value".into(),
+            why: why.into(),
+        }
+    }
+
+    /// Decompresses and checks one block of a section.
+    fn read_block(&self, section: usize, block: u32) -> Result<Vec<u8>, TableError> {
+        let sec = &self.header.sections[section];
+        let name = ["WDL", "DTM"][section];
+        let start = sec.offset as usize;
+        let offs = start + sec.dict_len as usize;
+        let data = start + sec.meta_len() as usize;
+        let from = u64_at(&self.bytes, offs + 8 * block as usize) as usize;
+        let to = u64_at(&self.bytes, offs + 8 * (block as usize + 1)) as usize;
+        let crcs = offs + 8 * (sec.blocks as usize + 1);
+        let compressed = &self.bytes[data + from..data + to];
+        if crc32fast::hash(compressed) != u32_at(&self.bytes, crcs + 4 * block as usize) {
+            return Err(self.damaged(format!("{name} block {block}: checksum mismatch")));
+        }
+        let block_len = self.header.block_len as u64;
+        let first = block as u64 * block_len;
+        let n = block_len.min(self.header.positions - first) as usize;
+        let mut out = vec![0u8; n];
+        let mut d = match &self.dicts[section] {
+            Some(dict) => zstd::bulk::Decompressor::with_prepared_dictionary(dict),
+            None => zstd::bulk::Decompressor::new(),
+        }
+        .map_err(|e| TableError::io(&self.path, e))?;
+        let got = d
+            .decompress_to_buffer(compressed, &mut out[..])
+            .map_err(|e| self.damaged(format!("{name} block {block}: {e}")))?;
+        if got != n {
+            return Err(self.damaged(format!("{name} block {block}: {got} values, not {n}")));
+        }
+        let valid = if section == SECTION_WDL {
+            out.iter().all(|&b| b <= 2)
+        } else {
+            out.iter().all(|&b| b != 0 && b != DRAW_BYTE)
+        };
+        if !valid {
+            return Err(self.damaged(format!("{name} block {block}: a value out of range")));
+        }
+        Ok(out)
+    }
+
+    #[inline]
+    fn byte_at(&self, section: usize, i: u64) -> Result<u8, TableError> {
+        let block_len = self.header.block_len as u64;
+        let block = (i / block_len) as u32;
+        let key = BlockKey {
+            table: self.id,
+            section: section as u8,
+            block,
+        };
+        let data = self
+            .cache
+            .get_or_load(key, || self.read_block(section, block))?;
+        Ok(data[(i % block_len) as usize])
+    }
+
+    /// Win, draw or loss of a table position of this class (reads the WDL
+    /// section only).
+    #[inline]
+    pub fn probe_wdl(&self, pos: &Position) -> Result<Wdl, TableError> {
+        if wins_at_once(pos) {
+            return Ok(Wdl::Win);
+        }
+        let b = self.byte_at(SECTION_WDL, self.store.rank(pos))?;
+        Ok(wdl_from_byte(b).expect("checked when the block was read"))
+    }
+
+    /// The exact value of a table position of this class.
+    #[inline]
+    pub fn get(&self, pos: &Position) -> Result<Value, TableError> {
+        if wins_at_once(pos) {
+            return Ok(Value::Win(1));
+        }
+        let i = self.store.rank(pos);
+        let wdl = wdl_from_byte(self.byte_at(SECTION_WDL, i)?).expect("checked");
+        if wdl == Wdl::Draw {
+            return Ok(Value::Draw);
+        }
+        let d = self.byte_at(SECTION_DTM, i)?;
+        match (wdl, d % 2) {
+            (Wdl::Win, 1) if d > 1 => Ok(Value::Win(d)),
+            (Wdl::Loss, 0) => Ok(Value::Loss(d)),
+            _ => Err(self.damaged(format!("position #{i}: WDL says {wdl} but DTM byte is {d}"))),
+        }
+    }
+
+    /// Every block of a section, decompressed and checked, in order.
+    fn read_section(&self, section: usize) -> Result<Vec<u8>, TableError> {
+        let blocks: Vec<Vec<u8>> = (0..self.header.sections[section].blocks)
+            .into_par_iter()
+            .map(|b| self.read_block(section, b))
+            .collect::<Result<_, _>>()?;
+        Ok(blocks.concat())
+    }
+
+    /// The whole table decompressed into memory, for the generator and the
+    /// verifier (bypasses the block cache).
+    pub fn to_dense(&self) -> Result<DenseTable, TableError> {
+        let (wdl, dtm) = rayon::join(
+            || self.read_section(SECTION_WDL),
+            || self.read_section(SECTION_DTM),
+        );
+        let (wdl, dtm) = (wdl?, dtm?);
+        let values = wdl
+            .par_iter()
+            .zip(dtm.par_iter())
+            .map(|(&w, &d)| match (w, d % 2) {
+                (1, _) => DRAW_BYTE,
+                (2, 1) | (0, 0) => d,
+                // A don't-care position (or damage, reported when probed).
+                _ => 0,
+            })
+            .collect();
+        let (variant, material) = (self.index.variant(), self.index.material());
+        Ok(DenseTable {
+            index: Index::new(variant, material),
+            store: StoreIndex::new(variant, material, self.store.black_first()),
+            values,
+            path: self.path.clone(),
+        })
+    }
+}
+
+/// A class's values fully in memory, one [`Value::to_byte`] byte per index
+/// number; don't-care positions hold any byte and are resolved by
+/// [`wins_at_once`].
+pub struct DenseTable {
+    index: Index,
+    store: StoreIndex,
+    values: Vec<u8>,
+    path: PathBuf,
+}
+
+impl DenseTable {
+    pub fn index(&self) -> &Index {
+        &self.index
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The order of [`DenseTable::raw_values`].
+    pub fn store_index(&self) -> &StoreIndex {
+        &self.store
+    }
+
+    /// The stored bytes in storage order (don't-care positions unresolved).
+    pub fn raw_values(&self) -> &[u8] {
+        &self.values
+    }
+
+    /// The exact value of a table position of this class.
+    #[inline]
+    pub fn get(&self, pos: &Position) -> Result<Value, TableError> {
+        if wins_at_once(pos) {
+            return Ok(Value::Win(1));
+        }
+        let i = self.store.rank(pos);
+        match Value::from_byte(self.values[i as usize]) {
+            Some(v) if v != Value::Win(1) => Ok(v),
+            _ => Err(TableError::Damaged {
+                path: self.path.clone(),
+                why: format!("position #{i}: WDL and DTM sections disagree"),
+            }),
         }
     }
 }
 
 /// The tables of one variant in one directory, opened on first use and
-/// shared by all threads.
+/// shared by all threads, with one [`BlockCache`] for all of them.
 pub struct Tablebase {
     dir: PathBuf,
     variant: Variant,
+    mmap: bool,
+    cache: Arc<BlockCache>,
     open: RwLock<HashMap<Material, Arc<Table>>>,
 }
 
+/// Blocks the cache of a [`Tablebase`] holds by default (16 MiB of 32 KiB
+/// blocks).
+pub const DEFAULT_CACHE_BLOCKS: usize = 512;
+
 impl Tablebase {
+    /// A tablebase that reads each table file into memory when first used.
     pub fn new(dir: impl Into<PathBuf>, variant: Variant) -> Tablebase {
         Tablebase {
             dir: dir.into(),
             variant,
+            mmap: false,
+            cache: Arc::new(BlockCache::new(DEFAULT_CACHE_BLOCKS)),
             open: RwLock::new(HashMap::new()),
+        }
+    }
+
+    /// A tablebase that memory-maps each table file when first used.
+    ///
+    /// # Safety
+    ///
+    /// No table file under `dir` may be modified or truncated while this
+    /// tablebase lives (see [`Table::open_mmap`]).
+    pub unsafe fn new_mmap(dir: impl Into<PathBuf>, variant: Variant) -> Tablebase {
+        Tablebase {
+            mmap: true,
+            ..Tablebase::new(dir, variant)
+        }
+    }
+
+    /// The same tablebase with a cache of `blocks` decompressed blocks.
+    pub fn with_cache_blocks(self, blocks: usize) -> Tablebase {
+        Tablebase {
+            cache: Arc::new(BlockCache::new(blocks)),
+            ..self
         }
     }
 
@@ -286,6 +627,10 @@ impl Tablebase {
 
     pub fn dir(&self) -> &Path {
         &self.dir
+    }
+
+    pub fn cache(&self) -> &BlockCache {
+        &self.cache
     }
 
     /// The path a class's table has in this tablebase.
@@ -307,14 +652,88 @@ impl Tablebase {
                 gen_args: format!("{} --class {material}", variant_flags(self.variant)),
             });
         }
-        let table = Arc::new(Table::open(&path, self.variant, material)?);
-        self.open.write().unwrap().insert(material, table.clone());
-        Ok(table)
+        let table = if self.mmap {
+            // Safety: promised by the caller of `new_mmap`.
+            unsafe { Table::open_mmap(&path, self.variant, material, self.cache.clone()) }?
+        } else {
+            let bytes = std::fs::read(&path).map_err(|e| TableError::io(&path, e))?;
+            Table::from_bytes(
+                &path,
+                bytes,
+                self.variant,
+                material,
+                self.cache.clone(),
+                true,
+            )?
+        };
+        let table = Arc::new(table);
+        let mut open = self.open.write().unwrap();
+        Ok(open.entry(material).or_insert(table).clone())
     }
 
     /// The exact value of any position of this tablebase's variant.
     pub fn probe(&self, pos: &Position) -> Result<Value, TableError> {
         crate::eval::value(self, pos)
+    }
+
+    /// The exact value with its DTM (the same as [`Tablebase::probe`]).
+    pub fn probe_dtm(&self, pos: &Position) -> Result<Value, TableError> {
+        self.probe(pos)
+    }
+
+    /// Win, draw or loss of any position; reads only WDL sections.
+    pub fn probe_wdl(&self, pos: &Position) -> Result<Wdl, TableError> {
+        if pos.winner_by_rule().is_some() {
+            return Ok(Wdl::Loss);
+        }
+        let pos = if pos.turn() == Color::Black {
+            pos.flipped()
+        } else {
+            *pos
+        };
+        if pos.ep_square().is_some() {
+            let mut best: Option<Wdl> = None;
+            for &m in pos.legal_moves().iter() {
+                let w = match self.probe_wdl(&pos.play(m))? {
+                    Wdl::Win => Wdl::Loss,
+                    Wdl::Draw => Wdl::Draw,
+                    Wdl::Loss => Wdl::Win,
+                };
+                best = best.max(Some(w));
+                if w == Wdl::Win {
+                    break;
+                }
+            }
+            return Ok(best.unwrap_or(Wdl::Draw));
+        }
+        if let Some(v) = resolve_by_rule(&pos) {
+            return Ok(v.wdl());
+        }
+        self.table(Material::of(&pos))?.probe_wdl(&pos)
+    }
+
+    /// Every legal move of `pos` with its value from the mover's view, best
+    /// first (faster wins, then draws, then slower losses; ties in move
+    /// generation order).
+    pub fn best_moves(&self, pos: &Position) -> Result<Vec<(Move, Value)>, TableError> {
+        let mut moves = Vec::new();
+        for &m in pos.legal_moves().iter() {
+            moves.push((m, self.probe(&pos.play(m))?.before_move()));
+        }
+        moves.sort_by_key(|m| std::cmp::Reverse(m.1));
+        Ok(moves)
+    }
+
+    /// The line of perfect play from `pos` to the end of the game: the
+    /// first of [`Tablebase::best_moves`] at every step.
+    pub fn principal_line(&self, pos: &Position) -> Result<Vec<Move>, TableError> {
+        let mut line = Vec::new();
+        let mut p = *pos;
+        while let Some(&(m, _)) = self.best_moves(&p)?.first() {
+            line.push(m);
+            p = p.play(m);
+        }
+        Ok(line)
     }
 }
 

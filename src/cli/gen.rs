@@ -2,12 +2,14 @@
 
 use super::{print_json, CliError, GlobalArgs};
 use clap::Args;
-use peasant::{available_memory, generate, GenConfig, GenError, Material, Target, Variant};
+use peasant::{
+    available_memory, generate, verify_tables, GenConfig, GenError, Material, Target, Variant,
+};
 use serde_json::json;
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
-#[command(group(clap::ArgGroup::new("what").required(true).args(["max_pawns", "class"])))]
+#[command(group(clap::ArgGroup::new("what").required(true).args(["max_pawns", "class", "check"])))]
 pub struct GenArgs {
     /// Every class with at most N pawns of both sides together.
     #[arg(long, value_name = "N")]
@@ -18,6 +20,10 @@ pub struct GenArgs {
     /// Where the tables go.
     #[arg(long, value_name = "DIR", default_value = "tables")]
     pub out: PathBuf,
+    /// Generate nothing: re-check every table of the variant in DIR (every
+    /// checksum, and every position against its successors).
+    #[arg(long, value_name = "DIR")]
+    pub check: Option<PathBuf>,
     /// Memory the generator may use, MiB (default: what the system has available).
     #[arg(long, value_name = "MiB")]
     pub memory_mb: Option<u64>,
@@ -27,6 +33,9 @@ impl GenArgs {
     pub fn run(&self, global: &GlobalArgs) -> Result<(), CliError> {
         let board = global.board()?.unwrap_or_default();
         let variant = Variant::new(board, global.rules());
+        if let Some(dir) = &self.check {
+            return check(dir, variant, global.json);
+        }
         let target = match (&self.class, self.max_pawns) {
             (Some(c), _) => Target::Class(c.parse::<Material>().map_err(CliError::input)?),
             (None, Some(n)) if n >= 2 => Target::MaxPawns(n),
@@ -107,4 +116,49 @@ impl GenArgs {
         }
         Ok(())
     }
+}
+
+/// `peasant gen --check DIR`: exit status 1 if a table is damaged or a
+/// value disagrees with its successors.
+fn check(dir: &std::path::Path, variant: Variant, json: bool) -> Result<(), CliError> {
+    let log = |line: &str| eprintln!("{line}");
+    let report = verify_tables(dir, variant, &log).map_err(CliError::failure)?;
+    if json {
+        let classes: Vec<_> = report
+            .classes
+            .iter()
+            .map(|c| {
+                json!({
+                    "class": c.material.to_string(),
+                    "path": c.path.display().to_string(),
+                    "positions": c.positions,
+                    "bytes": c.file_bytes,
+                    "mismatches": c.mismatches,
+                    "first_mismatch": c.first_mismatch,
+                    "seconds": c.seconds,
+                })
+            })
+            .collect();
+        print_json(&json!({ "ok": report.is_ok(), "classes": classes }));
+    } else {
+        let positions: u64 = report.classes.iter().map(|c| c.positions).sum();
+        let bad: u64 = report.classes.iter().map(|c| c.mismatches).sum();
+        println!(
+            "{} tables, {positions} positions checked, {bad} mismatches",
+            report.classes.len()
+        );
+    }
+    if report.classes.is_empty() {
+        return Err(CliError::input(format!(
+            "no tables for {} in {}",
+            peasant::variant_flags(variant),
+            dir.display()
+        )));
+    }
+    if !report.is_ok() {
+        return Err(CliError::failure(
+            "some table values disagree with their successors",
+        ));
+    }
+    Ok(())
 }

@@ -1,0 +1,477 @@
+//! Table file format version 2: the header, the sections, and the encoder.
+//! `tables/FORMAT.md` describes the layout in words.
+
+use crate::color::{ByColor, Color};
+use crate::index::Index;
+use crate::material::Material;
+use crate::position::Position;
+use crate::value::{Value, Wdl, DRAW_BYTE};
+use crate::variant::{Rules, Variant};
+use rayon::prelude::*;
+
+pub const MAGIC: [u8; 8] = *b"PEASANT\x1a";
+pub const FORMAT_VERSION: u32 = 2;
+pub const HEADER_LEN: usize = 128;
+pub const TRAILER: [u8; 4] = *b"PEND";
+pub const TRAILER_LEN: usize = 8;
+/// Positions numbered by the class's [`Index`]: white pawns first.
+pub const INDEX_WHITE_FIRST: u8 = 1;
+/// Positions numbered black pawns first: by the [`Index`] of the partner
+/// class applied to the colour-flipped pawns (see [`StoreIndex`]).
+pub const INDEX_BLACK_FIRST: u8 = 2;
+/// One byte per position in both sections.
+pub const VALUE_ENCODING: u8 = 1;
+pub const SECTION_WDL: usize = 0;
+pub const SECTION_DTM: usize = 1;
+
+/// The WDL section's byte of a result.
+#[inline]
+pub const fn wdl_byte(w: Wdl) -> u8 {
+    match w {
+        Wdl::Loss => 0,
+        Wdl::Draw => 1,
+        Wdl::Win => 2,
+    }
+}
+
+#[inline]
+pub const fn wdl_from_byte(b: u8) -> Option<Wdl> {
+    match b {
+        0 => Some(Wdl::Loss),
+        1 => Some(Wdl::Draw),
+        2 => Some(Wdl::Win),
+        _ => None,
+    }
+}
+
+/// Where a section lies and how it is cut.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SectionHeader {
+    /// Offset of the section from the start of the file.
+    pub offset: u64,
+    /// Its length in bytes.
+    pub len: u64,
+    /// Length of the zstd dictionary at its start (0: none).
+    pub dict_len: u32,
+    pub blocks: u32,
+}
+
+impl SectionHeader {
+    /// Bytes of the section before the first block: the dictionary, the
+    /// block offsets, the block checksums and the checksum over these.
+    pub fn meta_len(&self) -> u64 {
+        self.dict_len as u64 + 8 * (self.blocks as u64 + 1) + 4 * self.blocks as u64 + 4
+    }
+}
+
+/// Everything the header says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Header {
+    pub width: u8,
+    pub height: u8,
+    pub rules: u8,
+    pub white: u8,
+    pub black: u8,
+    pub index_scheme: u8,
+    pub encoding: u8,
+    pub positions: u64,
+    /// Positions per block (the last block may hold fewer).
+    pub block_len: u32,
+    pub level: i32,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    pub max_dtm: u32,
+    /// Positions stored as "don't care" (wins in 1, resolved when probed).
+    pub dont_care: u64,
+    pub sections: [SectionHeader; 2],
+}
+
+pub fn rules_byte(rules: Rules) -> u8 {
+    rules.en_passant as u8 | (rules.seventh_rank_wins as u8) << 1
+}
+
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(b[at..at + 4].try_into().unwrap())
+}
+
+fn u64_at(b: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(b[at..at + 8].try_into().unwrap())
+}
+
+impl Header {
+    pub fn new(variant: Variant, material: Material) -> Header {
+        Header {
+            width: variant.board.width(),
+            height: variant.board.height(),
+            rules: rules_byte(variant.rules),
+            white: material.white,
+            black: material.black,
+            index_scheme: INDEX_WHITE_FIRST,
+            encoding: VALUE_ENCODING,
+            positions: 0,
+            block_len: 0,
+            level: 0,
+            wins: 0,
+            draws: 0,
+            losses: 0,
+            max_dtm: 0,
+            dont_care: 0,
+            sections: [SectionHeader::default(); 2],
+        }
+    }
+
+    /// The words for what a header's table is for, in messages.
+    pub fn describe(&self) -> String {
+        let mut d = format!("{}x{}", self.width, self.height);
+        d.push_str(if self.rules & 1 != 0 {
+            ", en passant"
+        } else {
+            ", no en passant"
+        });
+        if self.rules & 2 != 0 {
+            d.push_str(", seventh-rank-wins");
+        }
+        format!("{d}, class {}v{}", self.white, self.black)
+    }
+
+    /// Whether two headers are for the same board, rules and class.
+    pub fn same_table(&self, other: &Header) -> bool {
+        (self.width, self.height, self.rules, self.white, self.black)
+            == (
+                other.width,
+                other.height,
+                other.rules,
+                other.white,
+                other.black,
+            )
+    }
+
+    pub fn encode(&self) -> [u8; HEADER_LEN] {
+        let mut h = [0u8; HEADER_LEN];
+        h[0..8].copy_from_slice(&MAGIC);
+        h[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+        h[12..16].copy_from_slice(&(HEADER_LEN as u32).to_le_bytes());
+        h[16] = self.width;
+        h[17] = self.height;
+        h[18] = self.rules;
+        h[19] = self.white;
+        h[20] = self.black;
+        h[21] = self.index_scheme;
+        h[22] = self.encoding;
+        h[24..32].copy_from_slice(&self.positions.to_le_bytes());
+        h[32..36].copy_from_slice(&self.block_len.to_le_bytes());
+        h[36..40].copy_from_slice(&self.level.to_le_bytes());
+        h[40..48].copy_from_slice(&self.wins.to_le_bytes());
+        h[48..56].copy_from_slice(&self.draws.to_le_bytes());
+        h[56..64].copy_from_slice(&self.losses.to_le_bytes());
+        h[64..68].copy_from_slice(&self.max_dtm.to_le_bytes());
+        h[68..76].copy_from_slice(&self.dont_care.to_le_bytes());
+        for (s, at) in self.sections.iter().zip([76, 100]) {
+            h[at..at + 8].copy_from_slice(&s.offset.to_le_bytes());
+            h[at + 8..at + 16].copy_from_slice(&s.len.to_le_bytes());
+            h[at + 16..at + 20].copy_from_slice(&s.dict_len.to_le_bytes());
+            h[at + 20..at + 24].copy_from_slice(&s.blocks.to_le_bytes());
+        }
+        let crc = crc32fast::hash(&h[..124]);
+        h[124..128].copy_from_slice(&crc.to_le_bytes());
+        h
+    }
+
+    /// Reads a header; the error says what is wrong in words.
+    pub fn decode(b: &[u8]) -> Result<Header, String> {
+        if b.len() < 16 {
+            return Err(format!("only {} bytes long", b.len()));
+        }
+        if b[0..8] != MAGIC {
+            return Err("not a peasant table (wrong magic bytes)".into());
+        }
+        let version = u32_at(b, 8);
+        if version != FORMAT_VERSION {
+            return Err(format!(
+                "format version {version}, this program reads version {FORMAT_VERSION}"
+            ));
+        }
+        if b.len() < HEADER_LEN || u32_at(b, 12) as usize != HEADER_LEN {
+            return Err("the header is cut short or has the wrong length".into());
+        }
+        if crc32fast::hash(&b[..124]) != u32_at(b, 124) {
+            return Err("header checksum mismatch".into());
+        }
+        let section = |at: usize| SectionHeader {
+            offset: u64_at(b, at),
+            len: u64_at(b, at + 8),
+            dict_len: u32_at(b, at + 16),
+            blocks: u32_at(b, at + 20),
+        };
+        Ok(Header {
+            width: b[16],
+            height: b[17],
+            rules: b[18],
+            white: b[19],
+            black: b[20],
+            index_scheme: b[21],
+            encoding: b[22],
+            positions: u64_at(b, 24),
+            block_len: u32_at(b, 32),
+            level: u32_at(b, 36) as i32,
+            wins: u64_at(b, 40),
+            draws: u64_at(b, 48),
+            losses: u64_at(b, 56),
+            max_dtm: u32_at(b, 64),
+            dont_care: u64_at(b, 68),
+            sections: [section(76), section(100)],
+        })
+    }
+}
+
+/// How a table is encoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WriteOptions {
+    /// Positions (bytes before compression) per block.
+    pub block_len: u32,
+    /// zstd level.
+    pub level: i32,
+    /// Train a zstd dictionary per section on sample blocks, of this many
+    /// bytes (0: no dictionary).
+    pub dict_bytes: usize,
+    /// Fill don't-care positions of the WDL section with the byte before
+    /// them (true) or with their true value, a win (false). The DTM section
+    /// always repeats the byte before.
+    pub wdl_fill_previous: bool,
+    /// Number positions black pawns first (`Some(true)`), white pawns first
+    /// (`Some(false)`), or by [`StoreIndex::best_order`] (`None`).
+    pub black_first: Option<bool>,
+}
+
+impl Default for WriteOptions {
+    /// The choice measured in `tables/FORMAT.md`.
+    fn default() -> WriteOptions {
+        WriteOptions {
+            block_len: 64 * 1024,
+            level: 19,
+            dict_bytes: 0,
+            wdl_fill_previous: false,
+            black_first: None,
+        }
+    }
+}
+
+/// The order in which a table stores its positions.
+///
+/// White pawns first is the class's own [`Index`]. Black pawns first is
+/// the [`Index`] of the partner class (`2v3` for `3v2`) applied to the
+/// colour-flipped pawn sets: the flipped black pawns are its white pawns,
+/// so the outer loop runs over black's sets. Both number every table
+/// position of the class (mirror twins share a number), so a value is
+/// found by either; they differ only in how well the values compress.
+pub struct StoreIndex {
+    index: Index,
+    black_first: bool,
+}
+
+impl StoreIndex {
+    pub fn new(variant: Variant, material: Material, black_first: bool) -> StoreIndex {
+        let m = if black_first {
+            material.swapped()
+        } else {
+            material
+        };
+        StoreIndex {
+            index: Index::new(variant, m),
+            black_first,
+        }
+    }
+
+    /// The order that compresses best as measured on 8x8 classes: the side
+    /// with fewer pawns outside (black first when black has fewer or as
+    /// many pawns).
+    pub fn best_order(material: Material) -> bool {
+        material.black <= material.white
+    }
+
+    pub fn black_first(&self) -> bool {
+        self.black_first
+    }
+
+    pub fn scheme(&self) -> u8 {
+        if self.black_first {
+            INDEX_BLACK_FIRST
+        } else {
+            INDEX_WHITE_FIRST
+        }
+    }
+
+    #[inline]
+    pub fn len(&self) -> u64 {
+        self.index.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.index.is_empty()
+    }
+
+    /// The number of a table position of the class.
+    #[inline]
+    pub fn rank(&self, pos: &Position) -> u64 {
+        if self.black_first {
+            let h = pos.board().height();
+            self.index.rank_pawns(
+                pos.pawns(Color::Black).mirror_ranks(h),
+                pos.pawns(Color::White).mirror_ranks(h),
+            )
+        } else {
+            self.index.rank(pos)
+        }
+    }
+
+    /// The table position with number `i`.
+    pub fn unrank(&self, i: u64) -> Position {
+        let p = self.index.unrank(i);
+        if !self.black_first {
+            return p;
+        }
+        let h = p.board().height();
+        let pawns = ByColor {
+            white: p.pawns(Color::Black).mirror_ranks(h),
+            black: p.pawns(Color::White).mirror_ranks(h),
+        };
+        Position::from_parts_unchecked(p.variant(), pawns, Color::White, None)
+    }
+}
+
+/// The two byte streams of a class: WDL and DTM, one byte per position.
+/// In the DTM stream don't-care positions (wins in 1) and draws repeat the
+/// byte before them; in the WDL stream don't-care positions repeat the byte
+/// before them or keep their value (`wdl_fill_previous`).
+pub fn split_values(values: &[u8], wdl_fill_previous: bool) -> (Vec<u8>, Vec<u8>, u64) {
+    let mut wdl = Vec::with_capacity(values.len());
+    let mut dtm = Vec::with_capacity(values.len());
+    let (mut last_wdl, mut last_dtm) = (wdl_byte(Wdl::Win), 1u8);
+    let mut dont_care = 0;
+    for &b in values {
+        let v = Value::from_byte(b).expect("every position has a value");
+        if v == Value::Win(1) {
+            dont_care += 1;
+            wdl.push(if wdl_fill_previous {
+                last_wdl
+            } else {
+                wdl_byte(Wdl::Win)
+            });
+            dtm.push(last_dtm);
+            continue;
+        }
+        last_wdl = wdl_byte(v.wdl());
+        wdl.push(last_wdl);
+        if b != DRAW_BYTE {
+            last_dtm = b;
+        }
+        dtm.push(last_dtm);
+    }
+    (wdl, dtm, dont_care)
+}
+
+/// One compressed section: its bytes from the dictionary on.
+fn encode_section(bytes: &[u8], opts: &WriteOptions) -> (Vec<u8>, u32, u32) {
+    let block_len = opts.block_len as usize;
+    let chunks: Vec<&[u8]> = bytes.chunks(block_len).collect();
+    let dict = if opts.dict_bytes > 0 && chunks.len() > 8 {
+        // Up to 1000 samples spread over the section.
+        let step = chunks.len().div_ceil(1000);
+        let samples: Vec<&[u8]> = chunks.iter().step_by(step).copied().collect();
+        zstd::dict::from_samples(&samples, opts.dict_bytes).unwrap_or_default()
+    } else {
+        Vec::new()
+    };
+    let blocks: Vec<Vec<u8>> = chunks
+        .par_iter()
+        .map_init(
+            || zstd::bulk::Compressor::with_dictionary(opts.level, &dict).expect("zstd context"),
+            |c, chunk| c.compress(chunk).expect("zstd compresses"),
+        )
+        .collect();
+    let mut out = dict.clone();
+    let mut offset = 0u64;
+    let mut meta = Vec::new();
+    for b in &blocks {
+        meta.extend_from_slice(&offset.to_le_bytes());
+        offset += b.len() as u64;
+    }
+    meta.extend_from_slice(&offset.to_le_bytes());
+    for b in &blocks {
+        meta.extend_from_slice(&crc32fast::hash(b).to_le_bytes());
+    }
+    out.extend_from_slice(&meta);
+    let crc = crc32fast::hash(&out);
+    out.extend_from_slice(&crc.to_le_bytes());
+    for b in &blocks {
+        out.extend_from_slice(b);
+    }
+    (out, dict.len() as u32, blocks.len() as u32)
+}
+
+/// The bytes of a table file for `values` (one [`Value::to_byte`] byte per
+/// index number of `material`).
+pub fn encode_table(
+    variant: Variant,
+    material: Material,
+    values: &[u8],
+    opts: &WriteOptions,
+) -> Vec<u8> {
+    let index = Index::new(variant, material);
+    assert_eq!(values.len() as u64, index.len());
+    let mut header = Header::new(variant, material);
+    let black_first = opts
+        .black_first
+        .unwrap_or_else(|| StoreIndex::best_order(material));
+    let store = StoreIndex::new(variant, material, black_first);
+    header.index_scheme = store.scheme();
+    header.positions = store.len();
+    header.block_len = opts.block_len;
+    header.level = opts.level;
+    for &b in values {
+        match Value::from_byte(b) {
+            Some(Value::Win(d)) => {
+                header.wins += 1;
+                header.max_dtm = header.max_dtm.max(d as u32);
+            }
+            Some(Value::Loss(d)) => {
+                header.losses += 1;
+                header.max_dtm = header.max_dtm.max(d as u32);
+            }
+            Some(Value::Draw) => header.draws += 1,
+            None => panic!("a position of {material} has no value"),
+        }
+    }
+    header.dont_care = values.iter().filter(|&&b| b == 1).count() as u64;
+    let stored: Vec<u8>;
+    let values = if black_first {
+        stored = (0..store.len())
+            .into_par_iter()
+            .map(|j| values[index.rank(&store.unrank(j)) as usize])
+            .collect();
+        &stored[..]
+    } else {
+        values
+    };
+    let (wdl, dtm, _) = split_values(values, opts.wdl_fill_previous);
+    let (wdl, dtm) = rayon::join(|| encode_section(&wdl, opts), || encode_section(&dtm, opts));
+    let mut offset = HEADER_LEN as u64;
+    for (i, s) in [&wdl, &dtm].into_iter().enumerate() {
+        header.sections[i] = SectionHeader {
+            offset,
+            len: s.0.len() as u64,
+            dict_len: s.1,
+            blocks: s.2,
+        };
+        offset += s.0.len() as u64;
+    }
+    let mut out = Vec::with_capacity(offset as usize + TRAILER_LEN);
+    out.extend_from_slice(&header.encode());
+    out.extend_from_slice(&wdl.0);
+    out.extend_from_slice(&dtm.0);
+    let crc = crc32fast::hash(&out);
+    out.extend_from_slice(&crc.to_le_bytes());
+    out.extend_from_slice(&TRAILER);
+    out
+}

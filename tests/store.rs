@@ -1,0 +1,401 @@
+//! The table store: damage of every kind is detected and reported naming the
+//! file, never a wrong value; don't-care positions are exactly those that
+//! probing resolves; WDL-only probes, parallel probes and `--check` agree
+//! with the values.
+
+use peasant::*;
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("peasant-store-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn variant(w: u8, h: u8) -> Variant {
+    Variant::new(Board::new(w, h).unwrap(), Rules::default())
+}
+
+fn gen(variant: Variant, max_pawns: u8, name: &str) -> PathBuf {
+    let dir = temp_dir(name);
+    let config = GenConfig {
+        variant,
+        out: dir.clone(),
+        progress: false,
+        memory_limit: u64::MAX,
+    };
+    generate(&config, Target::MaxPawns(max_pawns), &|_| {}).unwrap();
+    dir
+}
+
+/// Every table position of `m` with its value from minimax.
+fn truth(v: Variant, m: Material) -> Vec<(Position, Value)> {
+    let index = Index::new(v, m);
+    let mut memo = MinimaxMemo::default();
+    (0..index.len())
+        .map(|i| {
+            let p = index.unrank(i);
+            (p, minimax(&p, &mut memo))
+        })
+        .collect()
+}
+
+fn assert_names_file(e: &TableError, path: &Path) {
+    assert!(
+        e.to_string().contains(&path.display().to_string()),
+        "the message names the file: {e}"
+    );
+}
+
+#[test]
+fn dont_care_positions_are_exactly_the_wins_in_one() {
+    for (w, h, srw) in [(4, 5, false), (4, 5, true), (3, 4, false), (5, 5, false)] {
+        let v = Variant::new(
+            Board::new(w, h).unwrap(),
+            Rules {
+                en_passant: true,
+                seventh_rank_wins: srw,
+            },
+        );
+        let dir = gen(v, 5, &format!("dc-{w}{h}{srw}"));
+        let tb = Tablebase::new(&dir, v);
+        for m in Material::up_to(5) {
+            let t = tb.table(m).unwrap();
+            let mut wins_in_one = 0;
+            for (p, value) in truth(v, m) {
+                assert_eq!(wins_at_once(&p), value == Value::Win(1), "{p}");
+                wins_in_one += (value == Value::Win(1)) as u64;
+                assert_eq!(t.get(&p).unwrap(), value, "{p}");
+                assert_eq!(t.probe_wdl(&p).unwrap(), value.wdl(), "{p}");
+            }
+            assert_eq!(t.header().dont_care, wins_in_one, "{v} {m}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+#[test]
+fn wdl_probes_and_best_moves_agree_with_full_probes() {
+    let v = variant(4, 6);
+    let dir = gen(v, 6, "wdl");
+    let tb = Tablebase::new(&dir, v);
+    let mut memo = MinimaxMemo::default();
+    for m in Material::up_to(5) {
+        let index = Index::new(v, m);
+        for i in 0..index.len() {
+            let p = index.unrank(i);
+            for child in p.legal_moves().iter().map(|&mv| p.play(mv)) {
+                let full = tb.probe(&child).unwrap();
+                assert_eq!(tb.probe_wdl(&child).unwrap(), full.wdl(), "{child}");
+                if child.is_game_over() {
+                    continue;
+                }
+                let moves = tb.best_moves(&child).unwrap();
+                if let Some(&(_, best)) = moves.first() {
+                    assert_eq!(best, full, "{child}");
+                    assert!(moves.windows(2).all(|w| w[0].1 >= w[1].1));
+                }
+                if i % 7 == 0 {
+                    assert_eq!(full, minimax(&child, &mut memo), "{child}");
+                }
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn parallel_probes_equal_serial_probes() {
+    let v = variant(4, 6);
+    let dir = gen(v, 6, "par");
+    let mut positions = Vec::new();
+    for m in Material::up_to(6) {
+        let index = Index::new(v, m);
+        for i in 0..index.len() {
+            let p = index.unrank(i);
+            positions.extend(p.legal_moves().iter().map(|&mv| p.play(mv)));
+        }
+    }
+    let serial: Vec<Value> = {
+        let tb = Tablebase::new(&dir, v);
+        positions.iter().map(|p| tb.probe(p).unwrap()).collect()
+    };
+    // A cache far smaller than the tables, so threads evict each other's
+    // blocks all the time.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(4)
+        .build()
+        .unwrap();
+    let tb = unsafe { Tablebase::new_mmap(&dir, v) }.with_cache_blocks(4);
+    let parallel: Vec<Value> =
+        pool.install(|| positions.par_iter().map(|p| tb.probe(p).unwrap()).collect());
+    assert_eq!(serial, parallel);
+    let wdl: Vec<Wdl> = pool.install(|| {
+        positions
+            .par_iter()
+            .map(|p| tb.probe_wdl(p).unwrap())
+            .collect()
+    });
+    assert!(serial.iter().zip(&wdl).all(|(v, w)| v.wdl() == *w));
+    assert!(tb.cache().misses() > 0 && tb.cache().hits() > 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A table with small blocks (many of them), its path and its bytes.
+fn small_block_table(v: Variant, m: Material, name: &str) -> (PathBuf, Vec<u8>, Vec<Value>) {
+    let dir = temp_dir(name);
+    let truth = truth(v, m);
+    let values: Vec<u8> = truth.iter().map(|t| t.1.to_byte()).collect();
+    let opts = WriteOptions {
+        block_len: 256,
+        ..WriteOptions::default()
+    };
+    let path = write_table_with(&dir, v, m, &values, &opts).unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    (path, bytes, truth.into_iter().map(|t| t.1).collect())
+}
+
+#[test]
+fn damage_of_every_kind_is_reported_naming_the_file() {
+    let v = variant(4, 6);
+    let m = Material::new(2, 2);
+    let (path, bytes, _) = small_block_table(v, m, "kinds");
+    let open = |b: &[u8]| {
+        std::fs::write(&path, b).unwrap();
+        Table::open(&path, v, m).err().expect("damage is detected")
+    };
+    assert!(Table::open(&path, v, m).is_ok());
+    // A flipped byte anywhere: header, block index, data, trailer.
+    for at in [3, 20, 130, bytes.len() / 2, bytes.len() - 6] {
+        let mut b = bytes.clone();
+        b[at] ^= 0x10;
+        let e = open(&b);
+        assert!(matches!(e, TableError::Damaged { .. }), "{at}: {e}");
+        assert_names_file(&e, &path);
+    }
+    // Truncated, and extended.
+    for len in [0, 10, 100, bytes.len() / 2, bytes.len() - 1] {
+        let e = open(&bytes[..len]);
+        assert!(matches!(e, TableError::Damaged { .. }), "{len}: {e}");
+        assert_names_file(&e, &path);
+    }
+    let mut longer = bytes.clone();
+    longer.extend_from_slice(b"junk");
+    assert_names_file(&open(&longer), &path);
+    // Wrong magic, wrong version (a version 1 file).
+    let mut b = bytes.clone();
+    b[0] = b'X';
+    let e = open(&b);
+    assert!(e.to_string().contains("magic"), "{e}");
+    assert_names_file(&e, &path);
+    let mut b = bytes.clone();
+    b[8] = 1;
+    let e = open(&b);
+    assert!(e.to_string().contains("format version 1"), "{e}");
+    assert_names_file(&e, &path);
+    // The table of another class, board or rule set under this name.
+    std::fs::write(&path, &bytes).unwrap();
+    for (other_v, other_m) in [
+        (v, Material::new(3, 1)),
+        (variant(5, 6), m),
+        (
+            Variant::new(
+                v.board,
+                Rules {
+                    en_passant: false,
+                    seventh_rank_wins: false,
+                },
+            ),
+            m,
+        ),
+    ] {
+        let e = Table::open(&path, other_v, other_m)
+            .err()
+            .expect("a wrong table is refused");
+        assert!(matches!(e, TableError::WrongTable { .. }), "{e}");
+        assert_names_file(&e, &path);
+    }
+    // Through a tablebase: the probe reports the damage.
+    let mut b = bytes.clone();
+    b[bytes.len() / 2] ^= 1;
+    std::fs::write(&path, &b).unwrap();
+    let tb = Tablebase::new(path.parent().unwrap(), v);
+    let pos = Index::new(v, m).unrank(0);
+    let e = tb.probe(&pos).expect_err("damage is reported");
+    assert_names_file(&e, &path);
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}
+
+/// Random damage to a real table: with only per-block checks (the
+/// whole-file checksum skipped), every probe answers correctly or reports
+/// damage; with the whole-file check, opening fails.
+#[test]
+fn random_damage_never_gives_a_wrong_value() {
+    let v = variant(4, 6);
+    let m = Material::new(2, 2);
+    let (path, bytes, truth) = small_block_table(v, m, "fuzz");
+    let index = Index::new(v, m);
+    let positions: Vec<Position> = (0..index.len()).map(|i| index.unrank(i)).collect();
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let (mut answered, mut refused, mut unopened) = (0u64, 0u64, 0u64);
+    for round in 0..300 {
+        let mut b = bytes.clone();
+        let flips = 1 + next() % 4;
+        for _ in 0..flips {
+            let at = (next() % b.len() as u64) as usize;
+            b[at] ^= 1 + (next() % 255) as u8;
+        }
+        if round % 10 == 0 {
+            let cut = (next() % b.len() as u64) as usize;
+            b.truncate(cut);
+        }
+        let checked = Table::from_bytes(&path, b.clone(), v, m, Arc::new(BlockCache::new(8)), true);
+        assert!(checked.is_err(), "round {round}: whole-file check missed");
+        let table = match Table::from_bytes(&path, b, v, m, Arc::new(BlockCache::new(8)), false) {
+            Ok(t) => t,
+            Err(e) => {
+                assert_names_file(&e, &path);
+                unopened += 1;
+                continue;
+            }
+        };
+        for (p, &want) in positions.iter().zip(&truth) {
+            match table.get(p) {
+                Ok(got) => {
+                    assert_eq!(got, want, "round {round}: {p}");
+                    answered += 1;
+                }
+                Err(e) => {
+                    assert_names_file(&e, &path);
+                    refused += 1;
+                }
+            }
+            match table.probe_wdl(p) {
+                Ok(got) => assert_eq!(got, want.wdl(), "round {round}: {p}"),
+                Err(e) => assert_names_file(&e, &path),
+            }
+        }
+    }
+    assert!(answered > 0 && refused > 0 && unopened > 0);
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}
+
+#[test]
+fn check_passes_good_tables_and_finds_wrong_values() {
+    let v = variant(4, 5);
+    let dir = gen(v, 6, "check");
+    let report = verify_tables(&dir, v, &|_| {}).unwrap();
+    assert!(report.is_ok());
+    assert_eq!(report.classes.len(), Material::up_to(6).len());
+    // A table with consistent checksums but one wrong value.
+    let m = Material::new(2, 2);
+    let truth = truth(v, m);
+    let mut values: Vec<u8> = truth.iter().map(|t| t.1.to_byte()).collect();
+    let i = truth
+        .iter()
+        .position(|t| t.1 == Value::Draw)
+        .expect("a draw");
+    values[i] = Value::Loss(2).to_byte();
+    write_table(&dir, v, m, &values).unwrap();
+    let report = verify_tables(&dir, v, &|_| {}).unwrap();
+    let bad: Vec<_> = report.classes.iter().filter(|c| c.mismatches > 0).collect();
+    assert!(!bad.is_empty() && bad[0].material == m);
+    // A damaged table is an error naming it.
+    let path = dir.join(file_name(v, m));
+    let mut b = std::fs::read(&path).unwrap();
+    let n = b.len();
+    b[n / 2] ^= 4;
+    std::fs::write(&path, b).unwrap();
+    let e = verify_tables(&dir, v, &|_| {}).expect_err("damage found");
+    assert_names_file(&e, &path);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn probe_command_prints_value_moves_line_json_and_pgn() {
+    let v = variant(4, 4);
+    let dir = gen(v, 8, "cli");
+    let run = |extra: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_peasant"))
+            .args(["probe", "pawngame", "--board", "4x4", "--tables"])
+            .arg(&dir)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let text = run(&[]);
+    assert!(text.contains("value:  loss in 2"), "{text}");
+    assert!(text.contains("dtm:    2 plies"), "{text}");
+    assert!(text.contains("line:   1. "), "{text}");
+    let json: serde_json::Value = serde_json::from_str(&run(&["--json"])).unwrap();
+    assert_eq!(json["value"], "loss");
+    assert_eq!(json["dtm"], 2);
+    assert_eq!(json["result"], "0-1");
+    let moves = json["moves"].as_array().unwrap();
+    assert!(!moves.is_empty() && moves.iter().all(|m| m["value"] == "loss"));
+    assert_eq!(json["line"].as_array().unwrap().len(), 2);
+    let pgn = run(&["--pgn"]);
+    assert!(pgn.contains("[FEN \"pppp/4/4/PPPP w -\"]") || pgn.contains("[FEN \""));
+    assert!(pgn.contains("[Result \"0-1\"]"), "{pgn}");
+    assert!(pgn.trim_end().ends_with("0-1"), "{pgn}");
+    // A damaged table: exit status 1 and a message naming the file.
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let p = entry.unwrap().path();
+        let mut b = std::fs::read(&p).unwrap();
+        b[0] = 0;
+        std::fs::write(&p, b).unwrap();
+    }
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_peasant"))
+        .args(["probe", "pawngame", "--board", "4x4", "--tables"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains(".ptb") && err.contains("damaged"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn both_storage_orders_give_the_same_values() {
+    for (w, h) in [(4, 6), (5, 5), (3, 8)] {
+        let v = variant(w, h);
+        for m in [
+            Material::new(3, 1),
+            Material::new(1, 3),
+            Material::new(2, 2),
+            Material::new(3, 2),
+        ] {
+            let truth = truth(v, m);
+            let values: Vec<u8> = truth.iter().map(|t| t.1.to_byte()).collect();
+            for black_first in [false, true] {
+                let dir = temp_dir(&format!("order-{w}{h}-{m}-{black_first}"));
+                let opts = WriteOptions {
+                    block_len: 1024,
+                    black_first: Some(black_first),
+                    ..WriteOptions::default()
+                };
+                let path = write_table_with(&dir, v, m, &values, &opts).unwrap();
+                let t = Table::open(&path, v, m).unwrap();
+                assert_eq!(t.store_index().black_first(), black_first);
+                let dense = t.to_dense().unwrap();
+                for (p, value) in &truth {
+                    assert_eq!(t.get(p).unwrap(), *value, "{m} {p}");
+                    assert_eq!(t.get(&p.mirrored()).unwrap(), *value, "{m} {p}");
+                    assert_eq!(dense.get(p).unwrap(), *value, "{m} {p}");
+                }
+                let _ = std::fs::remove_dir_all(&dir);
+            }
+        }
+    }
+}
