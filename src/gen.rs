@@ -441,7 +441,14 @@ fn generate_pair(
         .collect();
     let sizes: Vec<u64> = indexes.iter().map(|i| i.len()).collect();
     let total: u64 = sizes.iter().sum();
-    let memory = total + indexes.iter().map(|i| i.memory_bytes()).sum::<u64>();
+    // The pair's values and indexes, and the classes one pawn below held
+    // decompressed (with their indexes) while the pair is solved.
+    let memory = total
+        + indexes.iter().map(|i| i.memory_bytes()).sum::<u64>()
+        + lower
+            .iter()
+            .map(|t| t.raw_values().len() as u64 + t.index().memory_bytes())
+            .sum::<u64>();
     if memory > config.memory_limit {
         return Err(GenError::OutOfMemory {
             classes: names,
@@ -490,11 +497,12 @@ fn generate_pair(
         // all quiet successors of a group then share one block of the
         // partner class, which stays in cache.
         let layers: Vec<Layers> = indexes.iter().map(Layers::new).collect();
-        // Where no bar can be drawn (a log file), a line every tenth.
+        // Where no bar can be drawn (a log file), a line every tenth of a
+        // pair big enough to take a while.
         let text_progress = TextProgress::new(
             format!("solve {names}"),
             total,
-            config.progress && bar.is_hidden(),
+            config.progress && bar.is_hidden() && total >= 1 << 24,
         );
         let top = layers.iter().map(|l| l.max_advance()).max().unwrap_or(0);
         for advance in (0..=top).rev() {
