@@ -3,10 +3,12 @@
 //! Peasants' Chess, every Pawn Race gap pair), and from random positions
 //! (which bring empty files and frozen islands), under every rule set.
 
+mod common;
+
+use common::temp_dir;
 use peasant::*;
 use std::collections::HashSet;
 use std::hash::BuildHasherDefault;
-use std::path::PathBuf;
 
 type Seen = HashSet<Position, BuildHasherDefault<FxHasher>>;
 
@@ -203,12 +205,6 @@ fn solver_equals_minimax_on_big_boards() {
             assert!(check_solver(v, true, 300, None) > 0);
         }
     }
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("peasant-solver-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
 }
 
 /// With tables of the small classes only: leaves from tables, the rest

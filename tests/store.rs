@@ -3,31 +3,16 @@
 //! probing resolves; WDL-only probes, parallel probes and `--check` agree
 //! with the values.
 
+mod common;
+
+use common::{gen, temp_dir};
 use peasant::*;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("peasant-store-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
 fn variant(w: u8, h: u8) -> Variant {
     Variant::new(Board::new(w, h).unwrap(), Rules::default())
-}
-
-fn gen(variant: Variant, max_pawns: u8, name: &str) -> PathBuf {
-    let dir = temp_dir(name);
-    let config = GenConfig {
-        variant,
-        out: dir.clone(),
-        progress: false,
-        memory_limit: u64::MAX,
-    };
-    generate(&config, Target::MaxPawns(max_pawns), &|_| {}).unwrap();
-    dir
 }
 
 /// Every table position of `m` with its value from minimax.

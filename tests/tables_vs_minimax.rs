@@ -3,26 +3,10 @@
 //! positions outside the tables (black to move, en passant rights, pawns on
 //! second-to-last ranks) against minimax too.
 
+mod common;
+
+use common::gen;
 use peasant::*;
-use std::path::PathBuf;
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("peasant-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
-fn gen(variant: Variant, max_pawns: u8, name: &str) -> PathBuf {
-    let dir = temp_dir(name);
-    let config = GenConfig {
-        variant,
-        out: dir.clone(),
-        progress: false,
-        memory_limit: u64::MAX,
-    };
-    generate(&config, Target::MaxPawns(max_pawns), &|_| {}).unwrap();
-    dir
-}
 
 /// Checks every table position of every class up to `max_pawns`, and
 /// every position met on the way (all successors), against minimax.
