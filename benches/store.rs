@@ -18,12 +18,7 @@ fn tables() -> (PathBuf, Material, bool) {
         return (dir.into(), class.parse().unwrap(), false);
     }
     let dir = std::env::temp_dir().join(format!("peasant-bench-store-{}", std::process::id()));
-    let config = GenConfig {
-        variant,
-        out: dir.clone(),
-        progress: false,
-        memory_limit: u64::MAX,
-    };
+    let config = GenConfig::new(variant, dir.clone());
     generate(&config, Target::MaxPawns(4), &|_| {}).unwrap();
     (dir, Material::new(2, 2), true)
 }

@@ -22,7 +22,7 @@ use crate::index::{Index, IndexStats};
 use crate::material::Material;
 use crate::moves::MoveKind;
 use crate::position::Position;
-use crate::table::{write_table, DenseTable, Table, TableError, Tablebase};
+use crate::table::{write_table_with, DenseTable, Table, TableError, Tablebase, WriteOptions};
 use crate::value::Value;
 use crate::variant::Variant;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -50,6 +50,24 @@ pub struct GenConfig {
     pub progress: bool,
     /// Refuse a class pair whose estimated memory exceeds this many bytes.
     pub memory_limit: u64,
+    /// zstd level of the written tables (readers do not care which): 19
+    /// for the smallest files; on 8x8 up to 5 pawns, 15 wrote 3x faster for
+    /// files 1.6% bigger and 3 wrote 11x faster for files 2.3x bigger.
+    pub zstd_level: i32,
+}
+
+impl GenConfig {
+    /// Tables of `variant` into `out`: no progress bar, no memory limit, the
+    /// default encoding.
+    pub fn new(variant: Variant, out: impl Into<PathBuf>) -> GenConfig {
+        GenConfig {
+            variant,
+            out: out.into(),
+            progress: false,
+            memory_limit: u64::MAX,
+            zstd_level: WriteOptions::default().level,
+        }
+    }
 }
 
 /// What generating (or skipping) one class came to.
@@ -550,7 +568,11 @@ fn generate_pair(
             v.iter().all(|&b| b != 0),
             "a position of {m} was left without a value"
         );
-        let path = write_table(&config.out, config.variant, m, v)?;
+        let opts = WriteOptions {
+            level: config.zstd_level,
+            ..WriteOptions::default()
+        };
+        let path = write_table_with(&config.out, config.variant, m, v, &opts)?;
         let mut r = count_values(m, v);
         r.index = index.stats();
         r.path = path;

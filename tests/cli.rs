@@ -255,6 +255,11 @@ const BAD_COMMANDS: &[Bad] = &[
         &["pos", "depth"],
     ),
     bad("show position missing", &["show"], &["pos"]),
+    bad(
+        "gen zstd level out of range",
+        &["gen", "--max-pawns", "2", "--zstd-level", "23"],
+        &["zstd-level"],
+    ),
     bad("unknown command", &["frobnicate"], &["frobnicate"]),
     bad(
         "unknown option",

@@ -218,12 +218,7 @@ fn solver_with_tables_equals_minimax() {
                 v.board,
                 peasant::file_name(v, Material::new(1, 1))
             ));
-            let config = GenConfig {
-                variant: v,
-                out: dir.clone(),
-                progress: false,
-                memory_limit: u64::MAX,
-            };
+            let config = GenConfig::new(v, dir.clone());
             generate(&config, Target::MaxPawns(max_pawns), &|_| {}).unwrap();
             let tb = Tablebase::new(&dir, v);
             assert!(check_solver(v, setups, 300, Some(&tb)) > 0);

@@ -27,6 +27,12 @@ pub struct GenArgs {
     /// Memory the generator may use, MiB (default: what the system has available).
     #[arg(long, value_name = "MiB")]
     pub memory_mb: Option<u64>,
+    /// zstd level of the written tables, 1 (fastest to write) to 22
+    /// (smallest); probes read any level. 15 writes 3x faster than 19 for
+    /// files 2% bigger; 3 writes 11x faster for files 2.3x bigger.
+    #[arg(long, value_name = "L", default_value_t = 15,
+          value_parser = clap::value_parser!(i32).range(1..=22))]
+    pub zstd_level: i32,
 }
 
 impl GenArgs {
@@ -50,10 +56,10 @@ impl GenArgs {
             None => available_memory().map(|b| b / 10 * 9).unwrap_or(u64::MAX),
         };
         let config = GenConfig {
-            variant,
-            out: self.out.clone(),
             progress: !global.json,
             memory_limit,
+            zstd_level: self.zstd_level,
+            ..GenConfig::new(variant, self.out.clone())
         };
         let log = |line: &str| eprintln!("{line}");
         let reports = generate(&config, target, &log).map_err(|e| match e {

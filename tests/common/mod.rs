@@ -16,12 +16,7 @@ pub fn temp_dir(name: &str) -> PathBuf {
 /// Generates every class of `variant` up to `max_pawns` into `temp_dir(name)`.
 pub fn gen(variant: Variant, max_pawns: u8, name: &str) -> PathBuf {
     let dir = temp_dir(name);
-    let config = GenConfig {
-        variant,
-        out: dir.clone(),
-        progress: false,
-        memory_limit: u64::MAX,
-    };
+    let config = GenConfig::new(variant, dir.clone());
     generate(&config, Target::MaxPawns(max_pawns), &|_| {}).unwrap();
     dir
 }
