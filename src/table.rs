@@ -22,26 +22,26 @@ pub use format::{
 pub use v1::read_v1_values;
 pub use verify::{verify_tables, VerifyReport};
 
-use crate::color::Color;
+use crate::color::{ByColor, Color};
 use crate::eval::{resolve_by_rule, TableValues};
 use crate::index::Index;
 use crate::material::Material;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::value::{Value, Wdl, DRAW_BYTE};
-use crate::variant::Variant;
+use crate::variant::{Board, Variant};
 use format::{
     wdl_from_byte, HEADER_LEN, INDEX_BLACK_FIRST, INDEX_WHITE_FIRST, SECTION_DTM, SECTION_WDL,
     TRAILER, TRAILER_LEN, VALUE_ENCODING,
 };
 use memmap2::Mmap;
 use rayon::prelude::*;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::io::Write;
 use std::ops::Deref;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, OnceLock, RwLock};
 use thiserror::Error;
 
 /// Why a table could not be used.
@@ -576,12 +576,26 @@ impl DenseTable {
 
 /// The tables of one variant in one directory, opened on first use and
 /// shared by all threads, with one [`BlockCache`] for all of them.
+///
+/// Tables of narrower boards of the same height and rules in the same
+/// directory answer too: a position whose pawns all stand on its first `w`
+/// files is the same game on a board `w` files wide, because a pawn only
+/// ever changes file by capturing onto a square that holds a pawn, so
+/// files without pawns on the right of the board are never entered. So the
+/// complete 4x8 tables answer every 8x8 position whose pawns (after the
+/// walls of [`crate::canonical`] have packed them to the left) fit in four
+/// files.
 pub struct Tablebase {
     dir: PathBuf,
     variant: Variant,
     mmap: bool,
     cache: Arc<BlockCache>,
     open: RwLock<HashMap<Material, Arc<Table>>>,
+    /// Classes whose file is known to be absent.
+    absent: RwLock<HashSet<Material>>,
+    /// The tablebases of the boards 1, 2, ... files wide (same height,
+    /// rules, directory and cache), made on first use.
+    narrow: OnceLock<Vec<Tablebase>>,
 }
 
 /// Blocks the cache of a [`Tablebase`] holds by default (16 MiB of 32 KiB
@@ -597,6 +611,8 @@ impl Tablebase {
             mmap: false,
             cache: Arc::new(BlockCache::new(DEFAULT_CACHE_BLOCKS)),
             open: RwLock::new(HashMap::new()),
+            absent: RwLock::new(HashSet::new()),
+            narrow: OnceLock::new(),
         }
     }
 
@@ -671,6 +687,79 @@ impl Tablebase {
         Ok(open.entry(material).or_insert(table).clone())
     }
 
+    /// Whether the table of `material` exists (looked up once per class).
+    pub fn has_table(&self, material: Material) -> Result<bool, TableError> {
+        if self.open.read().unwrap().contains_key(&material) {
+            return Ok(true);
+        }
+        if self.absent.read().unwrap().contains(&material) {
+            return Ok(false);
+        }
+        match self.table(material) {
+            Ok(_) => Ok(true),
+            Err(TableError::Missing { .. }) => {
+                self.absent.write().unwrap().insert(material);
+                Ok(false)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The tablebases of the narrower boards.
+    fn narrow(&self) -> &[Tablebase] {
+        self.narrow.get_or_init(|| {
+            let (w, h) = (self.variant.board.width(), self.variant.board.height());
+            (1..w)
+                .map(|n| Tablebase {
+                    mmap: self.mmap,
+                    cache: self.cache.clone(),
+                    ..Tablebase::new(
+                        self.dir.clone(),
+                        Variant::new(
+                            Board::new(n, h).expect("a narrower board of a valid height"),
+                            self.variant.rules,
+                        ),
+                    )
+                })
+                .collect()
+        })
+    }
+
+    /// The table that holds `pos` (white to move, no en passant right, not
+    /// resolved by rule) and `pos` as that table's board sees it: this
+    /// board's table of its class, else the narrowest board with a table of
+    /// the class on which the pawns fit; `None` if there is no such table.
+    pub fn locate(&self, pos: &Position) -> Result<Option<(Arc<Table>, Position)>, TableError> {
+        let material = Material::of(pos);
+        if self.has_table(material)? {
+            return Ok(Some((self.table(material)?, *pos)));
+        }
+        let used = used_width(pos);
+        for tb in self.narrow().iter().skip(used.max(1) as usize - 1) {
+            if tb.has_table(material)? {
+                let p = Position::from_parts_unchecked(
+                    tb.variant,
+                    ByColor {
+                        white: pos.pawns(Color::White),
+                        black: pos.pawns(Color::Black),
+                    },
+                    pos.turn(),
+                    pos.ep_square(),
+                );
+                return Ok(Some((tb.table(material)?, p)));
+            }
+        }
+        Ok(None)
+    }
+
+    /// [`Tablebase::locate`], or this board's "missing table" error.
+    fn located(&self, pos: &Position) -> Result<(Arc<Table>, Position), TableError> {
+        match self.locate(pos)? {
+            Some(found) => Ok(found),
+            None => Err(self.table(Material::of(pos)).err().expect("no table")),
+        }
+    }
+
     /// The exact value of any position of this tablebase's variant.
     pub fn probe(&self, pos: &Position) -> Result<Value, TableError> {
         crate::eval::value(self, pos)
@@ -709,7 +798,8 @@ impl Tablebase {
         if let Some(v) = resolve_by_rule(&pos) {
             return Ok(v.wdl());
         }
-        self.table(Material::of(&pos))?.probe_wdl(&pos)
+        let (table, pos) = self.located(&pos)?;
+        table.probe_wdl(&pos)
     }
 
     /// Every legal move of `pos` with its value from the mover's view, best
@@ -741,6 +831,16 @@ impl TableValues for Tablebase {
     type Error = TableError;
 
     fn table_value(&self, pos: &Position) -> Result<Value, TableError> {
-        self.table(Material::of(pos))?.get(pos)
+        let (table, pos) = self.located(pos)?;
+        table.get(&pos)
     }
+}
+
+/// The number of files from file a up to the last one holding a pawn.
+fn used_width(pos: &Position) -> u8 {
+    let mut x = (pos.pawns(Color::White) | pos.pawns(Color::Black)).0;
+    x |= x >> 32;
+    x |= x >> 16;
+    x |= x >> 8;
+    8 - (x as u8).leading_zeros() as u8
 }

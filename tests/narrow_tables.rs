@@ -1,0 +1,94 @@
+//! Tables of a narrower board answer the positions of a wider one whose
+//! pawns all stand on its first files (`Tablebase::locate`): checked
+//! against the wider board's own tables on every position of every class.
+
+mod common;
+
+use common::{gen, temp_dir};
+use peasant::*;
+
+/// Files from file a up to the last one holding a pawn, counted square by
+/// square.
+fn used_width(pos: &Position) -> u8 {
+    (pos.pawns(Color::White) | pos.pawns(Color::Black))
+        .map(|s| s.file() + 1)
+        .max()
+        .unwrap_or(0)
+}
+
+/// Every class of `w`x`h` up to `max_pawns`: the tablebase that has only
+/// the narrower boards' tables answers exactly the positions that fit, with
+/// the wide board's own values, and refuses the others as missing.
+fn check(w: u8, h: u8, max_pawns: u8) -> u64 {
+    let mut checked = 0;
+    for rules in Rules::ALL {
+        let wide = Variant::new(Board::new(w, h).unwrap(), rules);
+        let own = gen(
+            wide,
+            max_pawns,
+            &format!("own-{w}x{h}-{}", file_name(wide, Material::new(1, 1))),
+        );
+        let narrow_dir = temp_dir(&format!(
+            "narrow-{w}x{h}-{}",
+            file_name(wide, Material::new(1, 1))
+        ));
+        for n in 1..w {
+            let v = Variant::new(Board::new(n, h).unwrap(), rules);
+            let config = GenConfig::new(v, narrow_dir.clone());
+            generate(&config, Target::MaxPawns(max_pawns), &|_| {}).unwrap();
+        }
+        let own_tb = Tablebase::new(&own, wide);
+        let narrow_tb = Tablebase::new(&narrow_dir, wide);
+        for m in Material::up_to(max_pawns) {
+            let index = Index::new(wide, m);
+            for i in 0..index.len() {
+                let pos = index.unrank(i);
+                let fits = used_width(&pos) < w;
+                match narrow_tb.locate(&pos).unwrap() {
+                    Some((table, p)) => {
+                        assert!(fits, "{m} #{i}: located though it does not fit");
+                        let tw = table.index().variant().board.width();
+                        assert!(
+                            tw >= used_width(&pos) && tw < w,
+                            "{m} #{i}: table {tw} wide"
+                        );
+                        assert_eq!(p.pawns(Color::White), pos.pawns(Color::White));
+                        assert_eq!(p.pawns(Color::Black), pos.pawns(Color::Black));
+                        let want = own_tb.probe(&pos).unwrap();
+                        assert_eq!(narrow_tb.probe(&pos).unwrap(), want, "{m} #{i} {}", pos);
+                        assert_eq!(narrow_tb.probe_wdl(&pos).unwrap(), want.wdl());
+                        // The same position with black to move, through the flip.
+                        let flipped = pos.flipped();
+                        assert_eq!(narrow_tb.probe(&flipped).unwrap(), want);
+                        checked += 1;
+                    }
+                    None => {
+                        assert!(!fits, "{m} #{i}: fits but not located");
+                        assert!(matches!(
+                            narrow_tb.probe(&pos),
+                            Err(TableError::Missing { .. })
+                        ));
+                    }
+                }
+            }
+        }
+        let _ = std::fs::remove_dir_all(&own);
+        let _ = std::fs::remove_dir_all(&narrow_dir);
+    }
+    checked
+}
+
+#[test]
+fn narrow_tables_answer_5x5_positions_that_fit() {
+    assert!(check(5, 5, 6) > 0);
+}
+
+#[test]
+fn narrow_tables_answer_5x6_positions_that_fit() {
+    assert!(check(5, 6, 5) > 0);
+}
+
+#[test]
+fn narrow_tables_answer_8x8_positions_that_fit() {
+    assert!(check(8, 8, 3) > 0);
+}
