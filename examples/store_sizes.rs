@@ -4,12 +4,12 @@
 //!
 //!     cargo run --release --example store_sizes -- DIR WxH [--v1] \
 //!         [--classes 3v3,2v4 | --max-pawns N] [--grid [--dict] | --orders]
-//!         [--convert OUT]
+//!         [--convert OUT [--level L]]
 //!
 //! DIR holds tables of WxH (real rules); `--v1` reads format version 1
 //! files. Without `--grid` each class is encoded once with the default
 //! options; with it, under every option of the grid. `--convert OUT` writes
-//! the default encoding into OUT.
+//! the default encoding (or zstd level L) into OUT.
 
 use peasant::*;
 use std::path::PathBuf;
@@ -33,7 +33,12 @@ fn main() {
     let max = value_of("--max-pawns")
         .map(|n| n.parse().expect("a number"))
         .unwrap_or(2 * board.width() * (board.height() - 3));
-    let mut options = vec![WriteOptions::default()];
+    let mut options = vec![WriteOptions {
+        level: value_of("--level")
+            .map(|l| l.parse().expect("a zstd level"))
+            .unwrap_or(WriteOptions::default().level),
+        ..WriteOptions::default()
+    }];
     if grid {
         options.clear();
         let dicts: &[usize] = if args.iter().any(|a| a == "--dict") {
