@@ -14,7 +14,7 @@
 
 use crate::canonical::{canonical_with, position_key, CanonicalRules};
 use crate::color::Color;
-use crate::eval::resolve_by_rule;
+use crate::eval::{resolve_by_rule, resolve_race};
 use crate::material::Material;
 use crate::moves::{Move, MoveKind};
 use crate::position::{Outcome, Position};
@@ -56,6 +56,9 @@ pub struct SolverConfig {
     pub ordering: bool,
     /// Threads for the root moves (0: rayon's default, all cores).
     pub threads: usize,
+    /// Resolve pure races by rule ([`resolve_race`]) instead of searching
+    /// them.
+    pub race: bool,
     /// Stop with [`SolveError::Stopped`] after about this many nodes (exactly,
     /// on one thread): to interrupt a long solve and resume it later.
     pub max_nodes: Option<u64>,
@@ -69,6 +72,7 @@ impl Default for SolverConfig {
             canonical: CanonicalRules::ALL,
             ordering: true,
             threads: 1,
+            race: true,
             max_nodes: None,
         }
     }
@@ -106,6 +110,8 @@ pub struct SolveStats {
     pub table_hits: u64,
     /// Leaves resolved by the second-to-last-rank rule.
     pub rule_hits: u64,
+    /// Leaves resolved as pure races.
+    pub race_hits: u64,
     /// Transposition-table entries found.
     pub tt_hits: u64,
 }
@@ -255,6 +261,7 @@ pub struct Solver<'a> {
     nodes: AtomicU64,
     table_hits: AtomicU64,
     rule_hits: AtomicU64,
+    race_hits: AtomicU64,
     tt_hits: AtomicU64,
     stop: Arc<AtomicBool>,
 }
@@ -269,6 +276,7 @@ impl<'a> Solver<'a> {
             nodes: AtomicU64::new(0),
             table_hits: AtomicU64::new(0),
             rule_hits: AtomicU64::new(0),
+            race_hits: AtomicU64::new(0),
             tt_hits: AtomicU64::new(0),
             stop: Arc::new(AtomicBool::new(false)),
         }
@@ -359,6 +367,7 @@ impl<'a> Solver<'a> {
             nodes: self.nodes.load(Relaxed),
             table_hits: self.table_hits.load(Relaxed),
             rule_hits: self.rule_hits.load(Relaxed),
+            race_hits: self.race_hits.load(Relaxed),
             tt_hits: self.tt_hits.load(Relaxed),
         }
     }
@@ -368,6 +377,7 @@ impl<'a> Solver<'a> {
         self.nodes.fetch_add(s.nodes, Relaxed);
         self.table_hits.fetch_add(s.table_hits, Relaxed);
         self.rule_hits.fetch_add(s.rule_hits, Relaxed);
+        self.race_hits.fetch_add(s.race_hits, Relaxed);
         self.tt_hits.fetch_add(s.tt_hits, Relaxed);
     }
 
@@ -540,6 +550,12 @@ impl<'a> Solver<'a> {
             if let Some(v) = resolve_by_rule(pos) {
                 w.stats.rule_hits += 1;
                 return Ok(self.score_of(v));
+            }
+            if self.config.race {
+                if let Some(v) = resolve_race(pos) {
+                    w.stats.race_hits += 1;
+                    return Ok(self.score_of(v));
+                }
             }
             if self.has_table(Material::of(pos))? {
                 let tb = self.tables.expect("a table exists");
