@@ -22,8 +22,12 @@ use crate::square::Square;
 use crate::table::{TableError, Tablebase};
 use crate::value::{Value, Wdl};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::cell::UnsafeCell;
+use std::sync::atomic::{
+    AtomicBool, AtomicU32, AtomicU64,
+    Ordering::{Acquire, Relaxed, Release},
+};
+use std::sync::{Arc, OnceLock};
 use thiserror::Error;
 
 /// Why a solve could not finish.
@@ -56,6 +60,9 @@ pub struct SolverConfig {
     pub ordering: bool,
     /// Threads for the root moves (0: rayon's default, all cores).
     pub threads: usize,
+    /// Enhanced transposition cutoff: look up every child in the
+    /// transposition table before searching any.
+    pub etc: bool,
     /// Resolve pure races by rule ([`resolve_race`]) instead of searching
     /// them.
     pub race: bool,
@@ -73,6 +80,7 @@ impl Default for SolverConfig {
             ordering: true,
             threads: 1,
             race: true,
+            etc: false,
             max_nodes: None,
         }
     }
@@ -142,12 +150,12 @@ pub struct Proven {
 const INF: i32 = 30_000;
 /// Nodes a worker searches between two looks at the shared counters.
 const CHECK_EVERY: u64 = 4096;
-const BUCKET: usize = 4;
 const NO_MOVE: u16 = 0;
 
-#[derive(Clone, Copy, Default)]
+/// What a probe finds: the bounds of the score, the best move and the
+/// work (log2 of the nodes) the search took.
+#[derive(Clone, Copy)]
 struct Entry {
-    key: [u64; 2],
     lower: i16,
     upper: i16,
     /// The best move found, `1 + from * 64 + to`; 0 for none.
@@ -156,31 +164,116 @@ struct Entry {
     work: u8,
 }
 
-/// A transposition table of buckets, each behind its own lock: a probe
-/// compares the whole 128-bit key, so no collision can give a wrong value.
+/// A canonical key packed losslessly into 13 bytes: a searched position has
+/// pawns only on ranks 2..H-1 (index 1..=6 on the widest board), so white's
+/// half of [`position_key`] fits 48 bits from bit 8, and black's (with its
+/// en passant mark on rank H) 56 bits from bit 8. `None` for a key that
+/// does not fit (never for a searched position; such keys are not stored).
+#[inline]
+fn pack(key: u128) -> Option<([u32; 3], u8)> {
+    let (white, black) = (key as u64, (key >> 64) as u64);
+    if white & 0xff00_0000_0000_00ff != 0 || black & 0xff != 0 || key == 0 {
+        return None;
+    }
+    // 48 bits of white (ranks 2..7), 56 of black (ranks 2..8): 104 bits.
+    let lo = (white >> 8) | (black >> 8) << 48;
+    let hi = black >> 24;
+    Some(([lo as u32, (lo >> 32) as u32, hi as u32], (hi >> 32) as u8))
+}
+
+/// The inverse of [`pack`].
+#[inline]
+fn unpack(k: [u32; 3], top: u8) -> u128 {
+    let lo = k[0] as u64 | (k[1] as u64) << 32;
+    let hi = k[2] as u64 | (top as u64) << 32;
+    let white = (lo & 0xffff_ffff_ffff) << 8;
+    let black = ((lo >> 48) | hi << 16) << 8;
+    white as u128 | (black as u128) << 64
+}
+
+/// One slot of a bucket, 20 bytes: the packed key (all zero: empty) and
+/// what is known of its position.
+#[derive(Clone, Copy, Default)]
+#[repr(C)]
+struct Slot {
+    key: [u32; 3],
+    key_top: u8,
+    work: u8,
+    best: u16,
+    lower: i16,
+    upper: i16,
+}
+
+const SLOTS: usize = 3;
+
+/// A bucket is one cache line: a spin lock and three slots.
+#[repr(C, align(64))]
+struct Bucket {
+    lock: AtomicU32,
+    slots: UnsafeCell<[Slot; SLOTS]>,
+}
+
+// Safety: `slots` is only touched while `lock` is held (see `Bucket::with`).
+unsafe impl Sync for Bucket {}
+
+impl Bucket {
+    fn new() -> Bucket {
+        Bucket {
+            lock: AtomicU32::new(0),
+            slots: UnsafeCell::new([Slot::default(); SLOTS]),
+        }
+    }
+
+    /// Runs `f` on the slots with the bucket's lock held. The lock is held
+    /// for a few dozen instructions, so waiting spins.
+    #[inline]
+    fn with<R>(&self, f: impl FnOnce(&mut [Slot; SLOTS]) -> R) -> R {
+        while self
+            .lock
+            .compare_exchange_weak(0, 1, Acquire, Relaxed)
+            .is_err()
+        {
+            while self.lock.load(Relaxed) != 0 {
+                std::hint::spin_loop();
+            }
+        }
+        // Safety: the lock is ours until the store below, so no other
+        // reference to the slots exists.
+        let r = f(unsafe { &mut *self.slots.get() });
+        self.lock.store(0, Release);
+        r
+    }
+}
+
+/// A transposition table of one-cache-line buckets, each behind its own
+/// spin lock: a probe compares the whole 128-bit key (packed losslessly,
+/// [`pack`]), so no collision can give a wrong value.
 struct TranspositionTable {
-    buckets: Vec<Mutex<[Entry; BUCKET]>>,
+    buckets: Vec<Bucket>,
     shift: u32,
 }
 
 impl TranspositionTable {
     fn new(mb: usize) -> TranspositionTable {
         let bytes = mb.max(1) << 20;
-        let per = std::mem::size_of::<Mutex<[Entry; BUCKET]>>();
+        let per = std::mem::size_of::<Bucket>();
         let mut n = 1usize;
         while n * 2 * per <= bytes {
             n *= 2;
         }
+        TranspositionTable::with_buckets(n)
+    }
+
+    /// A table of `n` buckets (a power of two).
+    fn with_buckets(n: usize) -> TranspositionTable {
         TranspositionTable {
-            buckets: (0..n)
-                .map(|_| Mutex::new([Entry::default(); BUCKET]))
-                .collect(),
+            buckets: (0..n).map(|_| Bucket::new()).collect(),
             shift: 64 - n.trailing_zeros(),
         }
     }
 
     #[inline]
-    fn bucket(&self, key: u128) -> &Mutex<[Entry; BUCKET]> {
+    fn bucket(&self, key: u128) -> &Bucket {
         let h = ((key as u64) ^ ((key >> 64) as u64).rotate_left(29))
             .wrapping_mul(0x9E37_79B9_7F4A_7C15);
         let i = if self.shift >= 64 {
@@ -191,42 +284,96 @@ impl TranspositionTable {
         &self.buckets[i]
     }
 
+    /// Asks the processor to bring `key`'s bucket into the cache, for a
+    /// probe or store soon after.
+    #[inline]
+    fn prefetch(&self, key: u128) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let p = self.bucket(key) as *const Bucket as *const i8;
+            // Safety: a prefetch is only a hint; `p` points into `buckets`.
+            unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     #[inline]
     fn probe(&self, key: u128) -> Option<Entry> {
-        let k = [key as u64, (key >> 64) as u64];
-        let b = self.bucket(key).lock().unwrap();
-        b.iter().find(|e| e.key == k).copied()
+        let (k, top) = pack(key)?;
+        self.bucket(key).with(|slots| {
+            slots
+                .iter()
+                .find(|e| e.key == k && e.key_top == top)
+                .map(|e| Entry {
+                    lower: e.lower,
+                    upper: e.upper,
+                    best: e.best,
+                    work: e.work,
+                })
+        })
     }
 
     fn store(&self, key: u128, lower: i32, upper: i32, best: u16, work: u8) {
-        let k = [key as u64, (key >> 64) as u64];
-        let mut b = self.bucket(key).lock().unwrap();
-        if let Some(e) = b.iter_mut().find(|e| e.key == k) {
-            e.lower = e.lower.max(lower as i16);
-            e.upper = e.upper.min(upper as i16);
-            if best != NO_MOVE {
-                e.best = best;
-            }
-            e.work = e.work.max(work);
+        let Some((k, top)) = pack(key) else {
             return;
-        }
-        let slot = b
-            .iter_mut()
-            .min_by_key(|e| if e.key == [0, 0] { -1 } else { e.work as i32 })
-            .expect("buckets are not empty");
-        *slot = Entry {
-            key: k,
-            lower: lower as i16,
-            upper: upper as i16,
-            best,
-            work,
         };
+        self.bucket(key).with(|slots| {
+            if let Some(e) = slots.iter_mut().find(|e| e.key == k && e.key_top == top) {
+                e.lower = e.lower.max(lower as i16);
+                e.upper = e.upper.min(upper as i16);
+                if best != NO_MOVE {
+                    e.best = best;
+                }
+                e.work = e.work.max(work);
+                return;
+            }
+            let slot = slots
+                .iter_mut()
+                .min_by_key(|e| {
+                    if e.key == [0; 3] && e.key_top == 0 {
+                        -1
+                    } else {
+                        e.work as i32
+                    }
+                })
+                .expect("buckets are not empty");
+            *slot = Slot {
+                key: k,
+                key_top: top,
+                work,
+                best,
+                lower: lower as i16,
+                upper: upper as i16,
+            };
+        })
+    }
+
+    /// Every stored entry with its key.
+    fn entries(&self) -> Vec<(u128, Entry)> {
+        let mut out = Vec::new();
+        for b in &self.buckets {
+            let slots = b.with(|slots| *slots);
+            for e in slots.iter().filter(|e| e.key != [0; 3] || e.key_top != 0) {
+                let entry = Entry {
+                    lower: e.lower,
+                    upper: e.upper,
+                    best: e.best,
+                    work: e.work,
+                };
+                out.push((unpack(e.key, e.key_top), entry));
+            }
+        }
+        out
     }
 }
 
 /// What one thread keeps to itself while searching.
 struct Worker {
     killers: Vec<[u16; 2]>,
+    /// Per ply, the moves being searched with their children's canonical
+    /// forms and keys (kept to spare allocations).
+    children: Vec<Vec<(Move, Position, u128)>>,
     stats: SolveStats,
     /// At this many unflushed nodes, flush and look at the stop flag and
     /// the node budget.
@@ -239,6 +386,7 @@ impl Worker {
     fn new() -> Worker {
         Worker {
             killers: vec![[NO_MOVE; 2]; 256],
+            children: Vec::new(),
             stats: SolveStats::default(),
             check_at: 0,
             total: 0,
@@ -307,20 +455,17 @@ impl<'a> Solver<'a> {
     pub fn proven(&self) -> Vec<Proven> {
         let (lo, hi) = self.score_range();
         let mut out = Vec::new();
-        for bucket in &self.tt.buckets {
-            let b = *bucket.lock().unwrap();
-            for e in b.iter().filter(|e| e.key != [0, 0]) {
-                // A bound at the end of the range is exact (a win is
-                // stored as "at least a win").
-                let (lower, upper) = ((e.lower as i32).max(lo), (e.upper as i32).min(hi));
-                if lower == upper {
-                    out.push(Proven {
-                        key: e.key[0] as u128 | (e.key[1] as u128) << 64,
-                        score: lower as i16,
-                        best: e.best,
-                        work: e.work,
-                    });
-                }
+        for (key, e) in self.tt.entries() {
+            // A bound at the end of the range is exact (a win is stored as
+            // "at least a win").
+            let (lower, upper) = ((e.lower as i32).max(lo), (e.upper as i32).min(hi));
+            if lower == upper {
+                out.push(Proven {
+                    key,
+                    score: lower as i16,
+                    best: e.best,
+                    work: e.work,
+                });
             }
         }
         out.sort_unstable();
@@ -590,15 +735,59 @@ impl<'a> Solver<'a> {
         let nodes_before = w.total;
         let mut best = -INF;
         let mut best_move = NO_MOVE;
+        // The children's canonical forms first, each one's bucket fetched
+        // into the cache meanwhile; a move that wins at once ends the node.
+        if w.children.len() <= ply {
+            w.children.resize_with(ply + 1, Vec::new);
+        }
+        let mut children = std::mem::take(&mut w.children[ply]);
+        children.clear();
         for &m in moves.iter() {
             let child = pos.play(m);
-            let s = if child.winner_by_rule().is_some() {
-                self.win_now()
+            if child.winner_by_rule().is_some() {
+                best = self.win_now();
+                best_move = code(m);
+                children.clear();
+                break;
+            }
+            let c = self.canonical(&child);
+            let k = position_key(&c);
+            self.tt.prefetch(k);
+            children.push((m, c, k));
+        }
+        // Enhanced transposition cutoff: a child already known to be bad
+        // enough for the opponent cuts before any search.
+        if self.config.etc && best == -INF {
+            for &(m, _, k) in children.iter() {
+                if let Some(e) = self.tt.probe(k) {
+                    let s = self.to_parent(e.upper as i32);
+                    if s > best && e.upper as i32 != INF {
+                        best = s;
+                        best_move = code(m);
+                        if s >= beta {
+                            break;
+                        }
+                    }
+                }
+            }
+            if best >= beta {
+                children.clear();
             } else {
-                let c = self.canonical(&child);
-                let cs = self.search(w, &c, self.to_child(beta), self.to_child(alpha), ply + 1)?;
-                self.to_parent(cs)
+                // Only a proof of the cut counts; the searches below
+                // find the true best.
+                best = -INF;
+                best_move = NO_MOVE;
+            }
+        }
+        for &(m, c, _) in children.iter() {
+            let cs = match self.search(w, &c, self.to_child(beta), self.to_child(alpha), ply + 1) {
+                Ok(cs) => cs,
+                Err(e) => {
+                    w.children[ply] = children;
+                    return Err(e);
+                }
             };
+            let s = self.to_parent(cs);
             if s > best {
                 best = s;
                 best_move = code(m);
@@ -616,6 +805,7 @@ impl<'a> Solver<'a> {
                 }
             }
         }
+        w.children[ply] = children;
         if best <= a0 {
             upper = upper.min(best);
         } else if best >= b0 {
@@ -728,5 +918,52 @@ impl<'a> Solver<'a> {
         }
         self.flush(&mut w);
         Ok(line)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buckets_are_one_cache_line() {
+        assert_eq!(std::mem::size_of::<Slot>(), 20);
+        assert_eq!(std::mem::size_of::<Bucket>(), 64);
+        assert_eq!(std::mem::align_of::<Bucket>(), 64);
+    }
+
+    #[test]
+    fn keys_pack_losslessly() {
+        let mut rng = crate::rng::SplitMix64::new(7);
+        for _ in 0..100_000 {
+            let white = rng.next_u64() & 0x00ff_ffff_ffff_ff00;
+            let black = rng.next_u64() & 0xffff_ffff_ffff_ff00;
+            let key = white as u128 | (black as u128) << 64;
+            if key == 0 {
+                continue;
+            }
+            let (k, top) = pack(key).unwrap();
+            assert_eq!(unpack(k, top), key);
+        }
+        assert!(pack(1).is_none());
+        assert!(pack(1 << 56).is_none());
+        assert!(pack(1 << 64).is_none());
+        assert!(pack(0).is_none());
+    }
+
+    #[test]
+    fn table_keeps_full_keys_apart() {
+        // One bucket: every key lands in it.
+        let tt = TranspositionTable::with_buckets(1);
+        let keys: Vec<u128> = (1..=5u128).map(|i| (i << 8) | (i << 72)).collect();
+        for (i, &k) in keys.iter().enumerate() {
+            tt.store(k, i as i32, i as i32, NO_MOVE, i as u8);
+        }
+        for (i, &k) in keys.iter().enumerate() {
+            if let Some(e) = tt.probe(k) {
+                assert_eq!(e.lower as usize, i);
+            }
+        }
+        assert_eq!(tt.entries().len(), SLOTS);
     }
 }
