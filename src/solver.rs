@@ -80,7 +80,7 @@ impl Default for SolverConfig {
             ordering: true,
             threads: 1,
             race: true,
-            etc: false,
+            etc: true,
             max_nodes: None,
         }
     }
@@ -217,13 +217,6 @@ struct Bucket {
 unsafe impl Sync for Bucket {}
 
 impl Bucket {
-    fn new() -> Bucket {
-        Bucket {
-            lock: AtomicU32::new(0),
-            slots: UnsafeCell::new([Slot::default(); SLOTS]),
-        }
-    }
-
     /// Runs `f` on the slots with the bucket's lock held. The lock is held
     /// for a few dozen instructions, so waiting spins.
     #[inline]
@@ -247,11 +240,21 @@ impl Bucket {
 
 /// A transposition table of one-cache-line buckets, each behind its own
 /// spin lock: a probe compares the whole 128-bit key (packed losslessly,
-/// [`pack`]), so no collision can give a wrong value.
+/// [`pack`]), so no collision can give a wrong value. The buckets live in
+/// an anonymous memory map asked for huge pages (Linux), so that a probe's
+/// address translation misses the TLB less often.
 struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    /// Holds the buckets' memory (all zero at first: every slot empty).
+    _map: memmap2::MmapMut,
+    buckets: *const Bucket,
+    len: usize,
     shift: u32,
 }
+
+// Safety: the buckets are shared only through `&Bucket`, whose interior
+// mutability is guarded by its lock; the map lives as long as the table.
+unsafe impl Send for TranspositionTable {}
+unsafe impl Sync for TranspositionTable {}
 
 impl TranspositionTable {
     fn new(mb: usize) -> TranspositionTable {
@@ -266,10 +269,25 @@ impl TranspositionTable {
 
     /// A table of `n` buckets (a power of two).
     fn with_buckets(n: usize) -> TranspositionTable {
+        let mut map = memmap2::MmapMut::map_anon(n * std::mem::size_of::<Bucket>())
+            .expect("memory for the transposition table");
+        #[cfg(target_os = "linux")]
+        let _ = map.advise(memmap2::Advice::HugePage);
+        let buckets = map.as_mut_ptr() as *const Bucket;
+        assert_eq!(buckets as usize % std::mem::align_of::<Bucket>(), 0);
         TranspositionTable {
-            buckets: (0..n).map(|_| Bucket::new()).collect(),
+            _map: map,
+            buckets,
+            len: n,
             shift: 64 - n.trailing_zeros(),
         }
+    }
+
+    #[inline]
+    fn buckets(&self) -> &[Bucket] {
+        // Safety: the map holds `len` buckets, page-aligned; all-zero bytes
+        // are a valid `Bucket` (unlocked, every slot empty).
+        unsafe { std::slice::from_raw_parts(self.buckets, self.len) }
     }
 
     #[inline]
@@ -281,7 +299,7 @@ impl TranspositionTable {
         } else {
             (h >> self.shift) as usize
         };
-        &self.buckets[i]
+        &self.buckets()[i]
     }
 
     /// Asks the processor to bring `key`'s bucket into the cache, for a
@@ -352,7 +370,7 @@ impl TranspositionTable {
     /// Every stored entry with its key.
     fn entries(&self) -> Vec<(u128, Entry)> {
         let mut out = Vec::new();
-        for b in &self.buckets {
+        for b in self.buckets() {
             let slots = b.with(|slots| *slots);
             for e in slots.iter().filter(|e| e.key != [0; 3] || e.key_top != 0) {
                 let entry = Entry {

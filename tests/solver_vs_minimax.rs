@@ -121,7 +121,7 @@ fn check_canonical(v: Variant, setups: bool, randoms: usize) -> usize {
 }
 
 /// The solver (win/draw/loss and DTM modes, with and without move order
-/// and the race rule) gives minimax's value on every position.
+/// and with the race rule and the enhanced transposition cutoff) gives minimax's value on every position.
 fn check_solver(v: Variant, setups: bool, randoms: usize, tables: Option<&Tablebase>) -> usize {
     let t = std::time::Instant::now();
     let mut memo = MinimaxMemo::default();
@@ -131,6 +131,7 @@ fn check_solver(v: Variant, setups: bool, randoms: usize, tables: Option<&Tableb
         dtm,
         ordering,
         race: ordering,
+        etc: ordering,
         ..SolverConfig::default()
     };
     let wdl = Solver::new(config(false, true), tables);

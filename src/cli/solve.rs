@@ -43,10 +43,10 @@ pub struct SolveArgs {
     /// rule).
     #[arg(long, hide = true)]
     pub no_race: bool,
-    /// Enhanced transposition cutoff: look up every child before searching
-    /// any (to measure it).
+    /// No enhanced transposition cutoff (looking up every child before
+    /// searching any): to measure it.
     #[arg(long, hide = true)]
-    pub etc: bool,
+    pub no_etc: bool,
     /// Canonical-form rules: all, walls (no frozen islands) or flip (colour
     /// flip and whole-board mirror only); to measure what each gains.
     #[arg(long, hide = true, value_name = "RULES", default_value = "all")]
@@ -184,7 +184,7 @@ impl SolveArgs {
             max_nodes: self.max_nodes,
             ordering: !self.no_order,
             race: !self.no_race,
-            etc: self.etc,
+            etc: !self.no_etc,
             canonical,
         };
         let solver = Solver::new(config, tb.as_ref());
