@@ -63,6 +63,9 @@ pub struct SolverConfig {
     /// Enhanced transposition cutoff: look up every child in the
     /// transposition table before searching any.
     pub etc: bool,
+    /// Win/draw/loss mode: search each root move with two null windows
+    /// ("a win?", then "at least a draw?") instead of the full one.
+    pub null_window: bool,
     /// Resolve pure races by rule ([`resolve_race`]) instead of searching
     /// them.
     pub race: bool,
@@ -81,6 +84,7 @@ impl Default for SolverConfig {
             threads: 1,
             race: true,
             etc: true,
+            null_window: false,
             max_nodes: None,
         }
     }
@@ -846,9 +850,26 @@ impl<'a> Solver<'a> {
         if child.count_moves() == 0 {
             return Ok(0);
         }
-        let (lo, hi) = self.full_window();
         let c = self.canonical(&child);
-        Ok(self.to_parent(self.search(w, &c, lo, hi, 1)?))
+        Ok(self.to_parent(self.search_exact(w, &c, 1)?))
+    }
+
+    /// The exact score of a canonical position: one search with the full
+    /// window, or (win/draw/loss mode with [`SolverConfig::null_window`])
+    /// first "is it a win?", then if not "is it at least a draw?".
+    fn search_exact(&self, w: &mut Worker, pos: &Position, ply: usize) -> Result<i32, SolveError> {
+        if self.config.dtm || !self.config.null_window {
+            let (lo, hi) = self.full_window();
+            return self.search(w, pos, lo, hi, ply);
+        }
+        // Fail-soft: a result at or below alpha is an upper bound, at or
+        // above beta a lower bound.
+        let s = self.search(w, pos, 0, 1, ply)?;
+        if s >= 1 || s <= -1 {
+            return Ok(s);
+        }
+        let s = self.search(w, pos, -1, 0, ply)?;
+        Ok(if s >= 0 { 0 } else { -1 })
     }
 
     /// The value of any position (a game over by rule is lost for the side
@@ -860,8 +881,7 @@ impl<'a> Solver<'a> {
         } else if pos.count_moves() == 0 {
             0
         } else {
-            let (lo, hi) = self.full_window();
-            self.search(&mut w, &self.canonical(pos), lo, hi, 0)?
+            self.search_exact(&mut w, &self.canonical(pos), 0)?
         };
         self.flush(&mut w);
         Ok(self.solution_of(s))

@@ -47,6 +47,10 @@ pub struct SolveArgs {
     /// searching any): to measure it.
     #[arg(long, hide = true)]
     pub no_etc: bool,
+    /// Search each root move with two null windows ("a win?", then "at
+    /// least a draw?") instead of the full window (to measure it).
+    #[arg(long, hide = true)]
+    pub null_window: bool,
     /// Canonical-form rules: all, walls (no frozen islands) or flip (colour
     /// flip and whole-board mirror only); to measure what each gains.
     #[arg(long, hide = true, value_name = "RULES", default_value = "all")]
@@ -185,6 +189,7 @@ impl SolveArgs {
             ordering: !self.no_order,
             race: !self.no_race,
             etc: !self.no_etc,
+            null_window: self.null_window,
             canonical,
         };
         let solver = Solver::new(config, tb.as_ref());
