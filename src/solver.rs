@@ -1,8 +1,13 @@
 //! The forward solver: negamax with alpha-beta over canonical positions
 //! (see [`crate::canonical`]), a transposition table keyed by the whole
-//! canonical position, and three kinds of leaves: games over by rule,
-//! second-to-last-rank positions resolved by rule (DESIGN.md fact 3), and
-//! positions whose class has a table.
+//! canonical position, and four kinds of leaves: games over by rule,
+//! second-to-last-rank positions resolved by rule (DESIGN.md fact 3), pure
+//! races ([`crate::resolve_race`]), and positions whose class has a table.
+//!
+//! At each node the children's canonical forms are built first and their
+//! table buckets (one cache line each, in huge pages) prefetched; then
+//! every child is looked up before any is searched (enhanced transposition
+//! cutoff), which halves the nodes of the pawn game 7x7 and more.
 //!
 //! Two modes: win/draw/loss only (the default, far cheaper: any win cuts),
 //! or exact values with DTM ([`SolverConfig::dtm`]).
