@@ -23,26 +23,26 @@ impl Bitboard {
     /// All squares of one file (0 = a) on a board `height` ranks high.
     #[inline]
     pub const fn file(file: u8, height: u8) -> Bitboard {
-        let mut bits = 0u64;
-        let mut r = 0;
-        while r < height {
-            bits |= 1u64 << (r * 8 + file);
-            r += 1;
-        }
-        Bitboard(bits)
+        Bitboard(Self::ranks_of_file_a(height) << file)
     }
 
     /// Every square of a `width` x `height` board.
     #[inline]
     pub const fn board(width: u8, height: u8) -> Bitboard {
         let row = (1u64 << width) - 1;
-        let mut bits = 0u64;
-        let mut r = 0;
-        while r < height {
-            bits |= row << (r * 8);
-            r += 1;
+        // The row's bits times one bit per rank: no two products overlap.
+        Bitboard(row.wrapping_mul(Self::ranks_of_file_a(height)))
+    }
+
+    /// The squares of file a on the lowest `height` ranks (no loop: these
+    /// masks are built at every node).
+    #[inline]
+    const fn ranks_of_file_a(height: u8) -> u64 {
+        if height == 0 {
+            0
+        } else {
+            Self::FILE_A.0 >> (8 * (8 - height as u32))
         }
-        Bitboard(bits)
     }
 
     #[inline]
@@ -189,6 +189,19 @@ mod tests {
         assert_eq!(Bitboard::board(3, 5).count(), 15);
         assert_eq!(Bitboard::rank(1, 8).0, 0xFF00);
         assert_eq!(Bitboard::file(2, 8), Bitboard::FILE_A.right().right());
+        for w in 1..=8u8 {
+            for h in 0..=8u8 {
+                let mut bits = 0u64;
+                for r in 0..h {
+                    for f in 0..w {
+                        bits |= 1 << (8 * r + f);
+                    }
+                    assert_eq!(Bitboard::file(w - 1, h).0 >> (8 * r + w - 1) & 1, 1);
+                }
+                assert_eq!(Bitboard::board(w, h).0, bits, "{w}x{h}");
+                assert_eq!(Bitboard::file(w - 1, h).count(), h as u32);
+            }
+        }
     }
 
     #[test]

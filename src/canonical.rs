@@ -130,12 +130,10 @@ fn orient(cols: &[Column], out: &mut [Column]) {
 }
 
 /// Whether neither side has a move among the files `first..first + len`.
+#[inline]
 fn frozen(pos: &Position, first: u8, len: u8) -> bool {
-    let h = pos.board().height();
-    let mut mask = Bitboard::EMPTY;
-    for f in first..first + len {
-        mask |= Bitboard::file(f, h);
-    }
+    let row = ((1u64 << len) - 1) << first;
+    let mask = Bitboard(row.wrapping_mul(Bitboard::FILE_A.0)) & pos.board().squares();
     if pos.ep_square().is_some_and(|s| mask.contains(s)) {
         return false;
     }
@@ -172,11 +170,22 @@ pub fn canonical_with(pos: &Position, rules: CanonicalRules) -> Position {
     for (f, c) in cols.iter_mut().enumerate().take(w) {
         *c = column(&p, f as u8);
     }
-    let mut out = [0 as Column; 8];
-    if !rules.walls {
-        orient(&cols[..w], &mut out[..w]);
-        return from_columns(&p, &out[..w]);
+    // Without walls, or when every file holds a pawn (one segment) that is
+    // not frozen: the position or its mirror image, whichever is smaller.
+    let mut files = p.occupied().0;
+    files |= files >> 32;
+    files |= files >> 16;
+    files |= files >> 8;
+    if !rules.walls || (files & 0xff == (1 << w) - 1 && !(rules.islands && frozen(&p, 0, w as u8)))
+    {
+        let cols = &cols[..w];
+        return if cols.iter().rev().lt(cols.iter()) {
+            p.mirrored()
+        } else {
+            p
+        };
     }
+    let mut out = [0 as Column; 8];
     // Segments: maximal runs of files holding pawns, each oriented.
     let mut segs = [[0 as Column; 8]; 8];
     let mut lens = [0usize; 8];
@@ -263,6 +272,45 @@ mod tests {
             4
         );
         assert_eq!(canonical(&c), c);
+    }
+
+    /// The general path (segments built from columns) gives the same form
+    /// as the shortcut for positions whose files all hold pawns.
+    #[test]
+    fn one_segment_shortcut_matches_segments() {
+        let mut rng = crate::rng::SplitMix64::new(3);
+        let mut checked = 0;
+        for _ in 0..200_000 {
+            let (w, h) = (1 + rng.below(8) as u8, 4 + rng.below(5) as u8);
+            let board = Board::new(w, h).unwrap();
+            let inner = board.squares().0 & !board.rank_mask(0).0 & !board.rank_mask(h - 1).0;
+            let (a, b) = (rng.next_u64() & inner, rng.next_u64() & inner);
+            let setup = crate::Setup {
+                board,
+                pawns: ByColor {
+                    white: Bitboard(a & !b),
+                    black: Bitboard(b & !a),
+                },
+                turn: Color::White,
+                ep_square: None,
+            };
+            let Ok(p) = Position::from_setup(&setup, crate::Variant::new(board, Rules::default()))
+            else {
+                continue;
+            };
+            for rules in [CanonicalRules::ALL, CanonicalRules::FLIP_MIRROR] {
+                let cols: Vec<Column> = (0..w).map(|f| column(&p, f)).collect();
+                let mut out = vec![0; w as usize];
+                orient(&cols, &mut out);
+                let by_columns = from_columns(&p, &out);
+                let c = canonical_with(&p, rules);
+                if cols.iter().all(|&c| c != 0) && !frozen(&p, 0, w) || !rules.walls {
+                    assert_eq!(c, by_columns, "{p}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 1000);
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! The generator and the prober share this code; they differ only in where
 //! a table position's value comes from ([`TableValues`]).
 
+use crate::bitboard::Bitboard;
 use crate::color::Color;
 use crate::position::Position;
 use crate::value::Value;
@@ -94,6 +95,53 @@ pub fn resolve_by_rule(pos: &Position) -> Option<Value> {
         });
     }
     None
+}
+
+/// The pure race (for a position with white to move whose game is not over
+/// and that has no en passant right): when no white pawn has a black pawn
+/// on its own or an adjacent file strictly ahead of it, no capture, block,
+/// en passant or stalemate can ever happen again (black pawns only move
+/// down and white pawns up, so the two armies have passed each other for
+/// good; each side's most advanced pawn on a file always has the square
+/// ahead free). Each side then only races: its time is the fewest moves
+/// its most advanced pawn needs to its goal (the last rank, or the
+/// second-to-last with `--seventh-rank-wins`), a double step from its
+/// second rank counting as one move (on boards of height 4 and 5 it may
+/// reach the goal itself). White, to move, wins iff its time `t` is at most
+/// black's `u`: a win in `2t - 1`, else a loss in `2u`.
+/// `None` when the armies have not passed each other.
+pub fn resolve_race(pos: &Position) -> Option<Value> {
+    debug_assert_eq!(pos.turn(), Color::White);
+    if pos.ep_square().is_some() {
+        return None;
+    }
+    let (white, black) = (pos.pawns(Color::White).0, pos.pawns(Color::Black).0);
+    if white == 0 || black == 0 {
+        return None;
+    }
+    // Every square strictly ahead of a white pawn, on its file and beside.
+    let mut ahead = white << 8;
+    ahead |= ahead << 8;
+    ahead |= ahead << 16;
+    ahead |= ahead << 32;
+    let ahead = Bitboard(ahead);
+    if ((ahead | ahead.left() | ahead.right()).0 & black) != 0 {
+        return None;
+    }
+    let h = pos.board().height() as i32;
+    let srw = pos.variant().rules.seventh_rank_wins as i32;
+    // The fewest moves over `dist` ranks, a double step from the second
+    // rank counting as one.
+    let time = |dist: i32, on_second: bool| (dist - on_second as i32).max(1);
+    let top = (63 - white.leading_zeros()) as i32 / 8;
+    let bottom = black.trailing_zeros() as i32 / 8;
+    let t = time(h - 1 - srw - top, top == 1);
+    let u = time(bottom - srw, bottom == h - 2);
+    Some(if t <= u {
+        Value::Win((2 * t - 1) as u8)
+    } else {
+        Value::Loss((2 * u) as u8)
+    })
 }
 
 /// A memo of positions already valued by [`minimax`].

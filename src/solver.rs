@@ -1,8 +1,13 @@
 //! The forward solver: negamax with alpha-beta over canonical positions
 //! (see [`crate::canonical`]), a transposition table keyed by the whole
-//! canonical position, and three kinds of leaves: games over by rule,
-//! second-to-last-rank positions resolved by rule (DESIGN.md fact 3), and
-//! positions whose class has a table.
+//! canonical position, and four kinds of leaves: games over by rule,
+//! second-to-last-rank positions resolved by rule (DESIGN.md fact 3), pure
+//! races ([`crate::resolve_race`]), and positions whose class has a table.
+//!
+//! At each node the children's canonical forms are built first and their
+//! table buckets (one cache line each, in huge pages) prefetched; then
+//! every child is looked up before any is searched (enhanced transposition
+//! cutoff), which halves the nodes of the pawn game 7x7 and more.
 //!
 //! Two modes: win/draw/loss only (the default, far cheaper: any win cuts),
 //! or exact values with DTM ([`SolverConfig::dtm`]).
@@ -14,7 +19,7 @@
 
 use crate::canonical::{canonical_with, position_key, CanonicalRules};
 use crate::color::Color;
-use crate::eval::resolve_by_rule;
+use crate::eval::{resolve_by_rule, resolve_race};
 use crate::material::Material;
 use crate::moves::{Move, MoveKind};
 use crate::position::{Outcome, Position};
@@ -22,8 +27,12 @@ use crate::square::Square;
 use crate::table::{TableError, Tablebase};
 use crate::value::{Value, Wdl};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::cell::UnsafeCell;
+use std::sync::atomic::{
+    AtomicBool, AtomicU32, AtomicU64,
+    Ordering::{Acquire, Relaxed, Release},
+};
+use std::sync::{Arc, OnceLock};
 use thiserror::Error;
 
 /// Why a solve could not finish.
@@ -56,6 +65,15 @@ pub struct SolverConfig {
     pub ordering: bool,
     /// Threads for the root moves (0: rayon's default, all cores).
     pub threads: usize,
+    /// Enhanced transposition cutoff: look up every child in the
+    /// transposition table before searching any.
+    pub etc: bool,
+    /// Win/draw/loss mode: search each root move with two null windows
+    /// ("a win?", then "at least a draw?") instead of the full one.
+    pub null_window: bool,
+    /// Resolve pure races by rule ([`resolve_race`]) instead of searching
+    /// them.
+    pub race: bool,
     /// Stop with [`SolveError::Stopped`] after about this many nodes (exactly,
     /// on one thread): to interrupt a long solve and resume it later.
     pub max_nodes: Option<u64>,
@@ -69,6 +87,9 @@ impl Default for SolverConfig {
             canonical: CanonicalRules::ALL,
             ordering: true,
             threads: 1,
+            race: true,
+            etc: true,
+            null_window: false,
             max_nodes: None,
         }
     }
@@ -106,6 +127,8 @@ pub struct SolveStats {
     pub table_hits: u64,
     /// Leaves resolved by the second-to-last-rank rule.
     pub rule_hits: u64,
+    /// Leaves resolved as pure races.
+    pub race_hits: u64,
     /// Transposition-table entries found.
     pub tt_hits: u64,
 }
@@ -136,12 +159,12 @@ pub struct Proven {
 const INF: i32 = 30_000;
 /// Nodes a worker searches between two looks at the shared counters.
 const CHECK_EVERY: u64 = 4096;
-const BUCKET: usize = 4;
 const NO_MOVE: u16 = 0;
 
-#[derive(Clone, Copy, Default)]
+/// What a probe finds: the bounds of the score, the best move and the
+/// work (log2 of the nodes) the search took.
+#[derive(Clone, Copy)]
 struct Entry {
-    key: [u64; 2],
     lower: i16,
     upper: i16,
     /// The best move found, `1 + from * 64 + to`; 0 for none.
@@ -150,31 +173,134 @@ struct Entry {
     work: u8,
 }
 
-/// A transposition table of buckets, each behind its own lock: a probe
-/// compares the whole 128-bit key, so no collision can give a wrong value.
+/// A canonical key packed losslessly into 13 bytes: a searched position has
+/// pawns only on ranks 2..H-1 (index 1..=6 on the widest board), so white's
+/// half of [`position_key`] fits 48 bits from bit 8, and black's (with its
+/// en passant mark on rank H) 56 bits from bit 8. `None` for a key that
+/// does not fit (never for a searched position; such keys are not stored).
+#[inline]
+fn pack(key: u128) -> Option<([u32; 3], u8)> {
+    let (white, black) = (key as u64, (key >> 64) as u64);
+    if white & 0xff00_0000_0000_00ff != 0 || black & 0xff != 0 || key == 0 {
+        return None;
+    }
+    // 48 bits of white (ranks 2..7), 56 of black (ranks 2..8): 104 bits.
+    let lo = (white >> 8) | (black >> 8) << 48;
+    let hi = black >> 24;
+    Some(([lo as u32, (lo >> 32) as u32, hi as u32], (hi >> 32) as u8))
+}
+
+/// The inverse of [`pack`].
+#[inline]
+fn unpack(k: [u32; 3], top: u8) -> u128 {
+    let lo = k[0] as u64 | (k[1] as u64) << 32;
+    let hi = k[2] as u64 | (top as u64) << 32;
+    let white = (lo & 0xffff_ffff_ffff) << 8;
+    let black = ((lo >> 48) | hi << 16) << 8;
+    white as u128 | (black as u128) << 64
+}
+
+/// One slot of a bucket, 20 bytes: the packed key (all zero: empty) and
+/// what is known of its position.
+#[derive(Clone, Copy, Default)]
+#[repr(C)]
+struct Slot {
+    key: [u32; 3],
+    key_top: u8,
+    work: u8,
+    best: u16,
+    lower: i16,
+    upper: i16,
+}
+
+const SLOTS: usize = 3;
+
+/// A bucket is one cache line: a spin lock and three slots.
+#[repr(C, align(64))]
+struct Bucket {
+    lock: AtomicU32,
+    slots: UnsafeCell<[Slot; SLOTS]>,
+}
+
+// Safety: `slots` is only touched while `lock` is held (see `Bucket::with`).
+unsafe impl Sync for Bucket {}
+
+impl Bucket {
+    /// Runs `f` on the slots with the bucket's lock held. The lock is held
+    /// for a few dozen instructions, so waiting spins.
+    #[inline]
+    fn with<R>(&self, f: impl FnOnce(&mut [Slot; SLOTS]) -> R) -> R {
+        while self
+            .lock
+            .compare_exchange_weak(0, 1, Acquire, Relaxed)
+            .is_err()
+        {
+            while self.lock.load(Relaxed) != 0 {
+                std::hint::spin_loop();
+            }
+        }
+        // Safety: the lock is ours until the store below, so no other
+        // reference to the slots exists.
+        let r = f(unsafe { &mut *self.slots.get() });
+        self.lock.store(0, Release);
+        r
+    }
+}
+
+/// A transposition table of one-cache-line buckets, each behind its own
+/// spin lock: a probe compares the whole 128-bit key (packed losslessly,
+/// [`pack`]), so no collision can give a wrong value. The buckets live in
+/// an anonymous memory map asked for huge pages (Linux), so that a probe's
+/// address translation misses the TLB less often.
 struct TranspositionTable {
-    buckets: Vec<Mutex<[Entry; BUCKET]>>,
+    /// Holds the buckets' memory (all zero at first: every slot empty).
+    _map: memmap2::MmapMut,
+    buckets: *const Bucket,
+    len: usize,
     shift: u32,
 }
+
+// Safety: the buckets are shared only through `&Bucket`, whose interior
+// mutability is guarded by its lock; the map lives as long as the table.
+unsafe impl Send for TranspositionTable {}
+unsafe impl Sync for TranspositionTable {}
 
 impl TranspositionTable {
     fn new(mb: usize) -> TranspositionTable {
         let bytes = mb.max(1) << 20;
-        let per = std::mem::size_of::<Mutex<[Entry; BUCKET]>>();
+        let per = std::mem::size_of::<Bucket>();
         let mut n = 1usize;
         while n * 2 * per <= bytes {
             n *= 2;
         }
+        TranspositionTable::with_buckets(n)
+    }
+
+    /// A table of `n` buckets (a power of two).
+    fn with_buckets(n: usize) -> TranspositionTable {
+        let mut map = memmap2::MmapMut::map_anon(n * std::mem::size_of::<Bucket>())
+            .expect("memory for the transposition table");
+        #[cfg(target_os = "linux")]
+        let _ = map.advise(memmap2::Advice::HugePage);
+        let buckets = map.as_mut_ptr() as *const Bucket;
+        assert_eq!(buckets as usize % std::mem::align_of::<Bucket>(), 0);
         TranspositionTable {
-            buckets: (0..n)
-                .map(|_| Mutex::new([Entry::default(); BUCKET]))
-                .collect(),
+            _map: map,
+            buckets,
+            len: n,
             shift: 64 - n.trailing_zeros(),
         }
     }
 
     #[inline]
-    fn bucket(&self, key: u128) -> &Mutex<[Entry; BUCKET]> {
+    fn buckets(&self) -> &[Bucket] {
+        // Safety: the map holds `len` buckets, page-aligned; all-zero bytes
+        // are a valid `Bucket` (unlocked, every slot empty).
+        unsafe { std::slice::from_raw_parts(self.buckets, self.len) }
+    }
+
+    #[inline]
+    fn bucket(&self, key: u128) -> &Bucket {
         let h = ((key as u64) ^ ((key >> 64) as u64).rotate_left(29))
             .wrapping_mul(0x9E37_79B9_7F4A_7C15);
         let i = if self.shift >= 64 {
@@ -182,45 +308,99 @@ impl TranspositionTable {
         } else {
             (h >> self.shift) as usize
         };
-        &self.buckets[i]
+        &self.buckets()[i]
+    }
+
+    /// Asks the processor to bring `key`'s bucket into the cache, for a
+    /// probe or store soon after.
+    #[inline]
+    fn prefetch(&self, key: u128) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let p = self.bucket(key) as *const Bucket as *const i8;
+            // Safety: a prefetch is only a hint; `p` points into `buckets`.
+            unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     #[inline]
     fn probe(&self, key: u128) -> Option<Entry> {
-        let k = [key as u64, (key >> 64) as u64];
-        let b = self.bucket(key).lock().unwrap();
-        b.iter().find(|e| e.key == k).copied()
+        let (k, top) = pack(key)?;
+        self.bucket(key).with(|slots| {
+            slots
+                .iter()
+                .find(|e| e.key == k && e.key_top == top)
+                .map(|e| Entry {
+                    lower: e.lower,
+                    upper: e.upper,
+                    best: e.best,
+                    work: e.work,
+                })
+        })
     }
 
     fn store(&self, key: u128, lower: i32, upper: i32, best: u16, work: u8) {
-        let k = [key as u64, (key >> 64) as u64];
-        let mut b = self.bucket(key).lock().unwrap();
-        if let Some(e) = b.iter_mut().find(|e| e.key == k) {
-            e.lower = e.lower.max(lower as i16);
-            e.upper = e.upper.min(upper as i16);
-            if best != NO_MOVE {
-                e.best = best;
-            }
-            e.work = e.work.max(work);
+        let Some((k, top)) = pack(key) else {
             return;
-        }
-        let slot = b
-            .iter_mut()
-            .min_by_key(|e| if e.key == [0, 0] { -1 } else { e.work as i32 })
-            .expect("buckets are not empty");
-        *slot = Entry {
-            key: k,
-            lower: lower as i16,
-            upper: upper as i16,
-            best,
-            work,
         };
+        self.bucket(key).with(|slots| {
+            if let Some(e) = slots.iter_mut().find(|e| e.key == k && e.key_top == top) {
+                e.lower = e.lower.max(lower as i16);
+                e.upper = e.upper.min(upper as i16);
+                if best != NO_MOVE {
+                    e.best = best;
+                }
+                e.work = e.work.max(work);
+                return;
+            }
+            let slot = slots
+                .iter_mut()
+                .min_by_key(|e| {
+                    if e.key == [0; 3] && e.key_top == 0 {
+                        -1
+                    } else {
+                        e.work as i32
+                    }
+                })
+                .expect("buckets are not empty");
+            *slot = Slot {
+                key: k,
+                key_top: top,
+                work,
+                best,
+                lower: lower as i16,
+                upper: upper as i16,
+            };
+        })
+    }
+
+    /// Every stored entry with its key.
+    fn entries(&self) -> Vec<(u128, Entry)> {
+        let mut out = Vec::new();
+        for b in self.buckets() {
+            let slots = b.with(|slots| *slots);
+            for e in slots.iter().filter(|e| e.key != [0; 3] || e.key_top != 0) {
+                let entry = Entry {
+                    lower: e.lower,
+                    upper: e.upper,
+                    best: e.best,
+                    work: e.work,
+                };
+                out.push((unpack(e.key, e.key_top), entry));
+            }
+        }
+        out
     }
 }
 
 /// What one thread keeps to itself while searching.
 struct Worker {
     killers: Vec<[u16; 2]>,
+    /// Per ply, the moves being searched with their children's canonical
+    /// forms and keys (kept to spare allocations).
+    children: Vec<Vec<(Move, Position, u128)>>,
     stats: SolveStats,
     /// At this many unflushed nodes, flush and look at the stop flag and
     /// the node budget.
@@ -233,6 +413,7 @@ impl Worker {
     fn new() -> Worker {
         Worker {
             killers: vec![[NO_MOVE; 2]; 256],
+            children: Vec::new(),
             stats: SolveStats::default(),
             check_at: 0,
             total: 0,
@@ -255,6 +436,7 @@ pub struct Solver<'a> {
     nodes: AtomicU64,
     table_hits: AtomicU64,
     rule_hits: AtomicU64,
+    race_hits: AtomicU64,
     tt_hits: AtomicU64,
     stop: Arc<AtomicBool>,
 }
@@ -269,6 +451,7 @@ impl<'a> Solver<'a> {
             nodes: AtomicU64::new(0),
             table_hits: AtomicU64::new(0),
             rule_hits: AtomicU64::new(0),
+            race_hits: AtomicU64::new(0),
             tt_hits: AtomicU64::new(0),
             stop: Arc::new(AtomicBool::new(false)),
         }
@@ -299,20 +482,17 @@ impl<'a> Solver<'a> {
     pub fn proven(&self) -> Vec<Proven> {
         let (lo, hi) = self.score_range();
         let mut out = Vec::new();
-        for bucket in &self.tt.buckets {
-            let b = *bucket.lock().unwrap();
-            for e in b.iter().filter(|e| e.key != [0, 0]) {
-                // A bound at the end of the range is exact (a win is
-                // stored as "at least a win").
-                let (lower, upper) = ((e.lower as i32).max(lo), (e.upper as i32).min(hi));
-                if lower == upper {
-                    out.push(Proven {
-                        key: e.key[0] as u128 | (e.key[1] as u128) << 64,
-                        score: lower as i16,
-                        best: e.best,
-                        work: e.work,
-                    });
-                }
+        for (key, e) in self.tt.entries() {
+            // A bound at the end of the range is exact (a win is stored as
+            // "at least a win").
+            let (lower, upper) = ((e.lower as i32).max(lo), (e.upper as i32).min(hi));
+            if lower == upper {
+                out.push(Proven {
+                    key,
+                    score: lower as i16,
+                    best: e.best,
+                    work: e.work,
+                });
             }
         }
         out.sort_unstable();
@@ -359,6 +539,7 @@ impl<'a> Solver<'a> {
             nodes: self.nodes.load(Relaxed),
             table_hits: self.table_hits.load(Relaxed),
             rule_hits: self.rule_hits.load(Relaxed),
+            race_hits: self.race_hits.load(Relaxed),
             tt_hits: self.tt_hits.load(Relaxed),
         }
     }
@@ -368,6 +549,7 @@ impl<'a> Solver<'a> {
         self.nodes.fetch_add(s.nodes, Relaxed);
         self.table_hits.fetch_add(s.table_hits, Relaxed);
         self.rule_hits.fetch_add(s.rule_hits, Relaxed);
+        self.race_hits.fetch_add(s.race_hits, Relaxed);
         self.tt_hits.fetch_add(s.tt_hits, Relaxed);
     }
 
@@ -541,6 +723,12 @@ impl<'a> Solver<'a> {
                 w.stats.rule_hits += 1;
                 return Ok(self.score_of(v));
             }
+            if self.config.race {
+                if let Some(v) = resolve_race(pos) {
+                    w.stats.race_hits += 1;
+                    return Ok(self.score_of(v));
+                }
+            }
             if self.has_table(Material::of(pos))? {
                 let tb = self.tables.expect("a table exists");
                 w.stats.table_hits += 1;
@@ -574,15 +762,59 @@ impl<'a> Solver<'a> {
         let nodes_before = w.total;
         let mut best = -INF;
         let mut best_move = NO_MOVE;
+        // The children's canonical forms first, each one's bucket fetched
+        // into the cache meanwhile; a move that wins at once ends the node.
+        if w.children.len() <= ply {
+            w.children.resize_with(ply + 1, Vec::new);
+        }
+        let mut children = std::mem::take(&mut w.children[ply]);
+        children.clear();
         for &m in moves.iter() {
             let child = pos.play(m);
-            let s = if child.winner_by_rule().is_some() {
-                self.win_now()
+            if child.winner_by_rule().is_some() {
+                best = self.win_now();
+                best_move = code(m);
+                children.clear();
+                break;
+            }
+            let c = self.canonical(&child);
+            let k = position_key(&c);
+            self.tt.prefetch(k);
+            children.push((m, c, k));
+        }
+        // Enhanced transposition cutoff: a child already known to be bad
+        // enough for the opponent cuts before any search.
+        if self.config.etc && best == -INF {
+            for &(m, _, k) in children.iter() {
+                if let Some(e) = self.tt.probe(k) {
+                    let s = self.to_parent(e.upper as i32);
+                    if s > best && e.upper as i32 != INF {
+                        best = s;
+                        best_move = code(m);
+                        if s >= beta {
+                            break;
+                        }
+                    }
+                }
+            }
+            if best >= beta {
+                children.clear();
             } else {
-                let c = self.canonical(&child);
-                let cs = self.search(w, &c, self.to_child(beta), self.to_child(alpha), ply + 1)?;
-                self.to_parent(cs)
+                // Only a proof of the cut counts; the searches below
+                // find the true best.
+                best = -INF;
+                best_move = NO_MOVE;
+            }
+        }
+        for &(m, c, _) in children.iter() {
+            let cs = match self.search(w, &c, self.to_child(beta), self.to_child(alpha), ply + 1) {
+                Ok(cs) => cs,
+                Err(e) => {
+                    w.children[ply] = children;
+                    return Err(e);
+                }
             };
+            let s = self.to_parent(cs);
             if s > best {
                 best = s;
                 best_move = code(m);
@@ -600,6 +832,7 @@ impl<'a> Solver<'a> {
                 }
             }
         }
+        w.children[ply] = children;
         if best <= a0 {
             upper = upper.min(best);
         } else if best >= b0 {
@@ -622,9 +855,26 @@ impl<'a> Solver<'a> {
         if child.count_moves() == 0 {
             return Ok(0);
         }
-        let (lo, hi) = self.full_window();
         let c = self.canonical(&child);
-        Ok(self.to_parent(self.search(w, &c, lo, hi, 1)?))
+        Ok(self.to_parent(self.search_exact(w, &c, 1)?))
+    }
+
+    /// The exact score of a canonical position: one search with the full
+    /// window, or (win/draw/loss mode with [`SolverConfig::null_window`])
+    /// first "is it a win?", then if not "is it at least a draw?".
+    fn search_exact(&self, w: &mut Worker, pos: &Position, ply: usize) -> Result<i32, SolveError> {
+        if self.config.dtm || !self.config.null_window {
+            let (lo, hi) = self.full_window();
+            return self.search(w, pos, lo, hi, ply);
+        }
+        // Fail-soft: a result at or below alpha is an upper bound, at or
+        // above beta a lower bound.
+        let s = self.search(w, pos, 0, 1, ply)?;
+        if s >= 1 || s <= -1 {
+            return Ok(s);
+        }
+        let s = self.search(w, pos, -1, 0, ply)?;
+        Ok(if s >= 0 { 0 } else { -1 })
     }
 
     /// The value of any position (a game over by rule is lost for the side
@@ -636,8 +886,7 @@ impl<'a> Solver<'a> {
         } else if pos.count_moves() == 0 {
             0
         } else {
-            let (lo, hi) = self.full_window();
-            self.search(&mut w, &self.canonical(pos), lo, hi, 0)?
+            self.search_exact(&mut w, &self.canonical(pos), 0)?
         };
         self.flush(&mut w);
         Ok(self.solution_of(s))
@@ -712,5 +961,52 @@ impl<'a> Solver<'a> {
         }
         self.flush(&mut w);
         Ok(line)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buckets_are_one_cache_line() {
+        assert_eq!(std::mem::size_of::<Slot>(), 20);
+        assert_eq!(std::mem::size_of::<Bucket>(), 64);
+        assert_eq!(std::mem::align_of::<Bucket>(), 64);
+    }
+
+    #[test]
+    fn keys_pack_losslessly() {
+        let mut rng = crate::rng::SplitMix64::new(7);
+        for _ in 0..100_000 {
+            let white = rng.next_u64() & 0x00ff_ffff_ffff_ff00;
+            let black = rng.next_u64() & 0xffff_ffff_ffff_ff00;
+            let key = white as u128 | (black as u128) << 64;
+            if key == 0 {
+                continue;
+            }
+            let (k, top) = pack(key).unwrap();
+            assert_eq!(unpack(k, top), key);
+        }
+        assert!(pack(1).is_none());
+        assert!(pack(1 << 56).is_none());
+        assert!(pack(1 << 64).is_none());
+        assert!(pack(0).is_none());
+    }
+
+    #[test]
+    fn table_keeps_full_keys_apart() {
+        // One bucket: every key lands in it.
+        let tt = TranspositionTable::with_buckets(1);
+        let keys: Vec<u128> = (1..=5u128).map(|i| (i << 8) | (i << 72)).collect();
+        for (i, &k) in keys.iter().enumerate() {
+            tt.store(k, i as i32, i as i32, NO_MOVE, i as u8);
+        }
+        for (i, &k) in keys.iter().enumerate() {
+            if let Some(e) = tt.probe(k) {
+                assert_eq!(e.lower as usize, i);
+            }
+        }
+        assert_eq!(tt.entries().len(), SLOTS);
     }
 }

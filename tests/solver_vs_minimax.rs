@@ -120,8 +120,8 @@ fn check_canonical(v: Variant, setups: bool, randoms: usize) -> usize {
     all.len()
 }
 
-/// The solver (win/draw/loss and DTM modes, with and without move order)
-/// gives minimax's value on every position.
+/// The solver (win/draw/loss and DTM modes, with and without move order
+/// and with the race rule and the enhanced transposition cutoff) gives minimax's value on every position.
 fn check_solver(v: Variant, setups: bool, randoms: usize, tables: Option<&Tablebase>) -> usize {
     let t = std::time::Instant::now();
     let mut memo = MinimaxMemo::default();
@@ -130,6 +130,8 @@ fn check_solver(v: Variant, setups: bool, randoms: usize, tables: Option<&Tableb
         hash_mb: 4,
         dtm,
         ordering,
+        race: ordering,
+        etc: ordering,
         ..SolverConfig::default()
     };
     let wdl = Solver::new(config(false, true), tables);

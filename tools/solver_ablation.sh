@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # What each solver idea gains: nodes and time of the same solves with the
-# move order off (--no-order) and with fewer canonical-form rules
-# (--canonical walls: no frozen islands; flip: colour flip + mirror only).
-# One thread, so node counts repeat exactly.
+# move order off (--no-order), with fewer canonical-form rules
+# (--canonical walls: no frozen islands; flip: colour flip + mirror only),
+# without the pure-race rule (--no-race), without the enhanced
+# transposition cutoff (--no-etc), and with the two null windows at the
+# root (--null-window). One thread, so node counts repeat exactly; the CPU
+# column (user seconds) is steadier than wall time on a shared machine.
 #
 #   tools/solver_ablation.sh [POS BOARD]...   (default: a few small games)
 set -euo pipefail
@@ -15,7 +18,8 @@ echo "| position | variant | value | nodes | wall s | CPU s |"
 echo "|---|---|---|---|---|---|"
 while [[ $# -ge 2 ]]; do
   pos=$1 board=$2; shift 2
-  for flags in "" "--no-order" "--canonical walls" "--canonical flip"; do
+  for flags in "" "--no-order" "--canonical walls" "--canonical flip" "--no-race" "--no-etc" \
+    "--null-window"; do
     t=$(mktemp)
     out=$(/usr/bin/time -f "%e %U" -o "$t" "$BIN" solve "$pos" --board "$board" $flags \
       --threads 1 --hash-mb 256 --json --quiet)

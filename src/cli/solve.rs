@@ -39,6 +39,18 @@ pub struct SolveArgs {
     /// Take moves as generated, unordered (to measure the move order).
     #[arg(long, hide = true)]
     pub no_order: bool,
+    /// Search pure races instead of resolving them by rule (to measure the
+    /// rule).
+    #[arg(long, hide = true)]
+    pub no_race: bool,
+    /// No enhanced transposition cutoff (looking up every child before
+    /// searching any): to measure it.
+    #[arg(long, hide = true)]
+    pub no_etc: bool,
+    /// Search each root move with two null windows ("a win?", then "at
+    /// least a draw?") instead of the full window (to measure it).
+    #[arg(long, hide = true)]
+    pub null_window: bool,
     /// Canonical-form rules: all, walls (no frozen islands) or flip (colour
     /// flip and whole-board mirror only); to measure what each gains.
     #[arg(long, hide = true, value_name = "RULES", default_value = "all")]
@@ -131,11 +143,12 @@ fn ticker(solver: &Solver, start: Instant, done: &AtomicBool, every: Duration) {
             let s = solver.stats();
             let t = start.elapsed().as_secs_f64();
             eprintln!(
-                "  {t:.0} s: {} nodes ({:.2} M/s), {} table hits, {} rule leaves",
+                "  {t:.0} s: {} nodes ({:.2} M/s), {} table hits, {} rule leaves, {} race leaves",
                 s.nodes,
                 s.nodes as f64 / t / 1e6,
                 s.table_hits,
-                s.rule_hits
+                s.rule_hits,
+                s.race_hits
             );
             next += every;
         }
@@ -174,6 +187,9 @@ impl SolveArgs {
             threads: self.threads,
             max_nodes: self.max_nodes,
             ordering: !self.no_order,
+            race: !self.no_race,
+            etc: !self.no_etc,
+            null_window: self.null_window,
             canonical,
         };
         let solver = Solver::new(config, tb.as_ref());
@@ -289,6 +305,7 @@ impl SolveArgs {
                 "nodes": stats.nodes,
                 "table_hits": stats.table_hits,
                 "rule_leaves": stats.rule_hits,
+                "race_leaves": stats.race_hits,
                 "tt_hits": stats.tt_hits,
                 "seconds": seconds,
                 "threads": self.threads,
@@ -313,11 +330,12 @@ impl SolveArgs {
         };
         println!("line:   {} ({kind})", line_san.join(" "));
         println!(
-            "nodes:  {} ({:.2} M/s), table hits {}, rule leaves {}, tt hits {}",
+            "nodes:  {} ({:.2} M/s), table hits {}, rule leaves {}, race leaves {}, tt hits {}",
             stats.nodes,
             stats.nodes as f64 / seconds.max(1e-9) / 1e6,
             stats.table_hits,
             stats.rule_hits,
+            stats.race_hits,
             stats.tt_hits
         );
         println!(
