@@ -20,7 +20,6 @@
 use crate::canonical::{canonical_with, position_key, CanonicalRules};
 use crate::color::Color;
 use crate::eval::{resolve_by_rule, resolve_race};
-use crate::material::Material;
 use crate::moves::{Move, MoveKind};
 use crate::position::{Outcome, Position};
 use crate::square::Square;
@@ -32,7 +31,7 @@ use std::sync::atomic::{
     AtomicBool, AtomicU32, AtomicU64,
     Ordering::{Acquire, Relaxed, Release},
 };
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use thiserror::Error;
 
 /// Why a solve could not finish.
@@ -430,8 +429,6 @@ fn code(m: Move) -> u16 {
 pub struct Solver<'a> {
     config: SolverConfig,
     tables: Option<&'a Tablebase>,
-    /// Per class (white * 64 + black): whether its table exists.
-    classes: Vec<OnceLock<bool>>,
     tt: TranspositionTable,
     nodes: AtomicU64,
     table_hits: AtomicU64,
@@ -446,7 +443,6 @@ impl<'a> Solver<'a> {
         Solver {
             config,
             tables,
-            classes: (0..64 * 64).map(|_| OnceLock::new()).collect(),
             tt: TranspositionTable::new(config.hash_mb),
             nodes: AtomicU64::new(0),
             table_hits: AtomicU64::new(0),
@@ -621,27 +617,6 @@ impl<'a> Solver<'a> {
         }
     }
 
-    fn has_table(&self, m: Material) -> Result<bool, SolveError> {
-        let Some(tb) = self.tables else {
-            return Ok(false);
-        };
-        let (w, b) = (m.white as usize, m.black as usize);
-        if w >= 64 || b >= 64 {
-            return Ok(false);
-        }
-        let cell = &self.classes[w * 64 + b];
-        if let Some(&known) = cell.get() {
-            return Ok(known);
-        }
-        let exists = match tb.table(m) {
-            Ok(_) => true,
-            Err(TableError::Missing { .. }) => false,
-            Err(e) => return Err(e.into()),
-        };
-        let _ = cell.set(exists);
-        Ok(exists)
-    }
-
     /// The canonical form the search works on.
     #[inline]
     fn canonical(&self, pos: &Position) -> Position {
@@ -729,10 +704,11 @@ impl<'a> Solver<'a> {
                     return Ok(self.score_of(v));
                 }
             }
-            if self.has_table(Material::of(pos))? {
-                let tb = self.tables.expect("a table exists");
-                w.stats.table_hits += 1;
-                return Ok(self.score_of(tb.probe(pos)?));
+            if let Some(tb) = self.tables {
+                if tb.covers(pos)? {
+                    w.stats.table_hits += 1;
+                    return Ok(self.score_of(tb.probe(pos)?));
+                }
             }
         }
         let key = position_key(pos);

@@ -596,6 +596,9 @@ pub struct Tablebase {
     /// The tablebases of the boards 1, 2, ... files wide (same height,
     /// rules, directory and cache), made on first use.
     narrow: OnceLock<Vec<Tablebase>>,
+    /// Per class (`white * 64 + black`): bit `w - 1` set when a board `w`
+    /// files wide (this one or a narrower) has its table; looked up once.
+    widths: Vec<OnceLock<u8>>,
 }
 
 /// Blocks the cache of a [`Tablebase`] holds by default (16 MiB of 32 KiB
@@ -613,6 +616,7 @@ impl Tablebase {
             open: RwLock::new(HashMap::new()),
             absent: RwLock::new(HashSet::new()),
             narrow: OnceLock::new(),
+            widths: (0..64 * 64).map(|_| OnceLock::new()).collect(),
         }
     }
 
@@ -750,6 +754,34 @@ impl Tablebase {
             }
         }
         Ok(None)
+    }
+
+    /// Whether [`Tablebase::locate`] finds a table for `pos`; after the
+    /// first look at each class, a few instructions and no lock (for a
+    /// search that asks at every node).
+    pub fn covers(&self, pos: &Position) -> Result<bool, TableError> {
+        let m = Material::of(pos);
+        let (w, b) = (m.white as usize, m.black as usize);
+        if w >= 64 || b >= 64 {
+            return Ok(false);
+        }
+        let cell = &self.widths[w * 64 + b];
+        let widths = match cell.get() {
+            Some(&widths) => widths,
+            None => {
+                let mut widths = 0u8;
+                for tb in self.narrow() {
+                    if tb.has_table(m)? {
+                        widths |= 1 << (tb.variant.board.width() - 1);
+                    }
+                }
+                if self.has_table(m)? {
+                    widths |= 1 << (self.variant.board.width() - 1);
+                }
+                *cell.get_or_init(|| widths)
+            }
+        };
+        Ok(widths >> (used_width(pos).max(1) - 1) != 0)
     }
 
     /// [`Tablebase::locate`], or this board's "missing table" error.

@@ -92,3 +92,63 @@ fn narrow_tables_answer_5x6_positions_that_fit() {
 fn narrow_tables_answer_8x8_positions_that_fit() {
     assert!(check(8, 8, 3) > 0);
 }
+
+/// Every position reachable from `pos`.
+fn collect(pos: Position, seen: &mut std::collections::HashSet<Position>) {
+    if seen.insert(pos) {
+        for &m in pos.legal_moves().iter() {
+            collect(pos.play(m), seen);
+        }
+    }
+}
+
+/// The solver with only narrower boards' tables at its leaves equals plain
+/// minimax on every position reachable from the pawn game and every Pawn
+/// Race of 5x5, under every rule set.
+#[test]
+fn solver_with_narrow_tables_equals_minimax_on_5x5() {
+    let mut table_hits = 0;
+    for rules in Rules::ALL {
+        let wide = Variant::new(Board::new(5, 5).unwrap(), rules);
+        let dir = temp_dir(&format!("solver-{}", file_name(wide, Material::new(1, 1))));
+        for n in 1..5 {
+            let v = Variant::new(Board::new(n, 5).unwrap(), rules);
+            generate(
+                &GenConfig::new(v, dir.clone()),
+                Target::MaxPawns(6),
+                &|_| {},
+            )
+            .unwrap();
+        }
+        let tb = Tablebase::new(&dir, wide);
+        let mut seen = std::collections::HashSet::new();
+        let mut names = vec!["pawngame".to_string()];
+        for x in "abcde".chars() {
+            for y in "abcde".chars() {
+                names.push(format!("pawnrace:{x}:{y}"));
+            }
+        }
+        for name in names {
+            collect(
+                parse_position(&name, Some(wide.board), rules).unwrap(),
+                &mut seen,
+            );
+        }
+        let mut memo = MinimaxMemo::default();
+        for pos in seen {
+            let solver = Solver::new(
+                SolverConfig {
+                    hash_mb: 1,
+                    dtm: true,
+                    ..SolverConfig::default()
+                },
+                Some(&tb),
+            );
+            let got = solver.solve(&pos).unwrap();
+            assert_eq!(got.value, Some(minimax(&pos, &mut memo)), "{pos:?}");
+            table_hits += solver.stats().table_hits;
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    assert!(table_hits > 0, "no leaf was answered by a narrow table");
+}
