@@ -22,6 +22,7 @@ pub use format::{
 pub use v1::read_v1_values;
 pub use verify::{verify_tables, VerifyReport};
 
+use crate::canonical::canonical;
 use crate::color::{ByColor, Color};
 use crate::eval::{resolve_by_rule, TableValues};
 use crate::index::Index;
@@ -731,14 +732,21 @@ impl Tablebase {
 
     /// The table that holds `pos` (white to move, no en passant right, not
     /// resolved by rule) and `pos` as that table's board sees it: this
-    /// board's table of its class, else the narrowest board with a table of
-    /// the class on which the pawns fit; `None` if there is no such table.
+    /// board's table of its class, else the narrowest board with a table
+    /// on which its canonical form ([`crate::canonical`]: pawns packed to
+    /// the left between walls, frozen islands shrunk) fits; `None` if there
+    /// is no such table.
     pub fn locate(&self, pos: &Position) -> Result<Option<(Arc<Table>, Position)>, TableError> {
         let material = Material::of(pos);
         if self.has_table(material)? {
             return Ok(Some((self.table(material)?, *pos)));
         }
-        let used = used_width(pos);
+        let pos = canonical(pos);
+        let material = Material::of(&pos);
+        if self.has_table(material)? {
+            return Ok(Some((self.table(material)?, pos)));
+        }
+        let used = used_width(&pos);
         for tb in self.narrow().iter().skip(used.max(1) as usize - 1) {
             if tb.has_table(material)? {
                 let p = Position::from_parts_unchecked(
@@ -756,9 +764,10 @@ impl Tablebase {
         Ok(None)
     }
 
-    /// Whether [`Tablebase::locate`] finds a table for `pos`; after the
-    /// first look at each class, a few instructions and no lock (for a
-    /// search that asks at every node).
+    /// Whether [`Tablebase::locate`] finds a table for `pos`, a canonical
+    /// position (a search's; for others it may answer `false` where
+    /// `locate` would find one): after the first look at each class, a few
+    /// instructions and no lock, for a search that asks at every node.
     pub fn covers(&self, pos: &Position) -> Result<bool, TableError> {
         let m = Material::of(pos);
         let (w, b) = (m.white as usize, m.black as usize);
