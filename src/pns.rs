@@ -59,7 +59,8 @@ pub enum PnInit {
 /// How the proof-number solver searches.
 #[derive(Clone, Copy, Debug)]
 pub struct PnConfig {
-    /// Size of the transposition table in MiB.
+    /// Size of the transposition table in MiB (0: one bucket of four
+    /// entries, to test that the search stays right whatever is replaced).
     pub hash_mb: usize,
     /// Which canonical-form rules to apply at every node.
     pub canonical: CanonicalRules,
@@ -139,8 +140,10 @@ struct TranspositionTable {
 }
 
 impl TranspositionTable {
+    /// A table of about `mb` MiB; 0 gives one bucket (for tests of
+    /// replacement).
     fn new(mb: usize) -> TranspositionTable {
-        let bytes = mb.max(1) << 20;
+        let bytes = mb << 20;
         let per = std::mem::size_of::<Mutex<[Entry; BUCKET]>>();
         let mut n = 1usize;
         while n * 2 * per <= bytes {
