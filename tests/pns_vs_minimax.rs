@@ -53,8 +53,7 @@ fn check(
 /// Boards whose every position is checked with every configuration,
 /// including the one-bucket table.
 const TINY: [(u8, u8); 4] = [(4, 4), (6, 4), (3, 5), (4, 5)];
-/// Boards checked with the normal table (and the one-bucket table on the
-/// setups' own positions).
+/// Boards checked with the one-bucket table and a normal one.
 const SMALL: [(u8, u8); 2] = [(5, 5), (3, 6)];
 
 #[test]
@@ -92,22 +91,17 @@ fn pn_equals_minimax_on_small_boards() {
         for v in variants(w, h) {
             let mut memo = MinimaxMemo::default();
             let all = reachable_positions(v, true, 300);
-            let solvers = [(
-                "4 MiB",
-                PnSolver::new(config(4, PnInit::Mobility, Some(2)), None),
-            )];
+            let solvers = [
+                (
+                    "one bucket",
+                    PnSolver::new(config(0, PnInit::Mobility, Some(2)), None),
+                ),
+                (
+                    "4 MiB",
+                    PnSolver::new(config(4, PnInit::Mobility, Some(2)), None),
+                ),
+            ];
             assert!(check(v, &all, &solvers, &mut memo) > 0);
-            // The one-bucket table from the start positions only (every
-            // replacement happens below them).
-            let starts: Vec<Position> = ["pawngame", "pawnrace:a:b", "pawnrace:c:c"]
-                .iter()
-                .filter_map(|s| parse_position(s, Some(v.board), v.rules).ok())
-                .collect();
-            let tiny = [(
-                "one bucket",
-                PnSolver::new(config(0, PnInit::Mobility, Some(2)), None),
-            )];
-            check(v, &starts, &tiny, &mut memo);
         }
     }
 }
@@ -131,21 +125,16 @@ fn pn_equals_minimax_on_big_boards_from_random_positions() {
     }
 }
 
-/// Every position reachable from every setup of 5x5, 3x6, 4x6 and 3x8
-/// with the one-bucket table and the normal one (minutes):
-/// `cargo test --release -- --ignored`.
+/// Every position reachable from every setup of 4x6 (with the one-bucket
+/// table too) and 3x8 (several minutes): `cargo test --release -- --ignored`.
 #[test]
 #[ignore]
-fn pn_equals_minimax_everywhere() {
-    for (w, h) in SMALL.into_iter().chain(BIG) {
+fn pn_equals_minimax_on_big_boards() {
+    for (w, h) in BIG {
         for v in variants(w, h) {
             let mut memo = MinimaxMemo::default();
             let all = reachable_positions(v, true, 300);
-            let solvers = [
-                (
-                    "one bucket",
-                    PnSolver::new(config(0, PnInit::Mobility, Some(2)), None),
-                ),
+            let mut solvers = vec![
                 (
                     "16 MiB, 1/1",
                     PnSolver::new(config(16, PnInit::One, None), None),
@@ -155,6 +144,10 @@ fn pn_equals_minimax_everywhere() {
                     PnSolver::new(config(16, PnInit::Mobility, Some(2)), None),
                 ),
             ];
+            if h < 8 {
+                let tiny = PnSolver::new(config(0, PnInit::Mobility, Some(2)), None);
+                solvers.push(("one bucket", tiny));
+            }
             assert!(check(v, &all, &solvers, &mut memo) > 0);
         }
     }
