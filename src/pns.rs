@@ -136,24 +136,18 @@ fn tt_key(pos: &Position, attacker_to_move: bool) -> u128 {
 /// wrong answer.
 struct TranspositionTable {
     buckets: Vec<Mutex<[Entry; BUCKET]>>,
-    shift: u32,
 }
 
 impl TranspositionTable {
     /// A table of about `mb` MiB; 0 gives one bucket (for tests of
     /// replacement).
     fn new(mb: usize) -> TranspositionTable {
-        let bytes = mb << 20;
         let per = std::mem::size_of::<Mutex<[Entry; BUCKET]>>();
-        let mut n = 1usize;
-        while n * 2 * per <= bytes {
-            n *= 2;
-        }
+        let n = ((mb << 20) / per).max(1);
         TranspositionTable {
             buckets: (0..n)
                 .map(|_| Mutex::new([Entry::default(); BUCKET]))
                 .collect(),
-            shift: 64 - n.trailing_zeros(),
         }
     }
 
@@ -162,12 +156,28 @@ impl TranspositionTable {
         let key = key & !1;
         let h = ((key as u64) ^ ((key >> 64) as u64).rotate_left(29))
             .wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let i = if self.shift >= 64 {
-            0
-        } else {
-            (h >> self.shift) as usize
-        };
+        // Any number of buckets: the high half of h * n.
+        let i = ((h as u128 * self.buckets.len() as u128) >> 64) as usize;
         &self.buckets[i]
+    }
+
+    /// Starts loading the bucket of `key` into the cache: the probes of a
+    /// node's children then wait for memory once, not once each.
+    #[inline]
+    fn prefetch(&self, key: u128) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let p = self.bucket(key) as *const _ as *const i8;
+            // Safety: a prefetch is only a hint; it never faults, and both
+            // addresses lie within (or just past) the bucket.
+            unsafe {
+                _mm_prefetch(p, _MM_HINT_T0);
+                _mm_prefetch(p.wrapping_add(64), _MM_HINT_T0);
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     /// The numbers of `key`, from its own entry or, where that says less,
@@ -477,19 +487,22 @@ impl<'a> PnSolver<'a> {
             if children.iter().any(|x| x.key == key) {
                 continue;
             }
-            let (phi, delta) = match self.tt.probe(key) {
+            self.tt.prefetch(key);
+            children.push(Child {
+                pos: c,
+                key,
+                phi: 0,
+                delta: 0,
+            });
+        }
+        for c in children.iter_mut() {
+            (c.phi, c.delta) = match self.tt.probe(c.key) {
                 Some(pd) => {
                     w.stats.tt_hits += 1;
                     pd
                 }
-                None => self.init(w, &c, !attacker_to_move)?,
+                None => self.init(w, &c.pos, !attacker_to_move)?,
             };
-            children.push(Child {
-                pos: c,
-                key,
-                phi,
-                delta,
-            });
         }
         Ok(None)
     }
