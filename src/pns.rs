@@ -308,6 +308,8 @@ pub struct PnSolver<'a> {
     table_hits: AtomicU64,
     rule_hits: AtomicU64,
     tt_hits: AtomicU64,
+    /// [`PnSolver::root_numbers`], φ in the high half.
+    root: AtomicU64,
     stop: Arc<AtomicBool>,
 }
 
@@ -322,6 +324,7 @@ impl<'a> PnSolver<'a> {
             table_hits: AtomicU64::new(0),
             rule_hits: AtomicU64::new(0),
             tt_hits: AtomicU64::new(0),
+            root: AtomicU64::new(0),
             stop: Arc::new(AtomicBool::new(false)),
         }
     }
@@ -596,9 +599,25 @@ impl<'a> PnSolver<'a> {
         } else if let Some(v) = self.leaf(w, &c)? {
             return Ok(reaches(v.wdl(), attacker_to_move));
         }
-        let (phi, delta) = self.mid(w, &c, key, INF, INF)?;
-        debug_assert!(phi == 0 || delta == 0);
+        // Thresholds twice the root's numbers, renewed until it is
+        // solved: the root's numbers show how far a long search has got.
+        let (mut phi, mut delta) = (1, 1);
+        while phi != 0 && delta != 0 {
+            let th = |n: Number| n.saturating_mul(2).saturating_add(1);
+            (phi, delta) = self.mid(w, &c, key, th(phi), th(delta))?;
+            self.root
+                .store((phi as u64) << 32 | delta as u64, Relaxed);
+        }
         Ok(phi == 0)
+    }
+
+    /// The proof and disproof numbers (φ, δ) of the latest question's root
+    /// as its search last returned to the root, from the side to move's
+    /// view (φ counts toward its goal, δ against it): how far a long search
+    /// has got.
+    pub fn root_numbers(&self) -> (u32, u32) {
+        let r = self.root.load(Relaxed);
+        ((r >> 32) as u32, r as u32)
     }
 
     /// Whether the side to move wins `pos` (a game over by rule is lost

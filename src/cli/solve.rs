@@ -102,10 +102,14 @@ trait Engine: Sync {
         progress: &(dyn Fn(Move, Solution) + Sync),
     ) -> Result<RootSolution, SolveError>;
     fn line(&self, pos: &Position) -> Result<Vec<Move>, SolveError>;
+    /// More to say on a progress line.
+    fn note(&self) -> String {
+        String::new()
+    }
 }
 
 macro_rules! engine {
-    ($t:ty) => {
+    ($t:ty $(, $note:expr)?) => {
         impl Engine for $t {
             fn stats(&self) -> SolveStats {
                 <$t>::stats(self)
@@ -129,12 +133,20 @@ macro_rules! engine {
             fn line(&self, pos: &Position) -> Result<Vec<Move>, SolveError> {
                 <$t>::line(self, pos)
             }
+            $(
+                fn note(&self) -> String {
+                    ($note)(self)
+                }
+            )?
         }
     };
 }
 
 engine!(Solver<'_>);
-engine!(PnSolver<'_>);
+engine!(PnSolver<'_>, |s: &PnSolver| {
+    let (phi, delta) = s.root_numbers();
+    format!(", root pn {phi} dn {delta} (for the side to move)")
+});
 
 /// Where the proven results go: the file, what it held when loaded (kept
 /// even if the transposition table drops some), and what it is for.
@@ -195,11 +207,12 @@ fn ticker(solver: &dyn Engine, start: Instant, done: &AtomicBool, every: Duratio
             let s = solver.stats();
             let t = start.elapsed().as_secs_f64();
             eprintln!(
-                "  {t:.0} s: {} nodes ({:.2} M/s), {} table hits, {} rule leaves",
+                "  {t:.0} s: {} nodes ({:.2} M/s), {} table hits, {} rule leaves{}",
                 s.nodes,
                 s.nodes as f64 / t / 1e6,
                 s.table_hits,
-                s.rule_hits
+                s.rule_hits,
+                solver.note()
             );
             next += every;
         }
