@@ -70,6 +70,10 @@ pub struct PnConfig {
     /// its δ passes the second best's by a factor of `1 + 2^-shift`
     /// (`None`: plain df-pn, passing it by one).
     pub epsilon_shift: Option<u32>,
+    /// Weak proof numbers (Ueda et al. 2008): δ = the largest φ of the
+    /// children plus one for each other unsolved child, instead of the sum,
+    /// which counts a subtree shared by transpositions once per path.
+    pub weak: bool,
     /// Threads for the root moves (they share the transposition table).
     pub threads: usize,
     /// Stop with [`SolveError::Stopped`] after about this many nodes (exactly,
@@ -84,6 +88,7 @@ impl Default for PnConfig {
             canonical: CanonicalRules::ALL,
             init: PnInit::Mobility,
             epsilon_shift: Some(2),
+            weak: false,
             threads: 1,
             max_nodes: None,
         }
@@ -538,7 +543,7 @@ impl<'a> PnSolver<'a> {
             // φ = min δ(child) with the best child and the second-best δ;
             // δ = Σ φ(child), saturating below INF unless a child is lost.
             let (mut best, mut d1, mut d2) = (0, INF, INF);
-            let mut sum: u64 = 0;
+            let (mut sum, mut max, mut open): (u64, Number, u64) = (0, 0, 0);
             for (i, c) in children.iter().enumerate() {
                 if c.delta < d1 {
                     d2 = d1;
@@ -548,11 +553,16 @@ impl<'a> PnSolver<'a> {
                     d2 = c.delta;
                 }
                 sum += c.phi as u64;
+                max = max.max(c.phi);
+                open += (c.phi != 0) as u64;
             }
             phi = d1;
             delta = if children.iter().any(|c| c.phi == INF) {
                 INF
             } else {
+                if self.config.weak && open > 0 {
+                    sum = max as u64 + open - 1;
+                }
                 sum.min(BIG as u64) as Number
             };
             if phi == 0 {
@@ -605,8 +615,7 @@ impl<'a> PnSolver<'a> {
         while phi != 0 && delta != 0 {
             let th = |n: Number| n.saturating_mul(2).saturating_add(1);
             (phi, delta) = self.mid(w, &c, key, th(phi), th(delta))?;
-            self.root
-                .store((phi as u64) << 32 | delta as u64, Relaxed);
+            self.root.store((phi as u64) << 32 | delta as u64, Relaxed);
         }
         Ok(phi == 0)
     }

@@ -41,6 +41,9 @@ pub struct SolveArgs {
     /// (epsilon = 2^-SHIFT); "off" for plain df-pn (to measure).
     #[arg(long, hide = true, value_name = "SHIFT", default_value = "2")]
     pub pn_epsilon: String,
+    /// With --method pn: weak proof numbers (max instead of sum; to measure).
+    #[arg(long, hide = true)]
+    pub pn_weak: bool,
     /// Answer positions of classes whose tables are in DIR from the tables
     /// (classes without a table are searched).
     #[arg(long, value_name = "DIR")]
@@ -291,6 +294,7 @@ impl SolveArgs {
                     canonical,
                     init: pn_init,
                     epsilon_shift,
+                    weak: self.pn_weak,
                     threads: self.threads,
                     max_nodes: self.max_nodes,
                 },
