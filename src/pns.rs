@@ -87,7 +87,7 @@ impl Default for PnConfig {
             hash_mb: 64,
             canonical: CanonicalRules::ALL,
             init: PnInit::Mobility,
-            epsilon_shift: Some(2),
+            epsilon_shift: Some(1),
             weak: false,
             threads: 1,
             max_nodes: None,
@@ -525,6 +525,7 @@ impl<'a> PnSolver<'a> {
         key: u128,
         th_phi: Number,
         th_delta: Number,
+        root: bool,
     ) -> Result<(Number, Number), SolveError> {
         w.stats.nodes += 1;
         w.total += 1;
@@ -568,6 +569,9 @@ impl<'a> PnSolver<'a> {
             if phi == 0 {
                 delta = INF;
             }
+            if root {
+                self.root.store((phi as u64) << 32 | delta as u64, Relaxed);
+            }
             if phi >= th_phi || delta >= th_delta {
                 break;
             }
@@ -579,7 +583,7 @@ impl<'a> PnSolver<'a> {
                 None => 1,
             };
             let child_th_delta = th_phi.min(d2.saturating_add(grow));
-            let (cp, cd) = self.mid(w, &c.pos, c.key, child_th_phi, child_th_delta)?;
+            let (cp, cd) = self.mid(w, &c.pos, c.key, child_th_phi, child_th_delta, false)?;
             let c = &mut children[best];
             c.phi = cp;
             c.delta = cd;
@@ -609,19 +613,13 @@ impl<'a> PnSolver<'a> {
         } else if let Some(v) = self.leaf(w, &c)? {
             return Ok(reaches(v.wdl(), attacker_to_move));
         }
-        // Thresholds twice the root's numbers, renewed until it is
-        // solved: the root's numbers show how far a long search has got.
-        let (mut phi, mut delta) = (1, 1);
-        while phi != 0 && delta != 0 {
-            let th = |n: Number| n.saturating_mul(2).saturating_add(1);
-            (phi, delta) = self.mid(w, &c, key, th(phi), th(delta))?;
-            self.root.store((phi as u64) << 32 | delta as u64, Relaxed);
-        }
+        let (phi, delta) = self.mid(w, &c, key, INF, INF, true)?;
+        debug_assert!(phi == 0 || delta == 0);
         Ok(phi == 0)
     }
 
     /// The proof and disproof numbers (φ, δ) of the latest question's root
-    /// as its search last returned to the root, from the side to move's
+    /// as its search last came back to the root, from the side to move's
     /// view (φ counts toward its goal, δ against it): how far a long search
     /// has got.
     pub fn root_numbers(&self) -> (u32, u32) {

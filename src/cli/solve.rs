@@ -39,7 +39,7 @@ pub struct SolveArgs {
     pub pn_init: String,
     /// With --method pn: the epsilon of the 1+epsilon trick as a shift
     /// (epsilon = 2^-SHIFT); "off" for plain df-pn (to measure).
-    #[arg(long, hide = true, value_name = "SHIFT", default_value = "2")]
+    #[arg(long, hide = true, value_name = "SHIFT", default_value = "1")]
     pub pn_epsilon: String,
     /// With --method pn: weak proof numbers (max instead of sum; to measure).
     #[arg(long, hide = true)]
