@@ -21,6 +21,7 @@ mod index;
 mod material;
 mod moves;
 mod perft;
+mod pns;
 mod position;
 mod proven;
 mod rng;
@@ -47,6 +48,7 @@ pub use index::{binomial, black_domain, in_domain, white_domain, Index, IndexSta
 pub use material::Material;
 pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};
 pub use perft::{divide, perft, perft_parallel};
+pub use pns::{PnConfig, PnInit, PnSolver};
 pub use position::{Outcome, Position, Setup};
 pub use proven::{decode_proven, encode_proven, load_proven, save_proven, ProvenError, ProvenKind};
 pub use rng::SplitMix64;

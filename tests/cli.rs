@@ -644,3 +644,138 @@ fn solve_stops_saves_and_resumes() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `solve --method pn` prints the same fields as the alpha-beta solve, and
+/// the same values; its line keeps the value (checked by the tables-free
+/// `--method ab` solve of the position after each move); the combinations
+/// it cannot do are refused with one line and exit status 2.
+#[test]
+fn solve_method_pn() {
+    for extra in [&[][..], &["--no-en-passant"], &["--seventh-rank-wins"]] {
+        let mut ab = vec!["--json", "solve", "pawngame", "--board", "5x5", "-q"];
+        ab.extend_from_slice(extra);
+        let mut pn = ab.clone();
+        pn.extend(["--method", "pn"]);
+        let (a, p) = (json(&ab), json(&pn));
+        for field in ["fen", "value", "dtm"] {
+            assert_eq!(a[field], p[field], "{extra:?} {field}");
+        }
+        let values = |v: &Value| {
+            let mut m: Vec<(String, String)> = v["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| {
+                    assert!(m["dtm"].is_null() || m["dtm"].is_u64());
+                    (m["move"].to_string(), m["value"].to_string())
+                })
+                .collect();
+            m.sort();
+            m
+        };
+        assert_eq!(values(&a), values(&p), "{extra:?}");
+        for field in ["nodes", "tt_hits", "table_hits", "rule_leaves", "seconds"] {
+            assert!(p[field].is_number(), "{extra:?} {field}: {p}");
+        }
+        // Each move of the line keeps the value.
+        let line: Vec<String> = p["line"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap().to_string())
+            .collect();
+        assert!(!line.is_empty());
+        let mut g = Game::setup(
+            "pawngame",
+            5,
+            5,
+            Opts {
+                en_passant: !extra.contains(&"--no-en-passant"),
+                seventh_rank_wins: extra.contains(&"--seventh-rank-wins"),
+            },
+        )
+        .unwrap();
+        let mut expected = p["value"].as_str().unwrap().to_string();
+        for san in &line {
+            let m = g.moves().into_iter().find(|m| &m.san() == san).unwrap();
+            g = g.play(&m);
+            if g.moves().is_empty() {
+                break;
+            }
+            let fen = g.fen();
+            let mut args = vec!["--json", "solve", &fen, "-q"];
+            args.extend_from_slice(extra);
+            let after = json(&args)["value"].as_str().unwrap().to_string();
+            let flipped = match expected.as_str() {
+                "win" => "loss",
+                "loss" => "win",
+                _ => "draw",
+            };
+            assert_eq!(after, flipped, "{extra:?} after {san} in {line:?}");
+            expected = after;
+        }
+    }
+    // Text output: the same lines as the alpha-beta solve.
+    let text = ok(&[
+        "solve", "pawngame", "--board", "4x4", "-q", "--method", "pn",
+    ]);
+    for start in ["fen:", "rules:", "value:  loss", "line:", "nodes:", "time:"] {
+        assert!(
+            text.lines().any(|l| l.starts_with(start)),
+            "{start}: {text}"
+        );
+    }
+    for (args, mentions) in [
+        (
+            &[
+                "solve", "pawngame", "--board", "4x4", "--method", "pn", "--dtm",
+            ][..],
+            &["--dtm"][..],
+        ),
+        (
+            &["solve", "pawngame", "--board", "4x4", "--method", "xy"],
+            &["method"],
+        ),
+    ] {
+        check_bad("solve --method", args, mentions).unwrap();
+    }
+}
+
+/// A pn solve stopped by its node budget saves what it proved; the pn and
+/// the alpha-beta solve each resume from the other's file with the same
+/// values and fewer nodes.
+#[test]
+fn solve_pn_saves_and_seeds_ab() {
+    let dir = std::env::temp_dir().join(format!("peasant-cli-pn-save-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("pawngame.proven");
+    let file = file.to_str().unwrap();
+    let base = ["--json", "solve", "pawngame", "--board", "5x6", "-q"];
+    let ab = json(&base);
+    let mut pn_args = base.to_vec();
+    pn_args.extend(["--method", "pn"]);
+    let pn = json(&pn_args);
+    assert_eq!(ab["value"], pn["value"]);
+    let mut stopped = pn_args.clone();
+    let budget = (pn["nodes"].as_u64().unwrap() / 2).to_string();
+    stopped.extend(["--save", file, "--max-nodes", &budget]);
+    let out = run(&stopped);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert_eq!(stderr(&out).lines().count(), 1, "{}", stderr(&out));
+    let mut resumed = pn_args.clone();
+    resumed.extend(["--save", file]);
+    let again = json(&resumed);
+    assert_eq!(again["value"], pn["value"]);
+    assert_eq!(again["moves"], pn["moves"]);
+    assert!(again["loaded"].as_u64().unwrap() > 0);
+    assert!(again["nodes"].as_u64().unwrap() < pn["nodes"].as_u64().unwrap());
+    // The alpha-beta solve takes the pn file as leaves.
+    let mut ab_resumed = base.to_vec();
+    ab_resumed.extend(["--save", file]);
+    let seeded = json(&ab_resumed);
+    assert_eq!(seeded["value"], ab["value"]);
+    assert_eq!(seeded["moves"], ab["moves"]);
+    assert!(seeded["nodes"].as_u64().unwrap() < ab["nodes"].as_u64().unwrap());
+    let _ = std::fs::remove_dir_all(&dir);
+}

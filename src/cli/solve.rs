@@ -1,5 +1,10 @@
-//! `peasant solve <POS> [--tables DIR] [--threads N] [--hash-mb M] [--dtm]
-//! [--save FILE [--save-every SECS]] [--max-nodes N]`
+//! `peasant solve <POS> [--method ab|pn] [--tables DIR] [--threads N]
+//! [--hash-mb M] [--dtm] [--save FILE [--save-every SECS]] [--max-nodes N]`
+//!
+//! `--method ab` (the default) is the alpha-beta [`Solver`]; `--method pn`
+//! the proof-number [`PnSolver`], which answers win/draw/loss only (`--dtm`
+//! is refused). Both keep the same win/draw/loss proven-results files, so
+//! either resumes from what the other saved.
 //!
 //! With `--save FILE` the proven results (exact values, never bounds) are
 //! loaded from FILE first if it exists, and written to it every
@@ -10,8 +15,9 @@
 use super::{print_json, CliError, GlobalArgs};
 use clap::Args;
 use peasant::{
-    load_proven, save_proven, CanonicalRules, Position, Proven, ProvenError, ProvenKind, Solution,
-    SolveError, Solver, SolverConfig, Tablebase,
+    load_proven, save_proven, CanonicalRules, Move, PnConfig, PnInit, PnSolver, Position, Proven,
+    ProvenError, ProvenKind, RootSolution, Solution, SolveError, SolveStats, Solver, SolverConfig,
+    Tablebase,
 };
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -23,6 +29,21 @@ use std::time::{Duration, Instant};
 pub struct SolveArgs {
     /// A position text (FEN subset) or a setup name.
     pub pos: String,
+    /// The search: ab (alpha-beta) or pn (proof-number search, df-pn;
+    /// win/draw/loss only).
+    #[arg(long, value_name = "METHOD", default_value = "ab")]
+    pub method: String,
+    /// With --method pn: how unsearched nodes' numbers start, mobility or
+    /// one (to measure).
+    #[arg(long, hide = true, value_name = "INIT", default_value = "mobility")]
+    pub pn_init: String,
+    /// With --method pn: the epsilon of the 1+epsilon trick as a shift
+    /// (epsilon = 2^-SHIFT); "off" for plain df-pn (to measure).
+    #[arg(long, hide = true, value_name = "SHIFT", default_value = "1")]
+    pub pn_epsilon: String,
+    /// With --method pn: weak proof numbers (max instead of sum; to measure).
+    #[arg(long, hide = true)]
+    pub pn_weak: bool,
     /// Answer positions of classes whose tables are in DIR from the tables
     /// (classes without a table are searched).
     #[arg(long, value_name = "DIR")]
@@ -84,6 +105,64 @@ fn proven_error(e: ProvenError) -> CliError {
     }
 }
 
+/// What the command needs of a solver, whichever method it uses.
+trait Engine: Sync {
+    fn stats(&self) -> SolveStats;
+    fn proven(&self) -> Vec<Proven>;
+    fn load_proven(&self, proven: &[Proven]);
+    fn stop_flag(&self) -> Arc<AtomicBool>;
+    fn solve_root(
+        &self,
+        pos: &Position,
+        progress: &(dyn Fn(Move, Solution) + Sync),
+    ) -> Result<RootSolution, SolveError>;
+    fn line(&self, pos: &Position) -> Result<Vec<Move>, SolveError>;
+    /// More to say on a progress line.
+    fn note(&self) -> String {
+        String::new()
+    }
+}
+
+macro_rules! engine {
+    ($t:ty $(, $note:expr)?) => {
+        impl Engine for $t {
+            fn stats(&self) -> SolveStats {
+                <$t>::stats(self)
+            }
+            fn proven(&self) -> Vec<Proven> {
+                <$t>::proven(self)
+            }
+            fn load_proven(&self, proven: &[Proven]) {
+                <$t>::load_proven(self, proven)
+            }
+            fn stop_flag(&self) -> Arc<AtomicBool> {
+                <$t>::stop_flag(self)
+            }
+            fn solve_root(
+                &self,
+                pos: &Position,
+                progress: &(dyn Fn(Move, Solution) + Sync),
+            ) -> Result<RootSolution, SolveError> {
+                <$t>::solve_root(self, pos, progress)
+            }
+            fn line(&self, pos: &Position) -> Result<Vec<Move>, SolveError> {
+                <$t>::line(self, pos)
+            }
+            $(
+                fn note(&self) -> String {
+                    ($note)(self)
+                }
+            )?
+        }
+    };
+}
+
+engine!(Solver<'_>);
+engine!(PnSolver<'_>, |s: &PnSolver| {
+    let (phi, delta) = s.root_numbers();
+    format!(", root pn {phi} dn {delta} (for the side to move)")
+});
+
 /// Where the proven results go: the file, what it held when loaded (kept
 /// even if the transposition table drops some), and what it is for.
 struct SaveFile<'a> {
@@ -95,7 +174,7 @@ struct SaveFile<'a> {
 impl SaveFile<'_> {
     /// Saves the loaded results and the solver's proven ones; returns how
     /// many.
-    fn save(&self, solver: &Solver) -> Result<usize, CliError> {
+    fn save(&self, solver: &dyn Engine) -> Result<usize, CliError> {
         let mut all = solver.proven();
         all.extend_from_slice(&self.loaded);
         all.sort_unstable_by_key(|p| p.key);
@@ -106,7 +185,7 @@ impl SaveFile<'_> {
 }
 
 /// Saves every `every` until `done`.
-fn saver(file: &SaveFile, solver: &Solver, done: &AtomicBool, every: Duration, quiet: bool) {
+fn saver(file: &SaveFile, solver: &dyn Engine, done: &AtomicBool, every: Duration, quiet: bool) {
     let mut next = Instant::now() + every;
     while !done.load(Ordering::Relaxed) {
         std::thread::sleep(Duration::from_millis(100));
@@ -135,7 +214,7 @@ fn dtm_json(s: &Solution) -> serde_json::Value {
 }
 
 /// Prints the solver's counters on stderr every `every` until `done`.
-fn ticker(solver: &Solver, start: Instant, done: &AtomicBool, every: Duration) {
+fn ticker(solver: &dyn Engine, start: Instant, done: &AtomicBool, every: Duration) {
     let mut next = start + every;
     while !done.load(Ordering::Relaxed) {
         std::thread::sleep(Duration::from_millis(100));
@@ -143,12 +222,13 @@ fn ticker(solver: &Solver, start: Instant, done: &AtomicBool, every: Duration) {
             let s = solver.stats();
             let t = start.elapsed().as_secs_f64();
             eprintln!(
-                "  {t:.0} s: {} nodes ({:.2} M/s), {} table hits, {} rule leaves, {} race leaves",
+                "  {t:.0} s: {} nodes ({:.2} M/s), {} table hits, {} rule leaves, {} race leaves{}",
                 s.nodes,
                 s.nodes as f64 / t / 1e6,
                 s.table_hits,
                 s.rule_hits,
-                s.race_hits
+                s.race_hits,
+                solver.note()
             );
             next += every;
         }
@@ -164,6 +244,35 @@ impl SolveArgs {
         if self.threads == 0 {
             return Err(CliError::input("--threads must be at least 1"));
         }
+        let pn = match self.method.as_str() {
+            "ab" => false,
+            "pn" => true,
+            other => {
+                return Err(CliError::input(format!(
+                    "--method {other}: expected ab or pn"
+                )))
+            }
+        };
+        if pn && self.dtm {
+            return Err(CliError::input(
+                "--dtm needs --method ab: proof-number search answers win/draw/loss only",
+            ));
+        }
+        let pn_init = match self.pn_init.as_str() {
+            "mobility" => PnInit::Mobility,
+            "one" => PnInit::One,
+            other => {
+                return Err(CliError::input(format!(
+                    "--pn-init {other}: expected mobility or one"
+                )))
+            }
+        };
+        let epsilon_shift = match self.pn_epsilon.as_str() {
+            "off" => None,
+            s => Some(s.parse::<u32>().ok().filter(|&s| s < 32).ok_or_else(|| {
+                CliError::input(format!("--pn-epsilon {s}: expected off or a shift 0..31"))
+            })?),
+        };
         let tb = self
             .tables
             .as_ref()
@@ -192,7 +301,27 @@ impl SolveArgs {
             null_window: self.null_window,
             canonical,
         };
-        let solver = Solver::new(config, tb.as_ref());
+        let ab;
+        let pns;
+        let solver: &dyn Engine = if pn {
+            pns = PnSolver::new(
+                PnConfig {
+                    hash_mb: self.hash_mb,
+                    canonical,
+                    init: pn_init,
+                    epsilon_shift,
+                    weak: self.pn_weak,
+                    threads: self.threads,
+                    max_nodes: self.max_nodes,
+                    race: !self.no_race,
+                },
+                tb.as_ref(),
+            );
+            &pns
+        } else {
+            ab = Solver::new(config, tb.as_ref());
+            &ab
+        };
         let start = Instant::now();
         let quiet = self.quiet;
         let save = match &self.save {
@@ -238,11 +367,11 @@ impl SolveArgs {
         let done = AtomicBool::new(false);
         let result = std::thread::scope(|scope| {
             if !quiet {
-                scope.spawn(|| ticker(&solver, start, &done, Duration::from_secs(10)));
+                scope.spawn(|| ticker(solver, start, &done, Duration::from_secs(10)));
             }
             if let Some(file) = &save {
                 let every = Duration::from_secs(self.save_every.max(1));
-                let (solver, done) = (&solver, &done);
+                let done = &done;
                 scope.spawn(move || saver(file, solver, done, every, quiet));
             }
             let progress = |m: peasant::Move, s: Solution| {
@@ -262,7 +391,7 @@ impl SolveArgs {
         });
         // The solve's time, without the final save (reported apart).
         let seconds = start.elapsed().as_secs_f64();
-        let saved = save.as_ref().map(|f| f.save(&solver)).transpose()?;
+        let saved = save.as_ref().map(|f| f.save(solver)).transpose()?;
         let stats = solver.stats();
         let saved_text = match (&save, saved) {
             (Some(f), Some(n)) => format!("{n} proven positions saved to {}", f.path.display()),
@@ -310,6 +439,7 @@ impl SolveArgs {
                 "seconds": seconds,
                 "threads": self.threads,
                 "hash_mb": self.hash_mb,
+                "method": self.method,
                 "loaded": loaded,
                 "saved": saved,
             }));

@@ -1,0 +1,807 @@
+//! Depth-first proof-number search (df-pn, Nagai 2002) for the binary
+//! questions "does this side win?", with the 1+ε trick of Pawlewicz and
+//! Lew and a transposition table keyed by the whole canonical position and
+//! the question. Decisive results have small proof trees; this finds them
+//! where alpha-beta ([`crate::Solver`]) would have to refute every
+//! alternative to the same depth.
+//!
+//! The search is written in negamax form over canonical positions (always
+//! white to move, see [`crate::canonical`]). A question fixes an attacker,
+//! who wants to win; the defender wants not to lose (a draw is a failure of
+//! the attacker). At every node the side to move has a goal (win if it is
+//! the attacker, not lose if it is the defender) and the node carries two
+//! numbers: φ, the proof number of "the side to move reaches its goal", and
+//! δ, the proof number of "it does not" (φ = 0: reached; δ = 0: failed).
+//! Then φ(n) = min δ(child) and δ(n) = Σ φ(child).
+//!
+//! The game is acyclic (every move advances a pawn), so there is no
+//! graph-history interaction; transpositions only make sums count a shared
+//! subtree twice, which costs efficiency, never correctness. Two moves that
+//! lead to the same canonical position are one child.
+//!
+//! Leaves are exactly those of the alpha-beta solver: a move that ends the
+//! game by rule (the mover wins), stalemate (a draw), and [`PnSolver::leaf`]
+//! (fact 3's rule when there is no en passant right, the tables where the
+//! class has one).
+
+use crate::canonical::{canonical_with, position_key, CanonicalRules};
+use crate::color::Color;
+use crate::eval::{resolve_by_rule, resolve_race};
+use crate::moves::{Move, MoveKind};
+use crate::position::Position;
+use crate::solver::{Proven, RootSolution, Solution, SolveError, SolveStats};
+use crate::table::Tablebase;
+use crate::value::{Value, Wdl};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
+
+/// A proof or disproof number; [`INF`] means the other number is 0.
+type Number = u32;
+/// Proven (as φ: the side to move cannot reach its goal; as δ: it has).
+const INF: Number = Number::MAX;
+/// The largest number of an unsolved node: sums saturate here.
+const BIG: Number = INF - 1;
+/// Nodes a worker searches between two looks at the shared counters.
+const CHECK_EVERY: u64 = 4096;
+const BUCKET: usize = 4;
+
+/// How a child's numbers start before it is searched.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum PnInit {
+    /// φ = δ = 1.
+    One,
+    /// φ = 1, δ = its number of legal moves (each must be refuted).
+    Mobility,
+}
+
+/// How the proof-number solver searches.
+#[derive(Clone, Copy, Debug)]
+pub struct PnConfig {
+    /// Size of the transposition table in MiB (0: one bucket of four
+    /// entries, to test that the search stays right whatever is replaced).
+    pub hash_mb: usize,
+    /// Which canonical-form rules to apply at every node.
+    pub canonical: CanonicalRules,
+    /// How unsearched children's numbers start.
+    pub init: PnInit,
+    /// The ε of the 1+ε trick as a shift: the best child is searched until
+    /// its δ passes the second best's by a factor of `1 + 2^-shift`
+    /// (`None`: plain df-pn, passing it by one).
+    pub epsilon_shift: Option<u32>,
+    /// Weak proof numbers (Ueda et al. 2008): δ = the largest φ of the
+    /// children plus one for each other unsolved child, instead of the sum,
+    /// which counts a subtree shared by transpositions once per path.
+    pub weak: bool,
+    /// Threads for the root moves (they share the transposition table).
+    pub threads: usize,
+    /// Stop with [`SolveError::Stopped`] after about this many nodes (exactly,
+    /// on one thread).
+    pub max_nodes: Option<u64>,
+    /// Resolve pure races by rule ([`resolve_race`]) instead of searching
+    /// them.
+    pub race: bool,
+}
+
+impl Default for PnConfig {
+    fn default() -> PnConfig {
+        PnConfig {
+            hash_mb: 64,
+            canonical: CanonicalRules::ALL,
+            init: PnInit::Mobility,
+            epsilon_shift: Some(1),
+            weak: false,
+            threads: 1,
+            max_nodes: None,
+            race: true,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    /// [`tt_key`]; `[0, 0]` for an empty slot.
+    key: [u64; 2],
+    phi: Number,
+    delta: Number,
+    /// Nodes searched below this entry (saturating): what replacement keeps.
+    work: u32,
+}
+
+impl Entry {
+    #[inline]
+    fn solved(&self) -> bool {
+        self.phi == 0 || self.delta == 0
+    }
+
+    /// What replacement keeps: big subtrees, and solved entries over
+    /// unsolved ones of similar size.
+    #[inline]
+    fn keep(&self) -> u64 {
+        if self.key == [0, 0] {
+            0
+        } else if self.solved() {
+            4 * self.work as u64 + 1
+        } else {
+            self.work as u64 + 1
+        }
+    }
+}
+
+/// The key of a question about a canonical position: its
+/// [`position_key`], with bit 0 (square a1, where no white pawn can stand)
+/// set when the side to move is the attacker.
+#[inline]
+fn tt_key(pos: &Position, attacker_to_move: bool) -> u128 {
+    let k = position_key(pos);
+    debug_assert_eq!(k & 1, 0, "a white pawn on a1");
+    k | attacker_to_move as u128
+}
+
+/// A transposition table of buckets, each behind its own lock. Both
+/// questions about a position share a bucket, so each answers the other
+/// where it can. A probe compares the whole key: no collision can give a
+/// wrong answer.
+struct TranspositionTable {
+    buckets: Vec<Mutex<[Entry; BUCKET]>>,
+}
+
+impl TranspositionTable {
+    /// A table of about `mb` MiB; 0 gives one bucket (for tests of
+    /// replacement).
+    fn new(mb: usize) -> TranspositionTable {
+        let per = std::mem::size_of::<Mutex<[Entry; BUCKET]>>();
+        let n = ((mb << 20) / per).max(1);
+        TranspositionTable {
+            buckets: (0..n)
+                .map(|_| Mutex::new([Entry::default(); BUCKET]))
+                .collect(),
+        }
+    }
+
+    #[inline]
+    fn bucket(&self, key: u128) -> &Mutex<[Entry; BUCKET]> {
+        let key = key & !1;
+        let h = ((key as u64) ^ ((key >> 64) as u64).rotate_left(29))
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        // Any number of buckets: the high half of h * n.
+        let i = ((h as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[i]
+    }
+
+    /// Starts loading the bucket of `key` into the cache: the probes of a
+    /// node's children then wait for memory once, not once each.
+    #[inline]
+    fn prefetch(&self, key: u128) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let p = self.bucket(key) as *const _ as *const i8;
+            // Safety: a prefetch is only a hint; it never faults, and both
+            // addresses lie within (or just past) the bucket.
+            unsafe {
+                _mm_prefetch(p, _MM_HINT_T0);
+                _mm_prefetch(p.wrapping_add(64), _MM_HINT_T0);
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    /// The numbers of `key`, from its own entry or, where that says less,
+    /// from the other question about the same position: if the side to
+    /// move wins, it does not lose; if it loses, it does not win.
+    #[inline]
+    fn probe(&self, key: u128) -> Option<(Number, Number)> {
+        let k = [key as u64, (key >> 64) as u64];
+        let other = [k[0] ^ 1, k[1]];
+        let b = self.bucket(key).lock().unwrap();
+        let own = b.iter().find(|e| e.key == k);
+        if let Some(e) = own {
+            if e.solved() {
+                return Some((e.phi, e.delta));
+            }
+        }
+        if let Some(o) = b.iter().find(|e| e.key == other) {
+            let attacker_to_move = key & 1 == 1;
+            // The other question has the other attacker, the same mover.
+            if attacker_to_move && o.delta == 0 {
+                // The mover, defending, fails not to lose: it cannot win.
+                return Some((INF, 0));
+            }
+            if !attacker_to_move && o.phi == 0 {
+                // The mover, attacking, wins: it does not lose.
+                return Some((0, INF));
+            }
+        }
+        own.map(|e| (e.phi, e.delta))
+    }
+
+    fn store(&self, key: u128, phi: Number, delta: Number, work: u64) {
+        let k = [key as u64, (key >> 64) as u64];
+        let work = work.min(u32::MAX as u64) as u32;
+        let mut b = self.bucket(key).lock().unwrap();
+        if let Some(e) = b.iter_mut().find(|e| e.key == k) {
+            // A solved entry stays solved (another thread may have solved
+            // it meanwhile); else the newest numbers are the best.
+            if !e.solved() {
+                e.phi = phi;
+                e.delta = delta;
+            }
+            e.work = e.work.saturating_add(work);
+            return;
+        }
+        let slot = b
+            .iter_mut()
+            .min_by_key(|e| e.keep())
+            .expect("buckets are not empty");
+        *slot = Entry {
+            key: k,
+            phi,
+            delta,
+            work,
+        };
+    }
+}
+
+/// What one thread keeps to itself while searching.
+struct Worker {
+    stats: SolveStats,
+    /// At this many unflushed nodes, flush and look at the stop flag and
+    /// the node budget.
+    check_at: u64,
+    /// Nodes this worker searched, never reset.
+    total: u64,
+}
+
+impl Worker {
+    fn new() -> Worker {
+        Worker {
+            stats: SolveStats::default(),
+            check_at: 0,
+            total: 0,
+        }
+    }
+}
+
+/// A child of a node being searched.
+struct Child {
+    pos: Position,
+    key: u128,
+    phi: Number,
+    delta: Number,
+}
+
+/// The numbers of a node whose side to move has reached its goal (`true`)
+/// or has failed.
+#[inline]
+fn solved(reached: bool) -> (Number, Number) {
+    if reached {
+        (0, INF)
+    } else {
+        (INF, 0)
+    }
+}
+
+/// Whether the side to move reaches its goal in a position of value `v`:
+/// the attacker must win, the defender must not lose.
+#[inline]
+fn reaches(v: Wdl, attacker_to_move: bool) -> bool {
+    if attacker_to_move {
+        v == Wdl::Win
+    } else {
+        v != Wdl::Loss
+    }
+}
+
+/// The win/draw/loss value before a move into a position of value `v`.
+#[inline]
+fn before_move(v: Wdl) -> Wdl {
+    match v {
+        Wdl::Win => Wdl::Loss,
+        Wdl::Draw => Wdl::Draw,
+        Wdl::Loss => Wdl::Win,
+    }
+}
+
+/// Solves the binary questions of one variant by proof-number search, with
+/// tables where they exist.
+pub struct PnSolver<'a> {
+    config: PnConfig,
+    tables: Option<&'a Tablebase>,
+    tt: TranspositionTable,
+    nodes: AtomicU64,
+    table_hits: AtomicU64,
+    rule_hits: AtomicU64,
+    race_hits: AtomicU64,
+    tt_hits: AtomicU64,
+    /// [`PnSolver::root_numbers`], φ in the high half.
+    root: AtomicU64,
+    stop: Arc<AtomicBool>,
+}
+
+impl<'a> PnSolver<'a> {
+    pub fn new(config: PnConfig, tables: Option<&'a Tablebase>) -> PnSolver<'a> {
+        PnSolver {
+            config,
+            tables,
+            tt: TranspositionTable::new(config.hash_mb),
+            nodes: AtomicU64::new(0),
+            table_hits: AtomicU64::new(0),
+            rule_hits: AtomicU64::new(0),
+            race_hits: AtomicU64::new(0),
+            tt_hits: AtomicU64::new(0),
+            root: AtomicU64::new(0),
+            stop: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    pub fn config(&self) -> &PnConfig {
+        &self.config
+    }
+
+    /// Asks every search of this solver to stop soon with
+    /// [`SolveError::Stopped`] (safe from any thread).
+    pub fn stop(&self) {
+        self.stop.store(true, Relaxed);
+    }
+
+    /// The flag [`PnSolver::stop`] sets, for a signal handler that must own it.
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stop)
+    }
+
+    /// The counters so far (updated every few thousand nodes while running).
+    /// `nodes` counts expanded nodes.
+    pub fn stats(&self) -> SolveStats {
+        SolveStats {
+            nodes: self.nodes.load(Relaxed),
+            table_hits: self.table_hits.load(Relaxed),
+            rule_hits: self.rule_hits.load(Relaxed),
+            race_hits: self.race_hits.load(Relaxed),
+            tt_hits: self.tt_hits.load(Relaxed),
+        }
+    }
+
+    fn flush(&self, w: &mut Worker) {
+        let s = std::mem::take(&mut w.stats);
+        self.nodes.fetch_add(s.nodes, Relaxed);
+        self.table_hits.fetch_add(s.table_hits, Relaxed);
+        self.rule_hits.fetch_add(s.rule_hits, Relaxed);
+        self.race_hits.fetch_add(s.race_hits, Relaxed);
+        self.tt_hits.fetch_add(s.tt_hits, Relaxed);
+    }
+
+    /// Flushes the worker's counters, then stops if asked to or if the node
+    /// budget is spent; else sets when to look again.
+    fn checkpoint(&self, w: &mut Worker) -> Result<(), SolveError> {
+        self.flush(w);
+        if self.stop.load(Relaxed) {
+            return Err(SolveError::Stopped);
+        }
+        let mut every = CHECK_EVERY;
+        if let Some(max) = self.config.max_nodes {
+            let done = self.nodes.load(Relaxed);
+            if done >= max {
+                self.stop();
+                return Err(SolveError::Stopped);
+            }
+            every = every.min(max - done);
+        }
+        w.check_at = every;
+        Ok(())
+    }
+
+    /// Every piece of knowledge beyond the rules of play, in one place: the
+    /// value of a canonical position (white to move, game not over) if it is
+    /// known without search. A further rule goes here.
+    fn leaf(&self, w: &mut Worker, pos: &Position) -> Result<Option<Value>, SolveError> {
+        // En passant first, exactly as `eval::value` does: with a right to
+        // capture en passant the rule of fact 3 may not hold (height 5).
+        if pos.ep_square().is_some() {
+            return Ok(None);
+        }
+        if let Some(v) = resolve_by_rule(pos) {
+            w.stats.rule_hits += 1;
+            return Ok(Some(v));
+        }
+        if self.config.race {
+            if let Some(v) = resolve_race(pos) {
+                w.stats.race_hits += 1;
+                return Ok(Some(v));
+            }
+        }
+        if let Some(tb) = self.tables {
+            if tb.covers(pos)? {
+                w.stats.table_hits += 1;
+                return Ok(Some(tb.probe(pos)?));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The starting numbers of a canonical child not in the table.
+    fn init(
+        &self,
+        w: &mut Worker,
+        pos: &Position,
+        attacker_to_move: bool,
+    ) -> Result<(Number, Number), SolveError> {
+        if let Some(v) = self.leaf(w, pos)? {
+            return Ok(solved(reaches(v.wdl(), attacker_to_move)));
+        }
+        Ok(match self.config.init {
+            PnInit::One => (1, 1),
+            PnInit::Mobility => match pos.count_moves() {
+                0 => solved(reaches(Wdl::Draw, attacker_to_move)),
+                n => (1, n),
+            },
+        })
+    }
+
+    /// Orders moves: best guesses first (ties in the search go to the
+    /// first): wins at once, captures, the most advanced.
+    fn order(pos: &Position, moves: &mut [Move]) {
+        let h = pos.board().height();
+        let key = |m: &Move| {
+            let to = match pos.turn() {
+                Color::White => m.to.rank(),
+                Color::Black => h - 1 - m.to.rank(),
+            };
+            let mut k = to as i32;
+            if m.is_capture() {
+                k += 100;
+            }
+            if m.kind == MoveKind::DoublePush {
+                k += 1;
+            }
+            std::cmp::Reverse(k)
+        };
+        moves.sort_by_key(key);
+    }
+
+    /// Expands a canonical node: its children with their numbers, or its
+    /// numbers if the node is decided by the rules of play (a move that
+    /// wins at once, no move at all).
+    fn expand(
+        &self,
+        w: &mut Worker,
+        pos: &Position,
+        attacker_to_move: bool,
+        children: &mut Vec<Child>,
+    ) -> Result<Option<(Number, Number)>, SolveError> {
+        let mut moves = pos.legal_moves();
+        if moves.is_empty() {
+            return Ok(Some(solved(reaches(Wdl::Draw, attacker_to_move))));
+        }
+        Self::order(pos, moves.as_mut_slice());
+        for &m in moves.iter() {
+            let child = pos.play(m);
+            if child.winner_by_rule().is_some() {
+                return Ok(Some(solved(true)));
+            }
+            let c = canonical_with(&child, self.config.canonical);
+            let key = tt_key(&c, !attacker_to_move);
+            if children.iter().any(|x| x.key == key) {
+                continue;
+            }
+            self.tt.prefetch(key);
+            children.push(Child {
+                pos: c,
+                key,
+                phi: 0,
+                delta: 0,
+            });
+        }
+        for c in children.iter_mut() {
+            (c.phi, c.delta) = match self.tt.probe(c.key) {
+                Some(pd) => {
+                    w.stats.tt_hits += 1;
+                    pd
+                }
+                None => self.init(w, &c.pos, !attacker_to_move)?,
+            };
+        }
+        Ok(None)
+    }
+
+    /// The multiple-iterative-deepening step of df-pn: searches the
+    /// canonical node until φ ≥ `th_phi` or δ ≥ `th_delta` and returns
+    /// its numbers (also stored in the table).
+    fn mid(
+        &self,
+        w: &mut Worker,
+        pos: &Position,
+        key: u128,
+        th_phi: Number,
+        th_delta: Number,
+        root: bool,
+    ) -> Result<(Number, Number), SolveError> {
+        w.stats.nodes += 1;
+        w.total += 1;
+        if w.stats.nodes >= w.check_at {
+            self.checkpoint(w)?;
+        }
+        let attacker_to_move = key & 1 == 1;
+        let before = w.total;
+        let mut children = Vec::with_capacity(24);
+        if let Some((phi, delta)) = self.expand(w, pos, attacker_to_move, &mut children)? {
+            self.tt.store(key, phi, delta, 1);
+            return Ok((phi, delta));
+        }
+        let (mut phi, mut delta);
+        loop {
+            // φ = min δ(child) with the best child and the second-best δ;
+            // δ = Σ φ(child), saturating below INF unless a child is lost.
+            let (mut best, mut d1, mut d2) = (0, INF, INF);
+            let (mut sum, mut max, mut open): (u64, Number, u64) = (0, 0, 0);
+            for (i, c) in children.iter().enumerate() {
+                if c.delta < d1 {
+                    d2 = d1;
+                    d1 = c.delta;
+                    best = i;
+                } else if c.delta < d2 {
+                    d2 = c.delta;
+                }
+                sum += c.phi as u64;
+                max = max.max(c.phi);
+                open += (c.phi != 0) as u64;
+            }
+            phi = d1;
+            delta = if children.iter().any(|c| c.phi == INF) {
+                INF
+            } else {
+                if self.config.weak && open > 0 {
+                    sum = max as u64 + open - 1;
+                }
+                sum.min(BIG as u64) as Number
+            };
+            if phi == 0 {
+                delta = INF;
+            }
+            if root {
+                self.root.store((phi as u64) << 32 | delta as u64, Relaxed);
+            }
+            if phi >= th_phi || delta >= th_delta {
+                break;
+            }
+            let c = &children[best];
+            let child_th_phi =
+                (th_delta as u64 - delta as u64 + c.phi as u64).min(INF as u64) as Number;
+            let grow = match self.config.epsilon_shift {
+                Some(s) => (d2 >> s).max(1),
+                None => 1,
+            };
+            let child_th_delta = th_phi.min(d2.saturating_add(grow));
+            let (cp, cd) = self.mid(w, &c.pos, c.key, child_th_phi, child_th_delta, false)?;
+            let c = &mut children[best];
+            c.phi = cp;
+            c.delta = cd;
+        }
+        self.tt.store(key, phi, delta, w.total - before);
+        Ok((phi, delta))
+    }
+
+    /// Whether the side to move in `pos` reaches its goal: wins if it is
+    /// the attacker, does not lose if it is the defender.
+    fn reaches_goal(
+        &self,
+        w: &mut Worker,
+        pos: &Position,
+        attacker_to_move: bool,
+    ) -> Result<bool, SolveError> {
+        if pos.winner_by_rule().is_some() {
+            return Ok(reaches(Wdl::Loss, attacker_to_move));
+        }
+        let c = canonical_with(pos, self.config.canonical);
+        let key = tt_key(&c, attacker_to_move);
+        if let Some((phi, delta)) = self.tt.probe(key) {
+            w.stats.tt_hits += 1;
+            if phi == 0 || delta == 0 {
+                return Ok(phi == 0);
+            }
+        } else if let Some(v) = self.leaf(w, &c)? {
+            return Ok(reaches(v.wdl(), attacker_to_move));
+        }
+        let (phi, delta) = self.mid(w, &c, key, INF, INF, true)?;
+        debug_assert!(phi == 0 || delta == 0);
+        Ok(phi == 0)
+    }
+
+    /// The proof and disproof numbers (φ, δ) of the latest question's root
+    /// as its search last came back to the root, from the side to move's
+    /// view (φ counts toward its goal, δ against it): how far a long search
+    /// has got.
+    pub fn root_numbers(&self) -> (u32, u32) {
+        let r = self.root.load(Relaxed);
+        ((r >> 32) as u32, r as u32)
+    }
+
+    /// Whether the side to move wins `pos` (a game over by rule is lost
+    /// for the side to move, a stalemate drawn).
+    pub fn wins(&self, pos: &Position) -> Result<bool, SolveError> {
+        let mut w = Worker::new();
+        let r = self.reaches_goal(&mut w, pos, true);
+        self.flush(&mut w);
+        r
+    }
+
+    /// Whether the side to move loses `pos`.
+    pub fn loses(&self, pos: &Position) -> Result<bool, SolveError> {
+        let mut w = Worker::new();
+        let r = self.reaches_goal(&mut w, pos, false).map(|holds| !holds);
+        self.flush(&mut w);
+        r
+    }
+
+    fn wdl_with(&self, w: &mut Worker, pos: &Position) -> Result<Wdl, SolveError> {
+        Ok(if self.reaches_goal(w, pos, true)? {
+            Wdl::Win
+        } else if !self.reaches_goal(w, pos, false)? {
+            Wdl::Loss
+        } else {
+            Wdl::Draw
+        })
+    }
+
+    /// Win if "the side to move wins" is proven, else loss if "the
+    /// opponent wins" is proven, else draw.
+    pub fn wdl(&self, pos: &Position) -> Result<Wdl, SolveError> {
+        let mut w = Worker::new();
+        let r = self.wdl_with(&mut w, pos);
+        self.flush(&mut w);
+        r
+    }
+
+    /// The win/draw/loss value of any position, as [`crate::Solver::solve`]
+    /// gives it (without DTM).
+    pub fn solve(&self, pos: &Position) -> Result<Solution, SolveError> {
+        Ok(Solution {
+            wdl: self.wdl(pos)?,
+            value: None,
+        })
+    }
+
+    /// The value of `pos` and of every move, the moves searched in parallel
+    /// on `config.threads` threads sharing the transposition table;
+    /// `progress` is told of each move as it is solved.
+    pub fn solve_root(
+        &self,
+        pos: &Position,
+        progress: &(dyn Fn(Move, Solution) + Sync),
+    ) -> Result<RootSolution, SolveError> {
+        if let Some(outcome) = pos.outcome() {
+            return Err(SolveError::GameOver(outcome));
+        }
+        let mut moves: Vec<Move> = pos.legal_moves().to_vec();
+        Self::order(pos, &mut moves);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(self.config.threads)
+            .build()
+            .map_err(|e| SolveError::Threads(self.config.threads, e.to_string()))?;
+        let rated: Result<Vec<(Move, Wdl)>, SolveError> = pool.install(|| {
+            moves
+                .par_iter()
+                .with_max_len(1)
+                .map(|&m| {
+                    let mut w = Worker::new();
+                    let v = self.wdl_with(&mut w, &pos.play(m)).map(before_move);
+                    self.flush(&mut w);
+                    let v = v?;
+                    progress(
+                        m,
+                        Solution {
+                            wdl: v,
+                            value: None,
+                        },
+                    );
+                    Ok((m, v))
+                })
+                .collect()
+        });
+        let mut rated = rated?;
+        rated.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
+        let solution = |wdl| Solution { wdl, value: None };
+        Ok(RootSolution {
+            value: solution(rated[0].1),
+            moves: rated.into_iter().map(|(m, v)| (m, solution(v))).collect(),
+        })
+    }
+
+    /// A line of perfect play from `pos` to the end of the game: at each
+    /// step the first move (in this solver's order) that keeps the value.
+    /// Winning lines win, but not necessarily fastest.
+    pub fn line(&self, pos: &Position) -> Result<Vec<Move>, SolveError> {
+        let mut w = Worker::new();
+        let mut line = Vec::new();
+        let mut p = *pos;
+        let result = (|| {
+            while !p.is_game_over() {
+                let value = self.wdl_with(&mut w, &p)?;
+                let mut moves = p.legal_moves();
+                Self::order(&p, moves.as_mut_slice());
+                let mut chosen = None;
+                for &m in moves.iter() {
+                    let child = p.play(m);
+                    // The move keeps the value if the child has the
+                    // opposite one: ask only what that needs.
+                    let keeps = match value {
+                        Wdl::Win => !self.reaches_goal(&mut w, &child, false)?,
+                        Wdl::Loss => true,
+                        Wdl::Draw => {
+                            !self.reaches_goal(&mut w, &child, true)?
+                                && self.reaches_goal(&mut w, &child, false)?
+                        }
+                    };
+                    if keeps {
+                        chosen = Some(m);
+                        break;
+                    }
+                }
+                let m = chosen.expect("some move keeps the value");
+                line.push(m);
+                p = p.play(m);
+            }
+            Ok(())
+        })();
+        self.flush(&mut w);
+        result.map(|()| line)
+    }
+
+    /// Every position whose win/draw/loss value the table proves, with
+    /// its score as [`crate::Solver::proven`] gives them in win/draw/loss
+    /// mode (1 win, 0 draw, -1 loss; no best move), sorted by key: a file
+    /// of them seeds either solver. Safe while a search runs.
+    pub fn proven(&self) -> Vec<Proven> {
+        let mut out = Vec::new();
+        for bucket in &self.tt.buckets {
+            let b = *bucket.lock().unwrap();
+            for e in b.iter().filter(|e| e.key != [0, 0] && e.solved()) {
+                let attacker_to_move = e.key[0] & 1 == 1;
+                let other = [e.key[0] ^ 1, e.key[1]];
+                let o = b.iter().find(|o| o.key == other && o.solved());
+                let score = match (attacker_to_move, e.phi == 0) {
+                    (true, true) => 1,
+                    (false, false) => -1,
+                    // A draw needs both questions, and is listed once.
+                    (true, false) => match o {
+                        Some(o) if o.phi == 0 => 0,
+                        _ => continue,
+                    },
+                    (false, true) => continue,
+                };
+                let work = b
+                    .iter()
+                    .filter(|x| x.key[1] == e.key[1] && x.key[0] | 1 == e.key[0] | 1)
+                    .map(|x| x.work)
+                    .max()
+                    .unwrap_or(0);
+                out.push(Proven {
+                    key: (e.key[0] & !1) as u128 | (e.key[1] as u128) << 64,
+                    score,
+                    best: 0,
+                    work: (32 - work.leading_zeros()) as u8,
+                });
+            }
+        }
+        out.sort_unstable();
+        out.dedup_by_key(|p| p.key);
+        out
+    }
+
+    /// Puts proven win/draw/loss results (scores 1, 0, -1, as
+    /// [`crate::Solver::proven`] gives them in win/draw/loss mode and
+    /// [`PnSolver::proven`] does) into the transposition table.
+    pub fn load_proven(&self, proven: &[Proven]) {
+        for p in proven {
+            let work = 1u64 << p.work.min(40);
+            let (attacking, defending) = match p.score.signum() {
+                1 => (solved(true), solved(true)),
+                0 => (solved(false), solved(true)),
+                _ => (solved(false), solved(false)),
+            };
+            self.tt.store(p.key | 1, attacking.0, attacking.1, work);
+            self.tt.store(p.key & !1, defending.0, defending.1, work);
+        }
+    }
+}

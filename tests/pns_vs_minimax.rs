@@ -1,0 +1,306 @@
+//! The proof-number solver against plain exhaustive minimax on every
+//! position reachable from every setup of small boards (the pawn game,
+//! Peasants' Chess, every Pawn Race gap pair) and from random positions,
+//! under every rule set: with a transposition table of one bucket (so that
+//! entries are replaced all the time) and a normal one, with both ways to
+//! start the numbers, with and without the 1+ε trick, and with partial
+//! tables. Also the root driver, the line, and proven results passed
+//! between the two solvers.
+
+mod common;
+
+use common::{gen, reachable_positions};
+use peasant::*;
+
+fn variants(w: u8, h: u8) -> Vec<Variant> {
+    let board = Board::new(w, h).unwrap();
+    Rules::ALL.iter().map(|&r| Variant::new(board, r)).collect()
+}
+
+fn config(hash_mb: usize, init: PnInit, epsilon_shift: Option<u32>) -> PnConfig {
+    PnConfig {
+        hash_mb,
+        init,
+        epsilon_shift,
+        ..PnConfig::default()
+    }
+}
+
+/// Each solver gives minimax's win/draw/loss value on every position.
+fn check(
+    v: Variant,
+    all: &[Position],
+    solvers: &[(&str, PnSolver)],
+    memo: &mut MinimaxMemo,
+) -> usize {
+    let t = std::time::Instant::now();
+    for p in all {
+        let expected = minimax(p, memo).wdl();
+        for (name, s) in solvers {
+            assert_eq!(s.wdl(p).unwrap(), expected, "{v} {name}: {p}");
+            assert_eq!(s.wins(p).unwrap(), expected == Wdl::Win, "{v} {name}: {p}");
+            assert_eq!(
+                s.loses(p).unwrap(),
+                expected == Wdl::Loss,
+                "{v} {name}: {p}"
+            );
+        }
+    }
+    eprintln!("pn {v}: {} positions, {:?}", all.len(), t.elapsed());
+    all.len()
+}
+
+/// Boards whose every position is checked with every configuration,
+/// including the one-bucket table.
+const TINY: [(u8, u8); 4] = [(4, 4), (6, 4), (3, 5), (4, 5)];
+/// Boards checked with the one-bucket table and a normal one.
+const SMALL: [(u8, u8); 2] = [(5, 5), (3, 6)];
+
+#[test]
+fn pn_equals_minimax_on_tiny_boards() {
+    for (w, h) in TINY {
+        for v in variants(w, h) {
+            let mut memo = MinimaxMemo::default();
+            let all = reachable_positions(v, true, 300);
+            let solvers = [
+                (
+                    "one bucket",
+                    PnSolver::new(config(0, PnInit::Mobility, Some(2)), None),
+                ),
+                (
+                    "one bucket, 1/1, plain",
+                    PnSolver::new(config(0, PnInit::One, None), None),
+                ),
+                (
+                    "1 MiB",
+                    PnSolver::new(config(1, PnInit::Mobility, Some(2)), None),
+                ),
+                (
+                    "1 MiB, 1/1",
+                    PnSolver::new(config(1, PnInit::One, Some(0)), None),
+                ),
+            ];
+            assert!(check(v, &all, &solvers, &mut memo) > 0);
+        }
+    }
+}
+
+#[test]
+fn pn_equals_minimax_on_small_boards() {
+    for (w, h) in SMALL {
+        for v in variants(w, h) {
+            let mut memo = MinimaxMemo::default();
+            let all = reachable_positions(v, true, 300);
+            let solvers = [
+                (
+                    "one bucket",
+                    PnSolver::new(config(0, PnInit::Mobility, Some(2)), None),
+                ),
+                (
+                    "4 MiB",
+                    PnSolver::new(config(4, PnInit::Mobility, Some(2)), None),
+                ),
+            ];
+            assert!(check(v, &all, &solvers, &mut memo) > 0);
+        }
+    }
+}
+
+/// Bigger boards from random positions (empty files, frozen islands); from
+/// every setup in the ignored test.
+const BIG: [(u8, u8); 2] = [(4, 6), (3, 8)];
+
+#[test]
+fn pn_equals_minimax_on_big_boards_from_random_positions() {
+    for (w, h) in BIG {
+        for v in variants(w, h) {
+            let mut memo = MinimaxMemo::default();
+            let all = reachable_positions(v, false, 100);
+            let solvers = [(
+                "4 MiB",
+                PnSolver::new(config(4, PnInit::Mobility, Some(2)), None),
+            )];
+            assert!(check(v, &all, &solvers, &mut memo) > 0);
+        }
+    }
+}
+
+/// Every position reachable from every setup of 4x6 (with the one-bucket
+/// table too) and 3x8 (several minutes): `cargo test --release -- --ignored`.
+#[test]
+#[ignore]
+fn pn_equals_minimax_on_big_boards() {
+    for (w, h) in BIG {
+        for v in variants(w, h) {
+            let mut memo = MinimaxMemo::default();
+            let all = reachable_positions(v, true, 300);
+            let mut solvers = vec![
+                (
+                    "16 MiB, 1/1",
+                    PnSolver::new(config(16, PnInit::One, None), None),
+                ),
+                (
+                    "16 MiB",
+                    PnSolver::new(config(16, PnInit::Mobility, Some(2)), None),
+                ),
+            ];
+            if h < 8 {
+                let tiny = PnSolver::new(config(0, PnInit::Mobility, Some(2)), None);
+                solvers.push(("one bucket", tiny));
+            }
+            assert!(check(v, &all, &solvers, &mut memo) > 0);
+        }
+    }
+}
+
+/// With tables of the small classes only: leaves from tables, the rest
+/// searched ("missing" means search on).
+#[test]
+fn pn_with_tables_equals_minimax() {
+    for (w, h, max_pawns, setups) in [(5, 5, 5, true), (4, 6, 5, false), (3, 8, 4, false)] {
+        for v in variants(w, h) {
+            let name = format!("pn-{}-{}", v.board, file_name(v, Material::new(1, 1)));
+            let dir = gen(v, max_pawns, &name);
+            let tb = Tablebase::new(&dir, v);
+            let mut memo = MinimaxMemo::default();
+            let all = reachable_positions(v, setups, 100);
+            let solvers = [
+                (
+                    "tables, 1 MiB",
+                    PnSolver::new(config(1, PnInit::Mobility, Some(2)), Some(&tb)),
+                ),
+                (
+                    "tables, one bucket",
+                    PnSolver::new(config(0, PnInit::One, Some(2)), Some(&tb)),
+                ),
+            ];
+            assert!(check(v, &all, &solvers, &mut memo) > 0);
+            assert!(solvers[0].1.stats().table_hits > 0);
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+    }
+}
+
+/// The root driver gives every move minimax's value (on two threads), and
+/// the line keeps the value at every step to the end of the game.
+#[test]
+fn root_moves_and_lines() {
+    for (w, h) in [(4, 4), (5, 5), (4, 6), (5, 6)] {
+        for v in variants(w, h) {
+            let mut memo = MinimaxMemo::default();
+            for setup in ["pawngame", "pawnrace:a:e", "pawnrace:b:b"] {
+                let Ok(pos) = parse_position(setup, Some(v.board), v.rules) else {
+                    continue;
+                };
+                let solver = PnSolver::new(
+                    PnConfig {
+                        threads: 2,
+                        ..config(4, PnInit::Mobility, Some(2))
+                    },
+                    None,
+                );
+                let root = solver.solve_root(&pos, &|_, _| {}).unwrap();
+                let value = minimax(&pos, &mut memo).wdl();
+                assert_eq!(root.value.wdl, value, "{v} {setup}");
+                assert_eq!(root.moves.len(), pos.legal_moves().len());
+                for (m, s) in &root.moves {
+                    let mv = minimax(&pos.play(*m), &mut memo).before_move().wdl();
+                    assert_eq!(s.wdl, mv, "{v} {setup} {}", m.san());
+                }
+                let line = solver.line(&pos).unwrap();
+                let mut p = pos;
+                for m in &line {
+                    let before = minimax(&p, &mut memo);
+                    p = p.play(*m);
+                    let after = minimax(&p, &mut memo).before_move();
+                    assert_eq!(after.wdl(), before.wdl(), "{v} {setup} line {line:?}");
+                }
+                assert!(p.is_game_over(), "{v} {setup}: the line ends the game");
+            }
+        }
+    }
+}
+
+/// Proven results go both ways: what one solver proved, the other (and a
+/// fresh solver of the same kind) takes as leaves and still gives
+/// minimax's value everywhere.
+#[test]
+fn proven_results_seed_either_solver() {
+    for v in variants(4, 5) {
+        let mut memo = MinimaxMemo::default();
+        let all = reachable_positions(v, true, 100);
+        let pn = PnSolver::new(config(4, PnInit::Mobility, Some(2)), None);
+        let ab = Solver::new(SolverConfig::default(), None);
+        for p in all.iter().step_by(7) {
+            pn.wdl(p).unwrap();
+            ab.solve(p).unwrap();
+        }
+        let from_pn = pn.proven();
+        let from_ab = ab.proven();
+        assert!(from_pn.iter().any(|p| p.score == 0));
+        assert!(from_pn.iter().any(|p| p.score == 1));
+        assert!(from_pn.iter().any(|p| p.score == -1));
+        let bytes = encode_proven(
+            ProvenKind {
+                variant: v,
+                dtm: false,
+            },
+            &from_pn,
+        );
+        assert!(!bytes.is_empty());
+        let pn_seeded = PnSolver::new(config(4, PnInit::Mobility, Some(2)), None);
+        pn_seeded.load_proven(&from_ab);
+        pn_seeded.load_proven(&from_pn);
+        let ab_seeded = Solver::new(SolverConfig::default(), None);
+        ab_seeded.load_proven(&from_pn);
+        for p in &all {
+            let expected = minimax(p, &mut memo).wdl();
+            assert_eq!(pn_seeded.wdl(p).unwrap(), expected, "{v} pn seeded: {p}");
+            assert_eq!(
+                ab_seeded.solve(p).unwrap().wdl,
+                expected,
+                "{v} ab seeded: {p}"
+            );
+        }
+    }
+}
+
+/// A node budget stops the search with `Stopped`; the solver's results so
+/// far stay right.
+#[test]
+fn budget_stops() {
+    let v = Variant::new(Board::new(5, 6).unwrap(), Rules::default());
+    let pos = parse_position("pawngame", Some(v.board), v.rules).unwrap();
+    let solver = PnSolver::new(
+        PnConfig {
+            max_nodes: Some(100),
+            ..PnConfig::default()
+        },
+        None,
+    );
+    assert!(matches!(
+        solver.solve_root(&pos, &|_, _| {}),
+        Err(SolveError::Stopped)
+    ));
+    assert!(solver.stats().nodes >= 100);
+}
+
+#[test]
+fn worked_examples() {
+    let wdl = |text: &str, board: &str, srw: bool| {
+        let rules = Rules {
+            en_passant: true,
+            seventh_rank_wins: srw,
+        };
+        let pos = parse_position(text, Some(board.parse().unwrap()), rules).unwrap();
+        let solver = PnSolver::new(PnConfig::default(), None);
+        let root = solver.solve_root(&pos, &|_, _| {}).unwrap();
+        assert_eq!(root.value.wdl, solver.wdl(&pos).unwrap());
+        root.value.wdl
+    };
+    assert_eq!(wdl("3/2p/ppP/3/3 b -", "3x5", false), Wdl::Draw);
+    assert_eq!(wdl("3/2p/ppP/3/3 b -", "3x5", true), Wdl::Win);
+    assert_eq!(wdl("pawngame", "5x5", false), Wdl::Draw);
+    assert_eq!(wdl("pawngame", "5x5", true), Wdl::Win);
+    assert_eq!(wdl("pawngame", "4x4", false), Wdl::Loss);
+}
