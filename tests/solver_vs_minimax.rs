@@ -5,90 +5,12 @@
 
 mod common;
 
-use common::temp_dir;
+use common::{reachable_positions as positions, temp_dir};
 use peasant::*;
-use std::collections::HashSet;
-use std::hash::BuildHasherDefault;
-
-type Seen = HashSet<Position, BuildHasherDefault<FxHasher>>;
 
 fn variants(w: u8, h: u8) -> Vec<Variant> {
     let board = Board::new(w, h).unwrap();
     Rules::ALL.iter().map(|&r| Variant::new(board, r)).collect()
-}
-
-fn collect(pos: Position, seen: &mut Seen) {
-    if !seen.insert(pos) {
-        return;
-    }
-    for &m in pos.legal_moves().iter() {
-        collect(pos.play(m), seen);
-    }
-}
-
-/// A random legal position with a few pawns, often with empty files.
-fn random_position(v: Variant, rng: &mut SplitMix64) -> Option<Position> {
-    let (w, h) = (v.board.width(), v.board.height());
-    let mut pawns = ByColor {
-        white: Bitboard::EMPTY,
-        black: Bitboard::EMPTY,
-    };
-    let n = 2 + rng.below(2 * w as u64 + 2);
-    for _ in 0..n {
-        let sq = Square::new(rng.below(w as u64) as u8, 1 + rng.below(h as u64 - 2) as u8);
-        if rng.below(2) == 0 {
-            pawns.white.set(sq);
-        } else {
-            pawns.black.set(sq);
-        }
-    }
-    pawns.black &= !pawns.white;
-    let setup = Setup {
-        board: v.board,
-        pawns,
-        turn: if rng.below(2) == 0 {
-            Color::White
-        } else {
-            Color::Black
-        },
-        ep_square: None,
-    };
-    Position::from_setup(&setup, v).ok()
-}
-
-/// Every position reachable from the setups of `v` and from `randoms`
-/// random positions.
-fn positions(v: Variant, setups: bool, randoms: usize) -> Vec<Position> {
-    let mut seen = Seen::default();
-    let (w, h) = (v.board.width(), v.board.height());
-    let mut names = vec!["pawngame".to_string()];
-    if !setups {
-        names.clear();
-    }
-    if setups && h >= 6 {
-        names.push("peasants".into());
-    }
-    for x in 0..w {
-        for y in 0..w {
-            if setups {
-                names.push(format!("pawnrace:{}:{}", file_char(x), file_char(y)));
-            }
-        }
-    }
-    for name in names {
-        if let Ok(p) = parse_position(&name, Some(v.board), v.rules) {
-            collect(p, &mut seen);
-        }
-    }
-    let mut rng = SplitMix64::new(w as u64 * 131 + h as u64);
-    for _ in 0..randoms {
-        if let Some(p) = random_position(v, &mut rng) {
-            collect(p, &mut seen);
-        }
-    }
-    let mut out: Vec<Position> = seen.into_iter().collect();
-    out.sort();
-    out
 }
 
 /// Canonical forms under each rule keep minimax's exact value.
