@@ -31,7 +31,7 @@ use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 use crate::solver::{Proven, RootSolution, Solution, SolveError, SolveStats};
 use crate::table::Tablebase;
-use crate::value::{Value, Wdl};
+use crate::value::Wdl;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
@@ -395,7 +395,7 @@ impl<'a> PnSolver<'a> {
     /// Every piece of knowledge beyond the rules of play, in one place: the
     /// value of a canonical position (white to move, game not over) if it is
     /// known without search. A further rule goes here.
-    fn leaf(&self, w: &mut Worker, pos: &Position) -> Result<Option<Value>, SolveError> {
+    fn leaf(&self, w: &mut Worker, pos: &Position) -> Result<Option<Wdl>, SolveError> {
         // En passant first, exactly as `eval::value` does: with a right to
         // capture en passant the rule of fact 3 may not hold (height 5).
         if pos.ep_square().is_some() {
@@ -403,18 +403,19 @@ impl<'a> PnSolver<'a> {
         }
         if let Some(v) = resolve_by_rule(pos) {
             w.stats.rule_hits += 1;
-            return Ok(Some(v));
+            return Ok(Some(v.wdl()));
         }
         if self.config.race {
             if let Some(v) = resolve_race(pos) {
                 w.stats.race_hits += 1;
-                return Ok(Some(v));
+                return Ok(Some(v.wdl()));
             }
         }
         if let Some(tb) = self.tables {
             if tb.covers(pos)? {
                 w.stats.table_hits += 1;
-                return Ok(Some(tb.probe(pos)?));
+                // Only the WDL sections: half the blocks to decompress.
+                return Ok(Some(tb.probe_wdl(pos)?));
             }
         }
         Ok(None)
@@ -428,7 +429,7 @@ impl<'a> PnSolver<'a> {
         attacker_to_move: bool,
     ) -> Result<(Number, Number), SolveError> {
         if let Some(v) = self.leaf(w, pos)? {
-            return Ok(solved(reaches(v.wdl(), attacker_to_move)));
+            return Ok(solved(reaches(v, attacker_to_move)));
         }
         Ok(match self.config.init {
             PnInit::One => (1, 1),
@@ -601,7 +602,7 @@ impl<'a> PnSolver<'a> {
                 return Ok(phi == 0);
             }
         } else if let Some(v) = self.leaf(w, &c)? {
-            return Ok(reaches(v.wdl(), attacker_to_move));
+            return Ok(reaches(v, attacker_to_move));
         }
         let (phi, delta) = self.mid(w, &c, key, INF, INF, true)?;
         debug_assert!(phi == 0 || delta == 0);

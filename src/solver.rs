@@ -707,6 +707,14 @@ impl<'a> Solver<'a> {
             if let Some(tb) = self.tables {
                 if tb.covers(pos)? {
                     w.stats.table_hits += 1;
+                    if !self.config.dtm {
+                        // Only the WDL sections: half the blocks to decompress.
+                        return Ok(match tb.probe_wdl(pos)? {
+                            Wdl::Win => 1,
+                            Wdl::Draw => 0,
+                            Wdl::Loss => -1,
+                        });
+                    }
                     return Ok(self.score_of(tb.probe(pos)?));
                 }
             }

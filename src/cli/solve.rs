@@ -54,6 +54,9 @@ pub struct SolveArgs {
     /// Size of the transposition table in MiB.
     #[arg(long, value_name = "M", default_value_t = 256)]
     pub hash_mb: usize,
+    /// With --tables: MiB of decompressed table blocks kept in memory.
+    #[arg(long, value_name = "M", default_value_t = 256)]
+    pub cache_mb: usize,
     /// Exact values with DTM (slower: a win no longer ends the search of a node).
     #[arg(long)]
     pub dtm: bool,
@@ -276,7 +279,10 @@ impl SolveArgs {
         let tb = self
             .tables
             .as_ref()
-            .map(|dir| Tablebase::new(dir, pos.variant()));
+            .map(|dir| {
+                Tablebase::new(dir, pos.variant())
+                    .with_cache_blocks((self.cache_mb << 20).div_ceil(64 << 10).max(1))
+            });
         let canonical = match self.canonical.as_str() {
             "all" => CanonicalRules::ALL,
             "walls" => CanonicalRules {
