@@ -21,8 +21,8 @@
 //!
 //! Leaves are exactly those of the alpha-beta solver: a move that ends the
 //! game by rule (the mover wins), stalemate (a draw), and [`PnSolver::leaf`]
-//! (fact 3's rule when there is no en passant right, the tables where the
-//! class has one).
+//! (fact 3's rule when there is no en passant right, the pure-race rule,
+//! the tables of this board or a narrower one that hold the position).
 
 use crate::canonical::{canonical_with, position_key, CanonicalRules};
 use crate::color::Color;
