@@ -256,6 +256,11 @@ const BAD_COMMANDS: &[Bad] = &[
     ),
     bad("show position missing", &["show"], &["pos"]),
     bad(
+        "solve cache size not a number",
+        &["--board", "4x4", "solve", "pawngame", "--cache-mb", "lots"],
+        &["cache-mb"],
+    ),
+    bad(
         "gen zstd level out of range",
         &["gen", "--max-pawns", "2", "--zstd-level", "23"],
         &["zstd-level"],
