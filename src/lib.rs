@@ -25,6 +25,7 @@ mod pns;
 mod position;
 mod proven;
 mod rng;
+mod search;
 mod setup;
 mod solver;
 mod square;

@@ -26,9 +26,9 @@
 
 use crate::canonical::{canonical_with, position_key, CanonicalRules};
 use crate::color::Color;
-use crate::eval::{resolve_by_rule, resolve_race};
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
+use crate::search::{known, Counters, Known};
 use crate::solver::{Proven, RootSolution, Solution, SolveError, SolveStats};
 use crate::table::Tablebase;
 use crate::value::Wdl;
@@ -42,8 +42,6 @@ type Number = u32;
 const INF: Number = Number::MAX;
 /// The largest number of an unsolved node: sums saturate here.
 const BIG: Number = INF - 1;
-/// Nodes a worker searches between two looks at the shared counters.
-const CHECK_EVERY: u64 = 4096;
 const BUCKET: usize = 4;
 
 /// How a child's numbers start before it is searched.
@@ -310,14 +308,9 @@ pub struct PnSolver<'a> {
     config: PnConfig,
     tables: Option<&'a Tablebase>,
     tt: TranspositionTable,
-    nodes: AtomicU64,
-    table_hits: AtomicU64,
-    rule_hits: AtomicU64,
-    race_hits: AtomicU64,
-    tt_hits: AtomicU64,
+    counters: Counters,
     /// [`PnSolver::root_numbers`], φ in the high half.
     root: AtomicU64,
-    stop: Arc<AtomicBool>,
 }
 
 impl<'a> PnSolver<'a> {
@@ -326,13 +319,8 @@ impl<'a> PnSolver<'a> {
             config,
             tables,
             tt: TranspositionTable::new(config.hash_mb),
-            nodes: AtomicU64::new(0),
-            table_hits: AtomicU64::new(0),
-            rule_hits: AtomicU64::new(0),
-            race_hits: AtomicU64::new(0),
-            tt_hits: AtomicU64::new(0),
+            counters: Counters::new(config.max_nodes),
             root: AtomicU64::new(0),
-            stop: Arc::new(AtomicBool::new(false)),
         }
     }
 
@@ -343,82 +331,28 @@ impl<'a> PnSolver<'a> {
     /// Asks every search of this solver to stop soon with
     /// [`SolveError::Stopped`] (safe from any thread).
     pub fn stop(&self) {
-        self.stop.store(true, Relaxed);
+        self.counters.stop();
     }
 
     /// The flag [`PnSolver::stop`] sets, for a signal handler that must own it.
     pub fn stop_flag(&self) -> Arc<AtomicBool> {
-        Arc::clone(&self.stop)
+        self.counters.stop_flag()
     }
 
     /// The counters so far (updated every few thousand nodes while running).
     /// `nodes` counts expanded nodes.
     pub fn stats(&self) -> SolveStats {
-        SolveStats {
-            nodes: self.nodes.load(Relaxed),
-            table_hits: self.table_hits.load(Relaxed),
-            rule_hits: self.rule_hits.load(Relaxed),
-            race_hits: self.race_hits.load(Relaxed),
-            tt_hits: self.tt_hits.load(Relaxed),
-        }
+        self.counters.stats()
     }
 
     fn flush(&self, w: &mut Worker) {
-        let s = std::mem::take(&mut w.stats);
-        self.nodes.fetch_add(s.nodes, Relaxed);
-        self.table_hits.fetch_add(s.table_hits, Relaxed);
-        self.rule_hits.fetch_add(s.rule_hits, Relaxed);
-        self.race_hits.fetch_add(s.race_hits, Relaxed);
-        self.tt_hits.fetch_add(s.tt_hits, Relaxed);
+        self.counters.flush(&mut w.stats);
     }
 
-    /// Flushes the worker's counters, then stops if asked to or if the node
-    /// budget is spent; else sets when to look again.
-    fn checkpoint(&self, w: &mut Worker) -> Result<(), SolveError> {
-        self.flush(w);
-        if self.stop.load(Relaxed) {
-            return Err(SolveError::Stopped);
-        }
-        let mut every = CHECK_EVERY;
-        if let Some(max) = self.config.max_nodes {
-            let done = self.nodes.load(Relaxed);
-            if done >= max {
-                self.stop();
-                return Err(SolveError::Stopped);
-            }
-            every = every.min(max - done);
-        }
-        w.check_at = every;
-        Ok(())
-    }
-
-    /// Every piece of knowledge beyond the rules of play, in one place: the
-    /// value of a canonical position (white to move, game not over) if it is
-    /// known without search. A further rule goes here.
+    /// The value of `pos` known without search ([`known`]), win/draw/loss.
     fn leaf(&self, w: &mut Worker, pos: &Position) -> Result<Option<Wdl>, SolveError> {
-        // En passant first, exactly as `eval::value` does: with a right to
-        // capture en passant the rule of fact 3 may not hold (height 5).
-        if pos.ep_square().is_some() {
-            return Ok(None);
-        }
-        if let Some(v) = resolve_by_rule(pos) {
-            w.stats.rule_hits += 1;
-            return Ok(Some(v.wdl()));
-        }
-        if self.config.race {
-            if let Some(v) = resolve_race(pos) {
-                w.stats.race_hits += 1;
-                return Ok(Some(v.wdl()));
-            }
-        }
-        if let Some(tb) = self.tables {
-            if tb.covers(pos)? {
-                w.stats.table_hits += 1;
-                // Only the WDL sections: half the blocks to decompress.
-                return Ok(Some(tb.probe_wdl(pos)?));
-            }
-        }
-        Ok(None)
+        let k = known(pos, self.config.race, self.tables, false, &mut w.stats)?;
+        Ok(k.map(Known::wdl))
     }
 
     /// The starting numbers of a canonical child not in the table.
@@ -521,7 +455,7 @@ impl<'a> PnSolver<'a> {
         w.stats.nodes += 1;
         w.total += 1;
         if w.stats.nodes >= w.check_at {
-            self.checkpoint(w)?;
+            w.check_at = self.counters.checkpoint(&mut w.stats)?;
         }
         let attacker_to_move = key & 1 == 1;
         let before = w.total;

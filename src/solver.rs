@@ -19,16 +19,16 @@
 
 use crate::canonical::{canonical_with, position_key, CanonicalRules};
 use crate::color::Color;
-use crate::eval::{resolve_by_rule, resolve_race};
 use crate::moves::{Move, MoveKind};
 use crate::position::{Outcome, Position};
+use crate::search::{known, Counters, Known};
 use crate::square::Square;
 use crate::table::{TableError, Tablebase};
 use crate::value::{Value, Wdl};
 use rayon::prelude::*;
 use std::cell::UnsafeCell;
 use std::sync::atomic::{
-    AtomicBool, AtomicU32, AtomicU64,
+    AtomicBool, AtomicU32,
     Ordering::{Acquire, Relaxed, Release},
 };
 use std::sync::Arc;
@@ -156,8 +156,6 @@ pub struct Proven {
 }
 
 const INF: i32 = 30_000;
-/// Nodes a worker searches between two looks at the shared counters.
-const CHECK_EVERY: u64 = 4096;
 const NO_MOVE: u16 = 0;
 
 /// What a probe finds: the bounds of the score, the best move and the
@@ -430,12 +428,7 @@ pub struct Solver<'a> {
     config: SolverConfig,
     tables: Option<&'a Tablebase>,
     tt: TranspositionTable,
-    nodes: AtomicU64,
-    table_hits: AtomicU64,
-    rule_hits: AtomicU64,
-    race_hits: AtomicU64,
-    tt_hits: AtomicU64,
-    stop: Arc<AtomicBool>,
+    counters: Counters,
 }
 
 impl<'a> Solver<'a> {
@@ -444,24 +437,19 @@ impl<'a> Solver<'a> {
             config,
             tables,
             tt: TranspositionTable::new(config.hash_mb),
-            nodes: AtomicU64::new(0),
-            table_hits: AtomicU64::new(0),
-            rule_hits: AtomicU64::new(0),
-            race_hits: AtomicU64::new(0),
-            tt_hits: AtomicU64::new(0),
-            stop: Arc::new(AtomicBool::new(false)),
+            counters: Counters::new(config.max_nodes),
         }
     }
 
     /// Asks every search of this solver to stop soon with
     /// [`SolveError::Stopped`] (safe from any thread).
     pub fn stop(&self) {
-        self.stop.store(true, Relaxed);
+        self.counters.stop();
     }
 
     /// The flag [`Solver::stop`] sets, for a signal handler that must own it.
     pub fn stop_flag(&self) -> Arc<AtomicBool> {
-        Arc::clone(&self.stop)
+        self.counters.stop_flag()
     }
 
     /// The range of every score a searched position can have.
@@ -505,58 +493,34 @@ impl<'a> Solver<'a> {
         }
     }
 
-    /// Flushes the worker's counters, then stops if asked to or if the node
-    /// budget is spent; else sets when to look again.
-    fn checkpoint(&self, w: &mut Worker) -> Result<(), SolveError> {
-        self.flush(w);
-        if self.stop.load(Relaxed) {
-            return Err(SolveError::Stopped);
-        }
-        let mut every = CHECK_EVERY;
-        if let Some(max) = self.config.max_nodes {
-            let done = self.nodes.load(Relaxed);
-            if done >= max {
-                self.stop();
-                return Err(SolveError::Stopped);
-            }
-            every = every.min(max - done);
-        }
-        w.check_at = every;
-        Ok(())
-    }
-
     pub fn config(&self) -> &SolverConfig {
         &self.config
     }
 
     /// The counters so far (updated every few thousand nodes while running).
     pub fn stats(&self) -> SolveStats {
-        SolveStats {
-            nodes: self.nodes.load(Relaxed),
-            table_hits: self.table_hits.load(Relaxed),
-            rule_hits: self.rule_hits.load(Relaxed),
-            race_hits: self.race_hits.load(Relaxed),
-            tt_hits: self.tt_hits.load(Relaxed),
-        }
+        self.counters.stats()
     }
 
     fn flush(&self, w: &mut Worker) {
-        let s = std::mem::take(&mut w.stats);
-        self.nodes.fetch_add(s.nodes, Relaxed);
-        self.table_hits.fetch_add(s.table_hits, Relaxed);
-        self.rule_hits.fetch_add(s.rule_hits, Relaxed);
-        self.race_hits.fetch_add(s.race_hits, Relaxed);
-        self.tt_hits.fetch_add(s.tt_hits, Relaxed);
+        self.counters.flush(&mut w.stats);
+    }
+
+    /// The score of a win/draw/loss in win/draw/loss mode.
+    #[inline]
+    fn score_of_wdl(&self, v: Wdl) -> i32 {
+        debug_assert!(!self.config.dtm);
+        match v {
+            Wdl::Win => 1,
+            Wdl::Draw => 0,
+            Wdl::Loss => -1,
+        }
     }
 
     #[inline]
     fn score_of(&self, v: Value) -> i32 {
         match (self.config.dtm, v) {
-            (false, v) => match v.wdl() {
-                Wdl::Win => 1,
-                Wdl::Draw => 0,
-                Wdl::Loss => -1,
-            },
+            (false, v) => self.score_of_wdl(v.wdl()),
             (true, Value::Win(d)) => 1000 - d as i32,
             (true, Value::Draw) => 0,
             (true, Value::Loss(d)) => -1000 + d as i32,
@@ -689,35 +653,18 @@ impl<'a> Solver<'a> {
         w.stats.nodes += 1;
         w.total += 1;
         if w.stats.nodes >= w.check_at {
-            self.checkpoint(w)?;
+            w.check_at = self.counters.checkpoint(&mut w.stats)?;
         }
-        // En passant first, exactly as `eval::value` does: with a right to
-        // capture en passant the rule of fact 3 may not hold (height 5).
-        if pos.ep_square().is_none() {
-            if let Some(v) = resolve_by_rule(pos) {
-                w.stats.rule_hits += 1;
-                return Ok(self.score_of(v));
-            }
-            if self.config.race {
-                if let Some(v) = resolve_race(pos) {
-                    w.stats.race_hits += 1;
-                    return Ok(self.score_of(v));
-                }
-            }
-            if let Some(tb) = self.tables {
-                if tb.covers(pos)? {
-                    w.stats.table_hits += 1;
-                    if !self.config.dtm {
-                        // Only the WDL sections: half the blocks to decompress.
-                        return Ok(match tb.probe_wdl(pos)? {
-                            Wdl::Win => 1,
-                            Wdl::Draw => 0,
-                            Wdl::Loss => -1,
-                        });
-                    }
-                    return Ok(self.score_of(tb.probe(pos)?));
-                }
-            }
+        match known(
+            pos,
+            self.config.race,
+            self.tables,
+            self.config.dtm,
+            &mut w.stats,
+        )? {
+            Some(Known::Exact(v)) => return Ok(self.score_of(v)),
+            Some(Known::Wdl(v)) => return Ok(self.score_of_wdl(v)),
+            None => {}
         }
         let key = position_key(pos);
         let (mut alpha, mut beta) = (alpha, beta);

@@ -1,0 +1,146 @@
+//! What the two solvers ([`crate::Solver`], [`crate::PnSolver`]) share: the
+//! knowledge they apply to a node before searching it, and the counters,
+//! stop flag and node budget of a solve.
+
+use crate::eval::{resolve_by_rule, resolve_race};
+use crate::position::Position;
+use crate::solver::{SolveError, SolveStats};
+use crate::table::Tablebase;
+use crate::value::{Value, Wdl};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::Arc;
+
+/// Nodes a worker searches between two looks at the shared counters.
+const CHECK_EVERY: u64 = 4096;
+
+/// A value known without search.
+#[derive(Clone, Copy)]
+pub(crate) enum Known {
+    /// With its DTM.
+    Exact(Value),
+    /// Win/draw/loss only (a table probe that read only the WDL section).
+    Wdl(Wdl),
+}
+
+impl Known {
+    pub(crate) fn wdl(self) -> Wdl {
+        match self {
+            Known::Exact(v) => v.wdl(),
+            Known::Wdl(w) => w,
+        }
+    }
+}
+
+/// Every piece of knowledge beyond the rules of play, in one place: the
+/// value of a canonical position (white to move, game not over) if it is
+/// known without search, counted in `stats`. `exact`: a table probe reads
+/// the DTM too (else only the WDL section, half the blocks to decompress).
+pub(crate) fn known(
+    pos: &Position,
+    race: bool,
+    tables: Option<&Tablebase>,
+    exact: bool,
+    stats: &mut SolveStats,
+) -> Result<Option<Known>, SolveError> {
+    // En passant first, exactly as `eval::value` does: with a right to
+    // capture en passant the rule of fact 3 may not hold (height 5).
+    if pos.ep_square().is_some() {
+        return Ok(None);
+    }
+    if let Some(v) = resolve_by_rule(pos) {
+        stats.rule_hits += 1;
+        return Ok(Some(Known::Exact(v)));
+    }
+    if race {
+        if let Some(v) = resolve_race(pos) {
+            stats.race_hits += 1;
+            return Ok(Some(Known::Exact(v)));
+        }
+    }
+    if let Some(tb) = tables {
+        if tb.covers(pos)? {
+            stats.table_hits += 1;
+            return Ok(Some(if exact {
+                Known::Exact(tb.probe(pos)?)
+            } else {
+                Known::Wdl(tb.probe_wdl(pos)?)
+            }));
+        }
+    }
+    Ok(None)
+}
+
+/// The counters of a solve, shared by its threads, with its stop flag and
+/// node budget. Each thread counts in its own [`SolveStats`] and adds them
+/// here every few thousand nodes ([`Counters::checkpoint`]).
+pub(crate) struct Counters {
+    nodes: AtomicU64,
+    table_hits: AtomicU64,
+    rule_hits: AtomicU64,
+    race_hits: AtomicU64,
+    tt_hits: AtomicU64,
+    stop: Arc<AtomicBool>,
+    max_nodes: Option<u64>,
+}
+
+impl Counters {
+    pub(crate) fn new(max_nodes: Option<u64>) -> Counters {
+        Counters {
+            nodes: AtomicU64::new(0),
+            table_hits: AtomicU64::new(0),
+            rule_hits: AtomicU64::new(0),
+            race_hits: AtomicU64::new(0),
+            tt_hits: AtomicU64::new(0),
+            stop: Arc::new(AtomicBool::new(false)),
+            max_nodes,
+        }
+    }
+
+    pub(crate) fn stop(&self) {
+        self.stop.store(true, Relaxed);
+    }
+
+    pub(crate) fn stop_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stop)
+    }
+
+    pub(crate) fn stats(&self) -> SolveStats {
+        SolveStats {
+            nodes: self.nodes.load(Relaxed),
+            table_hits: self.table_hits.load(Relaxed),
+            rule_hits: self.rule_hits.load(Relaxed),
+            race_hits: self.race_hits.load(Relaxed),
+            tt_hits: self.tt_hits.load(Relaxed),
+        }
+    }
+
+    /// Adds a thread's counts and resets them.
+    pub(crate) fn flush(&self, stats: &mut SolveStats) {
+        let s = std::mem::take(stats);
+        self.nodes.fetch_add(s.nodes, Relaxed);
+        self.table_hits.fetch_add(s.table_hits, Relaxed);
+        self.rule_hits.fetch_add(s.rule_hits, Relaxed);
+        self.race_hits.fetch_add(s.race_hits, Relaxed);
+        self.tt_hits.fetch_add(s.tt_hits, Relaxed);
+    }
+
+    /// Flushes a thread's counts, then stops if asked to or if the node
+    /// budget is spent; else returns how many nodes the thread may count
+    /// before it looks again.
+    pub(crate) fn checkpoint(&self, stats: &mut SolveStats) -> Result<u64, SolveError> {
+        self.flush(stats);
+        if self.stop.load(Relaxed) {
+            return Err(SolveError::Stopped);
+        }
+        let mut every = CHECK_EVERY;
+        if let Some(max) = self.max_nodes {
+            let done = self.nodes.load(Relaxed);
+            if done >= max {
+                self.stop();
+                return Err(SolveError::Stopped);
+            }
+            every = every.min(max - done);
+        }
+        Ok(every)
+    }
+}
