@@ -602,8 +602,8 @@ pub struct Tablebase {
     widths: Vec<OnceLock<u8>>,
 }
 
-/// Blocks the cache of a [`Tablebase`] holds by default (16 MiB of 32 KiB
-/// blocks).
+/// Blocks the cache of a [`Tablebase`] holds by default (32 MiB of the
+/// default 64 KiB blocks).
 pub const DEFAULT_CACHE_BLOCKS: usize = 512;
 
 impl Tablebase {
@@ -632,6 +632,13 @@ impl Tablebase {
             mmap: true,
             ..Tablebase::new(dir, variant)
         }
+    }
+
+    /// The same tablebase with a cache of about `mib` MiB of decompressed
+    /// blocks of the default size.
+    pub fn with_cache_mib(self, mib: usize) -> Tablebase {
+        let block = WriteOptions::default().block_len as usize;
+        self.with_cache_blocks(mib.saturating_mul(1 << 20).div_ceil(block).max(1))
     }
 
     /// The same tablebase with a cache of `blocks` decompressed blocks.

@@ -276,14 +276,10 @@ impl SolveArgs {
                 CliError::input(format!("--pn-epsilon {s}: expected off or a shift 0..31"))
             })?),
         };
-        let tb = self.tables.as_ref().map(|dir| {
-            Tablebase::new(dir, pos.variant()).with_cache_blocks(
-                self.cache_mb
-                    .saturating_mul(1 << 20)
-                    .div_ceil(64 << 10)
-                    .max(1),
-            )
-        });
+        let tb = self
+            .tables
+            .as_ref()
+            .map(|dir| Tablebase::new(dir, pos.variant()).with_cache_mib(self.cache_mb));
         let canonical = match self.canonical.as_str() {
             "all" => CanonicalRules::ALL,
             "walls" => CanonicalRules {
