@@ -292,16 +292,6 @@ fn reaches(v: Wdl, attacker_to_move: bool) -> bool {
     }
 }
 
-/// The win/draw/loss value before a move into a position of value `v`.
-#[inline]
-fn before_move(v: Wdl) -> Wdl {
-    match v {
-        Wdl::Win => Wdl::Loss,
-        Wdl::Draw => Wdl::Draw,
-        Wdl::Loss => Wdl::Win,
-    }
-}
-
 /// Solves the binary questions of one variant by proof-number search, with
 /// tables where they exist.
 pub struct PnSolver<'a> {
@@ -620,7 +610,7 @@ impl<'a> PnSolver<'a> {
                 .with_max_len(1)
                 .map(|&m| {
                     let mut w = Worker::new();
-                    let v = self.wdl_with(&mut w, &pos.play(m)).map(before_move);
+                    let v = self.wdl_with(&mut w, &pos.play(m)).map(Wdl::before_move);
                     self.flush(&mut w);
                     let v = v?;
                     progress(

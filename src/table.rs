@@ -831,11 +831,7 @@ impl Tablebase {
         if pos.ep_square().is_some() {
             let mut best: Option<Wdl> = None;
             for &m in pos.legal_moves().iter() {
-                let w = match self.probe_wdl(&pos.play(m))? {
-                    Wdl::Win => Wdl::Loss,
-                    Wdl::Draw => Wdl::Draw,
-                    Wdl::Loss => Wdl::Win,
-                };
+                let w = self.probe_wdl(&pos.play(m))?.before_move();
                 best = best.max(Some(w));
                 if w == Wdl::Win {
                     break;

@@ -21,6 +21,16 @@ impl Wdl {
             Wdl::Win => "win",
         }
     }
+
+    /// The value for the side that moved into a position of this value.
+    #[inline]
+    pub const fn before_move(self) -> Wdl {
+        match self {
+            Wdl::Win => Wdl::Loss,
+            Wdl::Draw => Wdl::Draw,
+            Wdl::Loss => Wdl::Win,
+        }
+    }
 }
 
 impl fmt::Display for Wdl {
