@@ -643,27 +643,7 @@ impl<'a> PnSolver<'a> {
         let result = (|| {
             while !p.is_game_over() {
                 let value = self.wdl_with(&mut w, &p)?;
-                let mut moves = p.legal_moves();
-                Self::order(&p, moves.as_mut_slice());
-                let mut chosen = None;
-                for &m in moves.iter() {
-                    let child = p.play(m);
-                    // The move keeps the value if the child has the
-                    // opposite one: ask only what that needs.
-                    let keeps = match value {
-                        Wdl::Win => !self.reaches_goal(&mut w, &child, false)?,
-                        Wdl::Loss => true,
-                        Wdl::Draw => {
-                            !self.reaches_goal(&mut w, &child, true)?
-                                && self.reaches_goal(&mut w, &child, false)?
-                        }
-                    };
-                    if keeps {
-                        chosen = Some(m);
-                        break;
-                    }
-                }
-                let m = chosen.expect("some move keeps the value");
+                let m = self.keeping_move(&mut w, &p, value)?;
                 line.push(m);
                 p = p.play(m);
             }
@@ -671,6 +651,54 @@ impl<'a> PnSolver<'a> {
         })();
         self.flush(&mut w);
         result.map(|()| line)
+    }
+
+    /// The first move (in this solver's order) of `p`, whose value is
+    /// `value`, that keeps that value.
+    fn keeping_move(&self, w: &mut Worker, p: &Position, value: Wdl) -> Result<Move, SolveError> {
+        let mut moves = p.legal_moves();
+        Self::order(p, moves.as_mut_slice());
+        for &m in moves.iter() {
+            let child = p.play(m);
+            // The move keeps the value if the child has the opposite one:
+            // ask only what that needs.
+            let keeps = match value {
+                Wdl::Win => !self.reaches_goal(w, &child, false)?,
+                Wdl::Loss => true,
+                Wdl::Draw => {
+                    !self.reaches_goal(w, &child, true)? && self.reaches_goal(w, &child, false)?
+                }
+            };
+            if keeps {
+                return Ok(m);
+            }
+        }
+        unreachable!("some move keeps the value of a position")
+    }
+
+    /// The value of `pos` and one best move, as [`crate::Solver::solve_value`]
+    /// gives them: one proof-number search of the position itself instead
+    /// of one per move.
+    pub fn solve_value(
+        &self,
+        pos: &Position,
+        progress: &(dyn Fn(Move, Solution) + Sync),
+    ) -> Result<RootSolution, SolveError> {
+        if let Some(outcome) = pos.outcome() {
+            return Err(SolveError::GameOver(outcome));
+        }
+        let mut w = Worker::new();
+        let r = self
+            .wdl_with(&mut w, pos)
+            .and_then(|v| Ok((self.keeping_move(&mut w, pos, v)?, v)));
+        self.flush(&mut w);
+        let (m, wdl) = r?;
+        let value = Solution { wdl, value: None };
+        progress(m, value);
+        Ok(RootSolution {
+            value,
+            moves: vec![(m, value)],
+        })
     }
 
     /// Every position whose win/draw/loss value the table proves, with

@@ -790,6 +790,29 @@ impl<'a> Solver<'a> {
         Ok(self.to_parent(self.search_exact(w, &c, 1)?))
     }
 
+    /// The score of `m` in `pos` from the mover's view, searched with the
+    /// window `alpha..beta` (fail-soft: at or below `alpha` an upper bound,
+    /// at or above `beta` a lower bound, exact between).
+    fn move_score_in(
+        &self,
+        w: &mut Worker,
+        pos: &Position,
+        m: Move,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<i32, SolveError> {
+        let child = pos.play(m);
+        if child.winner_by_rule().is_some() {
+            return Ok(self.win_now());
+        }
+        if child.count_moves() == 0 {
+            return Ok(0);
+        }
+        let c = self.canonical(&child);
+        let s = self.search(w, &c, self.to_child(beta), self.to_child(alpha), 1)?;
+        Ok(self.to_parent(s))
+    }
+
     /// The exact score of a canonical position: one search with the full
     /// window, or (win/draw/loss mode with [`SolverConfig::null_window`])
     /// first "is it a win?", then if not "is it at least a draw?".
@@ -868,30 +891,95 @@ impl<'a> Solver<'a> {
         })
     }
 
-    /// A line of perfect play from `pos` to the end of the game: each side
-    /// plays a move of the best value (in win/draw/loss mode, the first
-    /// move of the best class in the solver's order, so a winning line
-    /// wins but not necessarily fastest).
+    /// The value of `pos` without the exact value of every move: cheaper
+    /// than [`Solver::solve_root`]. The moves are searched one after
+    /// another in the solver's order, each only as far as it could beat
+    /// the best so far (win/draw/loss mode: after a drawing move only "does
+    /// this one win?", and nothing after a winning move). `moves` holds the
+    /// moves whose exact value the search established, best first; the
+    /// first is always a best move. `progress` is told of each of them.
+    pub fn solve_value(
+        &self,
+        pos: &Position,
+        progress: &(dyn Fn(Move, Solution) + Sync),
+    ) -> Result<RootSolution, SolveError> {
+        if let Some(outcome) = pos.outcome() {
+            return Err(SolveError::GameOver(outcome));
+        }
+        let mut moves: Vec<Move> = pos.legal_moves().to_vec();
+        let mut w = Worker::new();
+        self.order(&w, pos, &mut moves, NO_MOVE, 0);
+        let (lo, hi) = self.full_window();
+        let mut exact: Vec<(Move, i32)> = Vec::new();
+        let result = (|| -> Result<(), SolveError> {
+            let mut best: Option<i32> = None;
+            for &m in &moves {
+                let s = match best {
+                    // Nothing beats a win in win/draw/loss mode.
+                    Some(b) if b >= hi => break,
+                    Some(b) => self.move_score_in(&mut w, pos, m, b, hi)?,
+                    None => self.move_score_in(&mut w, pos, m, lo, hi)?,
+                };
+                // Fail-soft: above the best so far the score is exact; at
+                // or below it only a bound, unless it is the first or the
+                // lowest score there is.
+                let is_exact = best.is_none_or(|b| s > b) || (!self.config.dtm && s <= lo);
+                if is_exact {
+                    progress(m, self.solution_of(s));
+                    exact.push((m, s));
+                }
+                if best.is_none_or(|b| s > b) {
+                    best = Some(s);
+                }
+            }
+            Ok(())
+        })();
+        self.flush(&mut w);
+        result?;
+        exact.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
+        Ok(RootSolution {
+            value: self.solution_of(exact[0].1),
+            moves: exact
+                .into_iter()
+                .map(|(m, s)| (m, self.solution_of(s)))
+                .collect(),
+        })
+    }
+
+    /// A line of perfect play from `pos` to the end of the game: at each
+    /// step the first move in the solver's order that keeps the position's
+    /// value (each move asked only "does it keep it?", a null window). In
+    /// win/draw/loss mode a winning line wins but not necessarily fastest;
+    /// in DTM mode it is the shortest win and the longest loss.
     pub fn line(&self, pos: &Position) -> Result<Vec<Move>, SolveError> {
         let mut w = Worker::new();
         let mut line = Vec::new();
-        let mut p = *pos;
-        while !p.is_game_over() {
-            let mut moves = p.legal_moves();
-            self.order(&w, &p, moves.as_mut_slice(), NO_MOVE, 0);
-            let mut best: Option<(Move, i32)> = None;
-            for &m in moves.iter() {
-                let s = self.move_score(&mut w, &p, m)?;
-                if best.is_none_or(|(_, b)| s > b) {
-                    best = Some((m, s));
-                }
+        let result = (|| -> Result<(), SolveError> {
+            if pos.is_game_over() {
+                return Ok(());
             }
-            let (m, _) = best.expect("a game not over has a move");
-            line.push(m);
-            p = p.play(m);
-        }
+            let mut p = *pos;
+            let mut value = self.search_exact(&mut w, &self.canonical(&p), 0)?;
+            while !p.is_game_over() {
+                let mut moves = p.legal_moves();
+                self.order(&w, &p, moves.as_mut_slice(), NO_MOVE, 0);
+                let mut chosen = None;
+                for &m in moves.iter() {
+                    // No move scores above the value: at least it is equal.
+                    if self.move_score_in(&mut w, &p, m, value - 1, value)? >= value {
+                        chosen = Some(m);
+                        break;
+                    }
+                }
+                let m = chosen.expect("some move keeps the value");
+                line.push(m);
+                p = p.play(m);
+                value = self.to_child(value);
+            }
+            Ok(())
+        })();
         self.flush(&mut w);
-        Ok(line)
+        result.map(|()| line)
     }
 }
 

@@ -746,6 +746,53 @@ fn solve_method_pn() {
     }
 }
 
+/// `solve --value-only` (both methods) gives the same value as the full
+/// solve, and its moves (the first a best move, each with the full solve's
+/// value for it) are a subset of the full solve's; the text output names
+/// the moves it did not settle.
+#[test]
+fn solve_value_only() {
+    for (board, setup) in [
+        ("5x5", "pawngame"),
+        ("6x6", "pawnrace:a:e"),
+        ("4x6", "peasants"),
+    ] {
+        let full = json(&["--json", "solve", setup, "--board", board, "-q"]);
+        assert_eq!(full["value_only"], false);
+        let full_moves = full["moves"].as_array().unwrap();
+        for method in ["ab", "pn"] {
+            let args = [
+                "--json",
+                "solve",
+                setup,
+                "--board",
+                board,
+                "-q",
+                "--value-only",
+                "--method",
+                method,
+            ];
+            let v = json(&args);
+            assert_eq!(v["value"], full["value"], "{args:?}");
+            assert_eq!(v["value_only"], true, "{args:?}");
+            let moves = v["moves"].as_array().unwrap();
+            assert!(!moves.is_empty(), "{args:?}");
+            assert_eq!(moves[0]["value"], v["value"], "{args:?}");
+            for m in moves {
+                let f = full_moves.iter().find(|f| f["move"] == m["move"]).unwrap();
+                assert_eq!(f["value"], m["value"], "{args:?} {m}");
+            }
+            assert!(!v["line"].as_array().unwrap().is_empty(), "{args:?}");
+        }
+    }
+    let text = ok(&["solve", "pawngame", "--board", "5x5", "-q", "--value-only"]);
+    assert!(
+        text.lines().any(|l| l.starts_with("value:  draw")),
+        "{text}"
+    );
+    assert!(text.contains("not settled: --value-only"), "{text}");
+}
+
 /// A pn solve stopped by its node budget saves what it proved; the pn and
 /// the alpha-beta solve each resume from the other's file with the same
 /// values and fewer nodes.

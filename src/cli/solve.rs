@@ -1,10 +1,12 @@
 //! `peasant solve <POS> [--method ab|pn] [--tables DIR] [--threads N]
-//! [--hash-mb M] [--dtm] [--save FILE [--save-every SECS]] [--max-nodes N]`
+//! [--hash-mb M] [--dtm] [--value-only] [--save FILE [--save-every SECS]]
+//! [--max-nodes N]`
 //!
 //! `--method ab` (the default) is the alpha-beta [`Solver`]; `--method pn`
 //! the proof-number [`PnSolver`], which answers win/draw/loss only (`--dtm`
 //! is refused). Both keep the same win/draw/loss proven-results files, so
-//! either resumes from what the other saved.
+//! either resumes from what the other saved. `--value-only` asks for the
+//! position's value and one best move instead of every move's value.
 //!
 //! With `--save FILE` the proven results (exact values, never bounds) are
 //! loaded from FILE first if it exists, and written to it every
@@ -91,6 +93,11 @@ pub struct SolveArgs {
     /// --save: a solve in parts (exit status 3 when stopped).
     #[arg(long, value_name = "N")]
     pub max_nodes: Option<u64>,
+    /// Only the position's value and one best move (with any other move
+    /// whose value the search settled on the way): much cheaper than every
+    /// move's value when a move wins.
+    #[arg(long)]
+    pub value_only: bool,
     /// No progress lines on stderr.
     #[arg(long, short)]
     pub quiet: bool,
@@ -115,6 +122,11 @@ trait Engine: Sync {
     fn load_proven(&self, proven: &[Proven]);
     fn stop_flag(&self) -> Arc<AtomicBool>;
     fn solve_root(
+        &self,
+        pos: &Position,
+        progress: &(dyn Fn(Move, Solution) + Sync),
+    ) -> Result<RootSolution, SolveError>;
+    fn solve_value(
         &self,
         pos: &Position,
         progress: &(dyn Fn(Move, Solution) + Sync),
@@ -147,6 +159,13 @@ macro_rules! engine {
                 progress: &(dyn Fn(Move, Solution) + Sync),
             ) -> Result<RootSolution, SolveError> {
                 <$t>::solve_root(self, pos, progress)
+            }
+            fn solve_value(
+                &self,
+                pos: &Position,
+                progress: &(dyn Fn(Move, Solution) + Sync),
+            ) -> Result<RootSolution, SolveError> {
+                <$t>::solve_value(self, pos, progress)
             }
             fn line(&self, pos: &Position) -> Result<Vec<Move>, SolveError> {
                 <$t>::line(self, pos)
@@ -386,9 +405,12 @@ impl SolveArgs {
                     );
                 }
             };
-            let result = solver
-                .solve_root(&pos, &progress)
-                .and_then(|root| Ok((root, solver.line(&pos)?)));
+            let root = if self.value_only {
+                solver.solve_value(&pos, &progress)
+            } else {
+                solver.solve_root(&pos, &progress)
+            };
+            let result = root.and_then(|root| Ok((root, solver.line(&pos)?)));
             done.store(true, Ordering::Relaxed);
             result
         });
@@ -434,6 +456,7 @@ impl SolveArgs {
                 })).collect::<Vec<_>>(),
                 "line": line_san,
                 "line_is_dtm_optimal": self.dtm,
+                "value_only": self.value_only,
                 "nodes": stats.nodes,
                 "table_hits": stats.table_hits,
                 "rule_leaves": stats.rule_hits,
@@ -455,6 +478,10 @@ impl SolveArgs {
         println!("value:  {} ({} to move)", root.value, pos.turn());
         for (m, s) in &root.moves {
             println!("  {:<6} {s}", m.san());
+        }
+        let unsettled = pos.count_moves() as usize - root.moves.len();
+        if unsettled > 0 {
+            println!("  ({unsettled} other moves not settled: --value-only)");
         }
         let kind = if self.dtm {
             "shortest win, longest loss"

@@ -1,0 +1,144 @@
+//! `solve --value-only` and the line of play, against plain exhaustive
+//! minimax on positions reachable from every setup of small boards (and
+//! random ones) under every rule set, for both solvers: the value-only root
+//! search gives the position's value, every move it reports carries that
+//! move's own value and the first is a best move; every move of a line keeps
+//! the position's value (in DTM mode its exact distance, so a line wins
+//! fastest and loses slowest) and the line runs to the end of the game.
+
+mod common;
+
+use common::reachable_positions as positions;
+use peasant::*;
+
+fn variants(w: u8, h: u8) -> Vec<Variant> {
+    let board = Board::new(w, h).unwrap();
+    Rules::ALL.iter().map(|&r| Variant::new(board, r)).collect()
+}
+
+/// Checks a value-only `root` of `p`, and its `line` if there is one,
+/// against minimax; `exact` when the solver gives DTM values (then lines
+/// must keep the exact value).
+fn check(
+    p: &Position,
+    root: &RootSolution,
+    line: Option<&[Move]>,
+    exact: bool,
+    memo: &mut MinimaxMemo,
+    what: &str,
+) {
+    let expected = minimax(p, memo);
+    assert_eq!(root.value.wdl, expected.wdl(), "{what}: value of {p}");
+    if exact {
+        assert_eq!(root.value.value, Some(expected), "{what}: value of {p}");
+    }
+    assert!(!root.moves.is_empty(), "{what}: no best move for {p}");
+    assert_eq!(root.moves[0].1, root.value, "{what}: first move of {p}");
+    for (m, s) in &root.moves {
+        let mv = minimax(&p.play(*m), memo).before_move();
+        assert_eq!(s.wdl, mv.wdl(), "{what}: {p} {}", m.san());
+        if exact {
+            assert_eq!(s.value, Some(mv), "{what}: {p} {}", m.san());
+        }
+    }
+    let Some(line) = line else { return };
+    let mut q = *p;
+    let mut value = expected;
+    for m in line {
+        assert!(
+            !q.is_game_over(),
+            "{what}: line of {p} goes on after the end"
+        );
+        let next = q.play(*m);
+        let kept = minimax(&next, memo).before_move();
+        if exact {
+            assert_eq!(kept, value, "{what}: line of {p}: {} at {q}", m.san());
+        } else {
+            assert_eq!(
+                kept.wdl(),
+                value.wdl(),
+                "{what}: line of {p}: {} at {q}",
+                m.san()
+            );
+        }
+        q = next;
+        value = minimax(&q, memo);
+    }
+    assert!(q.is_game_over(), "{what}: line of {p} stops before the end");
+}
+
+fn check_board(v: Variant, setups: bool, randoms: usize) -> usize {
+    let mut memo = MinimaxMemo::default();
+    let all: Vec<Position> = positions(v, setups, randoms)
+        .into_iter()
+        .filter(|p| !p.is_game_over())
+        .collect();
+    let ab = |dtm| {
+        Solver::new(
+            SolverConfig {
+                hash_mb: 4,
+                dtm,
+                ..SolverConfig::default()
+            },
+            None,
+        )
+    };
+    let (wdl, dtm) = (ab(false), ab(true));
+    let pn = PnSolver::new(
+        PnConfig {
+            hash_mb: 4,
+            ..PnConfig::default()
+        },
+        None,
+    );
+    let none = |_: Move, _: Solution| {};
+    for (i, p) in all.iter().enumerate() {
+        // Lines are long: those of every seventh position are enough.
+        let with_line = i % 7 == 0;
+        let root = wdl.solve_value(p, &none).unwrap();
+        let line = with_line.then(|| wdl.line(p).unwrap());
+        check(
+            p,
+            &root,
+            line.as_deref(),
+            false,
+            &mut memo,
+            &format!("{v} ab"),
+        );
+        let root = dtm.solve_value(p, &none).unwrap();
+        let line = with_line.then(|| dtm.line(p).unwrap());
+        check(
+            p,
+            &root,
+            line.as_deref(),
+            true,
+            &mut memo,
+            &format!("{v} ab dtm"),
+        );
+        let root = pn.solve_value(p, &none).unwrap();
+        let line = with_line.then(|| pn.line(p).unwrap());
+        check(
+            p,
+            &root,
+            line.as_deref(),
+            false,
+            &mut memo,
+            &format!("{v} pn"),
+        );
+    }
+    all.len()
+}
+
+#[test]
+fn value_only_and_lines_equal_minimax() {
+    for (w, h) in [(4, 4), (6, 4), (3, 5), (4, 5), (5, 5), (3, 6)] {
+        for v in variants(w, h) {
+            assert!(check_board(v, true, 100) > 0);
+        }
+    }
+    for (w, h) in [(4, 6), (3, 8)] {
+        for v in variants(w, h) {
+            assert!(check_board(v, false, 100) > 0);
+        }
+    }
+}
