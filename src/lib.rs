@@ -51,7 +51,10 @@ pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};
 pub use perft::{divide, perft, perft_parallel};
 pub use pns::{PnConfig, PnInit, PnSolver};
 pub use position::{Outcome, Position, Setup};
-pub use proven::{decode_proven, encode_proven, load_proven, save_proven, ProvenError, ProvenKind};
+pub use proven::{
+    decode_proven, encode_proven, load_proven, save_proven, save_proven_union, ProvenError,
+    ProvenKind,
+};
 pub use rng::SplitMix64;
 pub use setup::{named_setup, parse_position};
 pub use solver::{Proven, RootSolution, Solution, SolveError, SolveStats, Solver, SolverConfig};

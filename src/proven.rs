@@ -15,10 +15,11 @@
 //! | 1 | mode: 0 win/draw/loss, 1 DTM |
 //! | 1 | reserved (0) |
 //! | 8 | number of entries N |
-//! | 21 N | entries sorted by key: the whole 128-bit key (16), score (i16), best move (u16), work (u8) |
+//! | 21 N | entries sorted by key, no key twice: the whole 128-bit key (16), score (i16), best move (u16), work (u8) |
 //! | 4 | CRC-32 of everything before |
 //!
-//! Files are written to a temporary file in the same directory and renamed
+//! Files are streamed (a save of 10^8 positions needs no second copy of
+//! them in memory) to a temporary file in the same directory and renamed
 //! over the old one, so a write that is interrupted leaves the old file (or
 //! none), never a part of one; the length and checksum catch any other damage.
 
@@ -74,39 +75,111 @@ fn io(path: &Path, source: std::io::Error) -> ProvenError {
     }
 }
 
-/// The bytes of a file of `proven` (sorted here) for `kind`.
-pub fn encode_proven(kind: ProvenKind, proven: &[Proven]) -> Vec<u8> {
-    // Sorted by key without duplicates already (as `Solver::proven` and
-    // the command give them): no copy, which for big solves is large.
-    let sorted: std::borrow::Cow<[Proven]> = if proven.windows(2).all(|w| w[0].key < w[1].key) {
+/// `proven` sorted by key without duplicates: borrowed if it already is
+/// (as [`crate::Solver::proven`] gives it: no copy, which for big solves is
+/// large), else a sorted copy.
+fn sorted(proven: &[Proven]) -> std::borrow::Cow<'_, [Proven]> {
+    if proven.windows(2).all(|w| w[0].key < w[1].key) {
         std::borrow::Cow::Borrowed(proven)
     } else {
         let mut v = proven.to_vec();
         v.sort_unstable();
         v.dedup_by_key(|p| p.key);
         std::borrow::Cow::Owned(v)
+    }
+}
+
+/// The union of two lists sorted by key without duplicates, in key order;
+/// on a key in both, the first list's entry.
+#[derive(Clone)]
+struct Union<'a> {
+    a: &'a [Proven],
+    b: &'a [Proven],
+}
+
+impl<'a> Iterator for Union<'a> {
+    type Item = &'a Proven;
+
+    fn next(&mut self) -> Option<&'a Proven> {
+        let take_a = match (self.a.first(), self.b.first()) {
+            (None, None) => return None,
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (Some(x), Some(y)) => {
+                if x.key == y.key {
+                    self.b = &self.b[1..];
+                }
+                x.key <= y.key
+            }
+        };
+        let list = if take_a { &mut self.a } else { &mut self.b };
+        let (first, rest) = list.split_first()?;
+        *list = rest;
+        Some(first)
+    }
+}
+
+/// A writer that keeps the CRC-32 of what went through it.
+struct Crc<W> {
+    inner: W,
+    crc: crc32fast::Hasher,
+}
+
+impl<W: Write> Write for Crc<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.crc.update(&buf[..n]);
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// Writes a file of `entries` (in key order, no key twice) for `kind` to
+/// `out` as it goes, without building it in memory; returns the number of
+/// entries.
+fn write_proven<'a>(
+    out: impl Write,
+    kind: ProvenKind,
+    entries: impl Iterator<Item = &'a Proven> + Clone,
+) -> std::io::Result<u64> {
+    let n = entries.clone().count() as u64;
+    let mut w = Crc {
+        inner: out,
+        crc: crc32fast::Hasher::new(),
     };
-    let mut out = Vec::with_capacity(HEADER + ENTRY * sorted.len() + 4);
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
+    w.write_all(MAGIC)?;
+    w.write_all(&VERSION.to_le_bytes())?;
     let v = kind.variant;
-    out.extend_from_slice(&[
+    w.write_all(&[
         v.board.width(),
         v.board.height(),
         v.rules.en_passant as u8,
         v.rules.seventh_rank_wins as u8,
         kind.dtm as u8,
         0,
-    ]);
-    out.extend_from_slice(&(sorted.len() as u64).to_le_bytes());
-    for p in sorted.iter() {
-        out.extend_from_slice(&p.key.to_le_bytes());
-        out.extend_from_slice(&p.score.to_le_bytes());
-        out.extend_from_slice(&p.best.to_le_bytes());
-        out.push(p.work);
+    ])?;
+    w.write_all(&n.to_le_bytes())?;
+    let mut e = [0u8; ENTRY];
+    for p in entries {
+        e[..16].copy_from_slice(&p.key.to_le_bytes());
+        e[16..18].copy_from_slice(&p.score.to_le_bytes());
+        e[18..20].copy_from_slice(&p.best.to_le_bytes());
+        e[20] = p.work;
+        w.write_all(&e)?;
     }
-    let crc = crc32fast::hash(&out);
-    out.extend_from_slice(&crc.to_le_bytes());
+    let crc = w.crc.clone().finalize();
+    w.inner.write_all(&crc.to_le_bytes())?;
+    w.inner.flush()?;
+    Ok(n)
+}
+
+/// The bytes of a file of `proven` (sorted here) for `kind`.
+pub fn encode_proven(kind: ProvenKind, proven: &[Proven]) -> Vec<u8> {
+    let sorted = sorted(proven);
+    let mut out = Vec::with_capacity(HEADER + ENTRY * sorted.len() + 4);
+    write_proven(&mut out, kind, sorted.iter()).expect("writing to memory");
     out
 }
 
@@ -182,22 +255,47 @@ pub fn decode_proven(
         }
         out.push(p);
     }
+    // Files are written in key order; one that is not (an older writer)
+    // is put in order, as saving alongside it needs.
+    if !out.windows(2).all(|w| w[0].key < w[1].key) {
+        out.sort_unstable();
+        out.dedup_by_key(|p| p.key);
+    }
     Ok(out)
 }
 
 /// Writes `proven` to `path` for `kind`: to a temporary file beside it,
 /// synced, then renamed over `path`.
 pub fn save_proven(path: &Path, kind: ProvenKind, proven: &[Proven]) -> Result<(), ProvenError> {
-    let bytes = encode_proven(kind, proven);
+    save_proven_union(path, kind, &sorted(proven), &[]).map(|_| ())
+}
+
+/// Writes the union of `fresh` and `old` to `path` for `kind` as
+/// [`save_proven`] does, streamed to the file (no copy of the lists is
+/// made): each list sorted by key without duplicates, and on a key in both
+/// `fresh`'s entry kept. Returns the number of entries written. A resumed
+/// solve saves what it proved with what it loaded this way, so that
+/// entries its transposition table dropped are not lost.
+pub fn save_proven_union(
+    path: &Path,
+    kind: ProvenKind,
+    fresh: &[Proven],
+    old: &[Proven],
+) -> Result<u64, ProvenError> {
+    debug_assert!(fresh.windows(2).all(|w| w[0].key < w[1].key));
+    debug_assert!(old.windows(2).all(|w| w[0].key < w[1].key));
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(format!(".tmp{}", std::process::id()));
     let tmp = PathBuf::from(tmp);
-    let write = || -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(&bytes)?;
+    let write = || -> std::io::Result<u64> {
+        let f = std::fs::File::create(&tmp)?;
+        let mut w = std::io::BufWriter::with_capacity(1 << 20, f);
+        let n = write_proven(&mut w, kind, Union { a: fresh, b: old })?;
+        let f = w.into_inner().map_err(|e| e.into_error())?;
         f.sync_all()?;
         drop(f);
-        std::fs::rename(&tmp, path)
+        std::fs::rename(&tmp, path)?;
+        Ok(n)
     };
     write().map_err(|e| {
         let _ = std::fs::remove_file(&tmp);
@@ -253,6 +351,66 @@ mod tests {
             decode_proven(path, &encode_proven(kind(false), &[]), kind(false)).unwrap(),
             vec![]
         );
+    }
+
+    /// Saving two sorted lists together writes the file of their union
+    /// (the first list's entry where both have a key), byte for byte the
+    /// one encoded from the merged list.
+    #[test]
+    fn union_saves_the_merged_list() {
+        let mut rng = crate::rng::SplitMix64::new(11);
+        let mut keys = |n: usize, span: u64| {
+            let mut v: Vec<Proven> = (0..n)
+                .map(|_| Proven {
+                    key: ((rng.next_u64() % span) as u128 + 1) << 8,
+                    score: (rng.next_u64() % 3) as i16 - 1,
+                    best: (rng.next_u64() % 4096) as u16,
+                    work: (rng.next_u64() % 40) as u8,
+                })
+                .collect();
+            v.sort_unstable();
+            v.dedup_by_key(|p| p.key);
+            v
+        };
+        let dir = std::env::temp_dir().join(format!("peasant-union-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("u.proven");
+        let kind = ProvenKind {
+            variant: Variant::new(Board::new(8, 8).unwrap(), Rules::default()),
+            dtm: false,
+        };
+        for (na, nb, span) in [
+            (0, 0, 8),
+            (5, 0, 8),
+            (0, 5, 8),
+            (40, 60, 64),
+            (300, 200, 400),
+        ] {
+            let (a, b) = (keys(na, span), keys(nb, span));
+            let mut merged = a.clone();
+            merged.extend(b.iter().filter(|p| !a.iter().any(|q| q.key == p.key)));
+            merged.sort_unstable();
+            let n = save_proven_union(&path, kind, &a, &b).unwrap();
+            assert_eq!(n as usize, merged.len());
+            let bytes = std::fs::read(&path).unwrap();
+            assert_eq!(bytes, encode_proven(kind, &merged));
+            assert_eq!(decode_proven(&path, &bytes, kind).unwrap(), merged);
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A file whose entries are out of order (as an older writer could
+    /// leave) is read back in key order.
+    #[test]
+    fn unsorted_files_are_read_in_order() {
+        let mut entries = sample();
+        entries.sort();
+        entries.reverse();
+        let mut out = Vec::new();
+        write_proven(&mut out, kind(true), entries.iter()).unwrap();
+        let read = decode_proven(Path::new("x"), &out, kind(true)).unwrap();
+        entries.reverse();
+        assert_eq!(read, entries);
     }
 
     #[test]

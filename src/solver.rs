@@ -374,8 +374,10 @@ impl TranspositionTable {
     }
 
     /// Every stored entry with its key.
-    fn entries(&self) -> Vec<(u128, Entry)> {
-        let mut out = Vec::new();
+    /// Calls `f` with every entry (key and what is known), one bucket at
+    /// a time under its lock: no copy of the whole table is made, which
+    /// for a table of gigabytes matters.
+    fn for_each_entry(&self, mut f: impl FnMut(u128, Entry)) {
         for b in self.buckets() {
             let slots = b.with(|slots| *slots);
             for e in slots.iter().filter(|e| e.key != [0; 3] || e.key_top != 0) {
@@ -385,10 +387,9 @@ impl TranspositionTable {
                     best: e.best,
                     work: e.work,
                 };
-                out.push((unpack(e.key, e.key_top), entry));
+                f(unpack(e.key, e.key_top), entry);
             }
         }
-        out
     }
 }
 
@@ -465,20 +466,28 @@ impl<'a> Solver<'a> {
     /// only an alpha-beta bound), sorted by key. Safe while a search runs.
     pub fn proven(&self) -> Vec<Proven> {
         let (lo, hi) = self.score_range();
-        let mut out = Vec::new();
-        for (key, e) in self.tt.entries() {
-            // A bound at the end of the range is exact (a win is stored as
-            // "at least a win").
+        // A bound at the end of the range is exact (a win is stored as "at
+        // least a win").
+        let exact = |e: &Entry| {
             let (lower, upper) = ((e.lower as i32).max(lo), (e.upper as i32).min(hi));
-            if lower == upper {
+            (lower == upper).then_some(lower as i16)
+        };
+        // Counted first so that the list is allocated once, at its size (a
+        // search running meanwhile may add a few more).
+        let mut n = 0;
+        self.tt
+            .for_each_entry(|_, e| n += exact(&e).is_some() as usize);
+        let mut out = Vec::with_capacity(n + n / 64);
+        self.tt.for_each_entry(|key, e| {
+            if let Some(score) = exact(&e) {
                 out.push(Proven {
                     key,
-                    score: lower as i16,
+                    score,
                     best: e.best,
                     work: e.work,
                 });
             }
-        }
+        });
         out.sort_unstable();
         out
     }
@@ -1026,6 +1035,8 @@ mod tests {
                 assert_eq!(e.lower as usize, i);
             }
         }
-        assert_eq!(tt.entries().len(), SLOTS);
+        let mut n = 0;
+        tt.for_each_entry(|_, _| n += 1);
+        assert_eq!(n, SLOTS);
     }
 }

@@ -17,9 +17,9 @@
 use super::{print_json, CliError, GlobalArgs};
 use clap::Args;
 use peasant::{
-    load_proven, save_proven, CanonicalRules, Move, PnConfig, PnInit, PnSolver, Position, Proven,
-    ProvenError, ProvenKind, RootSolution, Solution, SolveError, SolveStats, Solver, SolverConfig,
-    Tablebase,
+    load_proven, save_proven_union, CanonicalRules, Move, PnConfig, PnInit, PnSolver, Position,
+    Proven, ProvenError, ProvenKind, RootSolution, Solution, SolveError, SolveStats, Solver,
+    SolverConfig, Tablebase,
 };
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -197,12 +197,13 @@ impl SaveFile<'_> {
     /// Saves the loaded results and the solver's proven ones; returns how
     /// many.
     fn save(&self, solver: &dyn Engine) -> Result<usize, CliError> {
-        let mut all = solver.proven();
-        all.extend_from_slice(&self.loaded);
-        all.sort_unstable_by_key(|p| p.key);
-        all.dedup_by_key(|p| p.key);
-        save_proven(self.path, self.kind, &all).map_err(proven_error)?;
-        Ok(all.len())
+        // Both lists are sorted by key; streamed to the file together, so
+        // a big save needs no third copy of them in memory.
+        let mut fresh = solver.proven();
+        fresh.dedup_by_key(|p| p.key);
+        let n =
+            save_proven_union(self.path, self.kind, &fresh, &self.loaded).map_err(proven_error)?;
+        Ok(n as usize)
     }
 }
 
