@@ -144,6 +144,90 @@ pub fn resolve_race(pos: &Position) -> Option<Value> {
     })
 }
 
+/// The free runner (for a position with white to move whose game is not
+/// over and that has no en passant right): true when white wins by pushing
+/// one pawn P, on file f and rank r, to its goal and nothing else. That
+/// needs all of:
+/// - nothing on file f ahead of P: every push is legal (only P moves, so
+///   no white pawn ever comes there);
+/// - no black pawn in the cone ahead of P: on its file anywhere ahead, on
+///   the files `d >= 1` away at least `2d` ranks ahead. A black pawn `d`
+///   files away changes file only by capturing, one file per move, each
+///   move descending a rank, while P climbs a rank every move with white
+///   moving first: to capture P (en passant included: a double step
+///   landing beside it) it must stand beside P one rank above it after `m`
+///   of P's pushes with `m >= d`, so it started at least `2d` ranks above
+///   P; to stand in front of P it needs even more. P, never captured, also
+///   keeps white from losing its last pawn;
+/// - P's time `t` (fewest moves to its goal, a double step counting as one)
+///   at most every black pawn's fewest moves to its goal, counted on an empty
+///   board: black, moving second, cannot get there first;
+/// - a black pawn with nothing on its file ahead of it (below it) and no
+///   white pawn below it on an adjacent file: it can never capture (P stays
+///   out of its reach by the cone), so it stays on its file and can always
+///   be pushed, and black is never stalemated (fact 7) before P arrives.
+///   (A black pawn that could capture might leave its file for a blocked
+///   square and stalemate black on purpose.)
+///
+/// The win is sure but not its distance (another plan may be faster): for
+/// win/draw/loss searches only.
+pub fn resolve_runner(pos: &Position) -> bool {
+    debug_assert_eq!(pos.turn(), Color::White);
+    if pos.ep_square().is_some() {
+        return false;
+    }
+    let (white, black) = (pos.pawns(Color::White).0, pos.pawns(Color::Black).0);
+    if white == 0 || black == 0 {
+        return false;
+    }
+    let board = pos.board();
+    let (w, h) = (board.width() as i32, board.height() as i32);
+    let srw = pos.variant().rules.seventh_rank_wins as i32;
+    let time = |dist: i32, on_second: bool| (dist - on_second as i32).max(1);
+    let occupied = white | black;
+    // Black is never stalemated: some black pawn has nothing below it on
+    // its file and no white pawn below it on a file beside (so it can never
+    // capture, stays on its file and can always be pushed).
+    let above = |b: u64| {
+        let mut x = b << 8;
+        x |= x << 8;
+        x |= x << 16;
+        x |= x << 32;
+        x
+    };
+    let over_white = Bitboard(above(white));
+    if black & !above(occupied) & !(over_white.left().0 | over_white.right().0) == 0 {
+        return false;
+    }
+    // Black's fastest goal on an empty board: its lowest pawn.
+    let bottom = black.trailing_zeros() as i32 / 8;
+    let u = time(bottom - srw, bottom == h - 2);
+    let mut candidates = white;
+    while candidates != 0 {
+        let sq = candidates.trailing_zeros() as i32;
+        candidates &= candidates - 1;
+        let (f, r) = (sq % 8, sq / 8);
+        if time(h - 1 - srw - r, r == 1) > u {
+            continue;
+        }
+        // The file ahead and the cone.
+        let mut clear = true;
+        for q in r + 1..h {
+            let d = (q - r) / 2;
+            let (lo, hi) = ((f - d).max(0), (f + d).min(w - 1));
+            let files = ((1u64 << (hi - lo + 1)) - 1) << lo;
+            if (black >> (8 * q)) & 0xff & files != 0 || (white >> (8 * q)) & (1 << f) != 0 {
+                clear = false;
+                break;
+            }
+        }
+        if clear {
+            return true;
+        }
+    }
+    false
+}
+
 /// A memo of positions already valued by [`minimax`].
 pub type MinimaxMemo = HashMap<Position, Value, BuildHasherDefault<FxHasher>>;
 

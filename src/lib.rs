@@ -39,8 +39,8 @@ pub use canonical::{canonical, canonical_with, position_key, CanonicalRules};
 pub use color::{ByColor, Color};
 pub use error::Error;
 pub use eval::{
-    minimax, resolve_by_rule, resolve_race, search_one_ply, value, FxHasher, MinimaxMemo,
-    TableValues,
+    minimax, resolve_by_rule, resolve_race, resolve_runner, search_one_ply, value, FxHasher,
+    MinimaxMemo, TableValues,
 };
 pub use gen::{
     available_memory, generate, peak_memory, plan, ClassReport, GenConfig, GenError, Target,

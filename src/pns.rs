@@ -79,6 +79,9 @@ pub struct PnConfig {
     /// Resolve pure races by rule ([`resolve_race`]) instead of searching
     /// them.
     pub race: bool,
+    /// Take a free runner ([`crate::resolve_runner`]) as a win instead of
+    /// searching it.
+    pub runner: bool,
 }
 
 impl Default for PnConfig {
@@ -92,6 +95,7 @@ impl Default for PnConfig {
             threads: 1,
             max_nodes: None,
             race: true,
+            runner: true,
         }
     }
 }
@@ -341,7 +345,14 @@ impl<'a> PnSolver<'a> {
 
     /// The value of `pos` known without search ([`known`]), win/draw/loss.
     fn leaf(&self, w: &mut Worker, pos: &Position) -> Result<Option<Wdl>, SolveError> {
-        let k = known(pos, self.config.race, self.tables, false, &mut w.stats)?;
+        let k = known(
+            pos,
+            self.config.race,
+            self.config.runner,
+            self.tables,
+            false,
+            &mut w.stats,
+        )?;
         Ok(k.map(Known::wdl))
     }
 

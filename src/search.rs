@@ -2,7 +2,7 @@
 //! knowledge they apply to a node before searching it, and the counters,
 //! stop flag and node budget of a solve.
 
-use crate::eval::{resolve_by_rule, resolve_race};
+use crate::eval::{resolve_by_rule, resolve_race, resolve_runner};
 use crate::position::Position;
 use crate::solver::{SolveError, SolveStats};
 use crate::table::Tablebase;
@@ -34,10 +34,13 @@ impl Known {
 /// Every piece of knowledge beyond the rules of play, in one place: the
 /// value of a canonical position (white to move, game not over) if it is
 /// known without search, counted in `stats`. `exact`: a table probe reads
-/// the DTM too (else only the WDL section, half the blocks to decompress).
+/// the DTM too (else only the WDL section, half the blocks to decompress),
+/// and the free-runner rule, which knows a win but not its distance, is
+/// left out.
 pub(crate) fn known(
     pos: &Position,
     race: bool,
+    runner: bool,
     tables: Option<&Tablebase>,
     exact: bool,
     stats: &mut SolveStats,
@@ -56,6 +59,10 @@ pub(crate) fn known(
             stats.race_hits += 1;
             return Ok(Some(Known::Exact(v)));
         }
+    }
+    if runner && !exact && resolve_runner(pos) {
+        stats.runner_hits += 1;
+        return Ok(Some(Known::Wdl(Wdl::Win)));
     }
     if let Some(tb) = tables {
         if tb.covers(pos)? {
@@ -78,6 +85,7 @@ pub(crate) struct Counters {
     table_hits: AtomicU64,
     rule_hits: AtomicU64,
     race_hits: AtomicU64,
+    runner_hits: AtomicU64,
     tt_hits: AtomicU64,
     stop: Arc<AtomicBool>,
     max_nodes: Option<u64>,
@@ -90,6 +98,7 @@ impl Counters {
             table_hits: AtomicU64::new(0),
             rule_hits: AtomicU64::new(0),
             race_hits: AtomicU64::new(0),
+            runner_hits: AtomicU64::new(0),
             tt_hits: AtomicU64::new(0),
             stop: Arc::new(AtomicBool::new(false)),
             max_nodes,
@@ -110,6 +119,7 @@ impl Counters {
             table_hits: self.table_hits.load(Relaxed),
             rule_hits: self.rule_hits.load(Relaxed),
             race_hits: self.race_hits.load(Relaxed),
+            runner_hits: self.runner_hits.load(Relaxed),
             tt_hits: self.tt_hits.load(Relaxed),
         }
     }
@@ -121,6 +131,7 @@ impl Counters {
         self.table_hits.fetch_add(s.table_hits, Relaxed);
         self.rule_hits.fetch_add(s.rule_hits, Relaxed);
         self.race_hits.fetch_add(s.race_hits, Relaxed);
+        self.runner_hits.fetch_add(s.runner_hits, Relaxed);
         self.tt_hits.fetch_add(s.tt_hits, Relaxed);
     }
 

@@ -73,6 +73,9 @@ pub struct SolverConfig {
     /// Resolve pure races by rule ([`resolve_race`]) instead of searching
     /// them.
     pub race: bool,
+    /// Win/draw/loss mode: take a free runner ([`crate::resolve_runner`])
+    /// as a win instead of searching it.
+    pub runner: bool,
     /// Stop with [`SolveError::Stopped`] after about this many nodes (exactly,
     /// on one thread): to interrupt a long solve and resume it later.
     pub max_nodes: Option<u64>,
@@ -87,6 +90,7 @@ impl Default for SolverConfig {
             ordering: true,
             threads: 1,
             race: true,
+            runner: true,
             etc: true,
             null_window: false,
             max_nodes: None,
@@ -128,6 +132,8 @@ pub struct SolveStats {
     pub rule_hits: u64,
     /// Leaves resolved as pure races.
     pub race_hits: u64,
+    /// Leaves won by a free runner.
+    pub runner_hits: u64,
     /// Transposition-table entries found.
     pub tt_hits: u64,
 }
@@ -667,6 +673,7 @@ impl<'a> Solver<'a> {
         match known(
             pos,
             self.config.race,
+            self.config.runner,
             self.tables,
             self.config.dtm,
             &mut w.stats,

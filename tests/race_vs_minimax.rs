@@ -1,14 +1,17 @@
-//! The pure-race rule ([`resolve_race`]) against plain exhaustive minimax on
-//! every position of small boards: every placement of white and black pawns
-//! on the ranks they may stand on, white to move, under every rule set.
-//! Boards of height 4 and 5 (where a double step reaches the goal or the
-//! second-to-last rank) and boards with empty files are all included.
+//! The pure-race rule ([`resolve_race`]) and the free-runner rule
+//! ([`resolve_runner`]) against plain exhaustive minimax on every position
+//! of small boards: every placement of white and black pawns on the ranks
+//! they may stand on, white to move, under every rule set. Boards of height
+//! 4 and 5 (where a double step reaches the goal or the second-to-last rank)
+//! and boards with empty files are all included; wider and taller boards
+//! (where a black pawn can capture its way across several files towards the
+//! runner) by random placements.
 
 use peasant::*;
 
-/// Checks the rule on every position of `w` x `h` under every rule set;
-/// returns (positions, positions the rule answers).
-fn check_board(w: u8, h: u8) -> (u64, u64) {
+/// Checks the rules on every position of `w` x `h` under every rule set;
+/// returns (positions, positions the race rule answers, free runners).
+fn check_board(w: u8, h: u8) -> (u64, u64, u64) {
     let board = Board::new(w, h).unwrap();
     let mut squares = Vec::new();
     for r in 1..h - 1 {
@@ -17,7 +20,7 @@ fn check_board(w: u8, h: u8) -> (u64, u64) {
         }
     }
     let n = squares.len() as u32;
-    let (mut total, mut answered) = (0, 0);
+    let (mut total, mut answered, mut runners) = (0, 0, 0);
     for rules in Rules::ALL {
         let variant = Variant::new(board, rules);
         let mut memo = MinimaxMemo::default();
@@ -52,10 +55,186 @@ fn check_board(w: u8, h: u8) -> (u64, u64) {
                 answered += 1;
                 assert_eq!(v, minimax(&pos, &mut memo), "{variant}: {pos}");
             }
+            if resolve_runner(&pos) {
+                runners += 1;
+                assert_eq!(
+                    minimax(&pos, &mut memo).wdl(),
+                    Wdl::Win,
+                    "runner {variant}: {pos}"
+                );
+            }
         }
     }
-    eprintln!("{w}x{h}: {answered} of {total} positions answered");
-    (total, answered)
+    eprintln!("{w}x{h}: {answered} of {total} positions answered, {runners} free runners");
+    (total, answered, runners)
+}
+
+/// Random placements of `pawns` pawns (white to move) on `w` x `h`: the
+/// free-runner rule never claims a win minimax does not confirm. Returns
+/// (positions, runners found, runners that are not pure races).
+fn check_runner_random(w: u8, h: u8, pawns: usize, samples: usize, seed: u64) -> (u64, u64, u64) {
+    let board = Board::new(w, h).unwrap();
+    let mut rng = peasant::SplitMix64::new(seed);
+    let (mut total, mut runners, mut not_races) = (0, 0, 0);
+    for rules in Rules::ALL {
+        let variant = Variant::new(board, rules);
+        let mut memo = MinimaxMemo::default();
+        for _ in 0..samples {
+            let mut pawns_of = ByColor {
+                white: Bitboard::EMPTY,
+                black: Bitboard::EMPTY,
+            };
+            for i in 0..pawns {
+                let f = (rng.next_u64() % w as u64) as u8;
+                let r = 1 + (rng.next_u64() % (h as u64 - 2)) as u8;
+                let sq = Square::new(f, r);
+                if i % 2 == 0 {
+                    pawns_of.white.set(sq);
+                } else {
+                    pawns_of.black.set(sq);
+                }
+            }
+            if (pawns_of.white & pawns_of.black).any() {
+                continue;
+            }
+            let setup = Setup {
+                board,
+                pawns: pawns_of,
+                turn: Color::White,
+                ep_square: None,
+            };
+            let Ok(pos) = Position::from_setup(&setup, variant) else {
+                continue;
+            };
+            if pos.is_game_over() || resolve_by_rule(&pos).is_some() {
+                continue;
+            }
+            total += 1;
+            if resolve_runner(&pos) {
+                runners += 1;
+                not_races += resolve_race(&pos).is_none() as u64;
+                assert_eq!(
+                    minimax(&pos, &mut memo).wdl(),
+                    Wdl::Win,
+                    "runner {variant}: {pos}"
+                );
+            }
+        }
+    }
+    eprintln!("{w}x{h} random {pawns} pawns: {runners} runners ({not_races} not races) of {total}");
+    (total, runners, not_races)
+}
+
+/// Every placement of `nw` white and `nb` black pawns on `w` x `h` (white
+/// to move), every rule set: the free-runner rule never claims a win
+/// minimax does not confirm. Returns (positions, runners found).
+fn check_runner_placements(w: u8, h: u8, nw: usize, nb: usize) -> (u64, u64) {
+    let board = Board::new(w, h).unwrap();
+    let squares: Vec<Square> = (1..h - 1)
+        .flat_map(|r| (0..w).map(move |f| Square::new(f, r)))
+        .collect();
+    // Every set of `k` squares, as lists of indices into `squares`.
+    fn subsets(n: usize, k: usize) -> Vec<Vec<usize>> {
+        if k == 0 {
+            return vec![vec![]];
+        }
+        let mut out = Vec::new();
+        for rest in subsets(n, k - 1) {
+            let from = rest.last().map_or(0, |&l| l + 1);
+            for i in from..n {
+                let mut v = rest.clone();
+                v.push(i);
+                out.push(v);
+            }
+        }
+        out
+    }
+    let (whites, blacks) = (subsets(squares.len(), nw), subsets(squares.len(), nb));
+    let (mut total, mut runners) = (0, 0);
+    for rules in Rules::ALL {
+        let variant = Variant::new(board, rules);
+        let mut memo = MinimaxMemo::default();
+        for ws in &whites {
+            for bs in &blacks {
+                if bs.iter().any(|b| ws.contains(b)) {
+                    continue;
+                }
+                let mut pawns = ByColor {
+                    white: Bitboard::EMPTY,
+                    black: Bitboard::EMPTY,
+                };
+                ws.iter().for_each(|&i| pawns.white.set(squares[i]));
+                bs.iter().for_each(|&i| pawns.black.set(squares[i]));
+                let setup = Setup {
+                    board,
+                    pawns,
+                    turn: Color::White,
+                    ep_square: None,
+                };
+                let Ok(pos) = Position::from_setup(&setup, variant) else {
+                    continue;
+                };
+                if pos.is_game_over() {
+                    continue;
+                }
+                total += 1;
+                if resolve_runner(&pos) {
+                    runners += 1;
+                    let v = minimax(&pos, &mut memo);
+                    assert_eq!(v.wdl(), Wdl::Win, "runner {variant}: {pos}");
+                }
+            }
+        }
+    }
+    eprintln!("{w}x{h} {nw}v{nb}: {runners} runners of {total}");
+    (total, runners)
+}
+
+/// Two pawns each on boards wide and tall enough for a black pawn two or
+/// three files away to capture its way to the runner, and three against
+/// two on a smaller one.
+#[test]
+fn runner_rule_wins_on_every_placement() {
+    for (w, h, nw, nb) in [
+        (5, 8, 2, 2),
+        (6, 7, 2, 2),
+        (4, 8, 3, 2),
+        (4, 8, 2, 3),
+        (5, 6, 3, 3),
+    ] {
+        let (total, runners) = check_runner_placements(w, h, nw, nb);
+        assert!(runners > 0 && runners < total, "{w}x{h}");
+    }
+}
+
+/// Three pawns against two and three on bigger boards (about 45 million
+/// positions, a minute): `cargo test --release -- --ignored`.
+#[test]
+#[ignore]
+fn runner_rule_wins_on_every_placement_big() {
+    for (w, h, nw, nb) in [(5, 8, 3, 2), (5, 8, 2, 3), (6, 7, 3, 3)] {
+        let (total, runners) = check_runner_placements(w, h, nw, nb);
+        assert!(runners > 0 && runners < total, "{w}x{h}");
+    }
+}
+
+#[test]
+fn runner_rule_wins_on_wide_and_tall_boards() {
+    for (i, (w, h, pawns)) in [
+        (5, 5, 7),
+        (6, 5, 8),
+        (8, 5, 9),
+        (5, 6, 7),
+        (6, 6, 8),
+        (7, 6, 8),
+        (4, 8, 7),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let (total, runners, not_races) = check_runner_random(w, h, pawns, 20_000, 17 + i as u64);
+        assert!(total > 0 && runners > 0 && not_races > 0, "{w}x{h}");
+    }
 }
 
 #[test]
@@ -72,8 +251,9 @@ fn race_rule_equals_minimax() {
         (3, 6),
         (2, 7),
     ] {
-        let (total, answered) = check_board(w, h);
+        let (total, answered, runners) = check_board(w, h);
         assert!(answered > 0 && answered < total, "{w}x{h}");
+        assert!(runners > 0 && runners < total, "{w}x{h}");
     }
 }
 

@@ -42,8 +42,9 @@ fn check_canonical(v: Variant, setups: bool, randoms: usize) -> usize {
     all.len()
 }
 
-/// The solver (win/draw/loss and DTM modes, with and without move order
-/// and with the race rule and the enhanced transposition cutoff) gives minimax's value on every position.
+/// The solver (win/draw/loss and DTM modes; with move order, the race and
+/// free-runner rules and the enhanced transposition cutoff, and without
+/// any of them) gives minimax's value on every position.
 fn check_solver(v: Variant, setups: bool, randoms: usize, tables: Option<&Tablebase>) -> usize {
     let t = std::time::Instant::now();
     let mut memo = MinimaxMemo::default();
@@ -53,6 +54,7 @@ fn check_solver(v: Variant, setups: bool, randoms: usize, tables: Option<&Tableb
         dtm,
         ordering,
         race: ordering,
+        runner: ordering,
         etc: ordering,
         ..SolverConfig::default()
     };

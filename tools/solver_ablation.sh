@@ -2,7 +2,8 @@
 # What each solver idea gains: nodes and time of the same solves with the
 # move order off (--no-order), with fewer canonical-form rules
 # (--canonical walls: no frozen islands; flip: colour flip + mirror only),
-# without the pure-race rule (--no-race), without the enhanced
+# without the pure-race rule (--no-race), without the free-runner rule
+# (--no-runner), without the enhanced
 # transposition cutoff (--no-etc), and with the two null windows at the
 # root (--null-window). One thread, so node counts repeat exactly; the CPU
 # column (user seconds) is steadier than wall time on a shared machine.
@@ -18,7 +19,7 @@ echo "| position | variant | value | nodes | wall s | CPU s |"
 echo "|---|---|---|---|---|---|"
 while [[ $# -ge 2 ]]; do
   pos=$1 board=$2; shift 2
-  for flags in "" "--no-order" "--canonical walls" "--canonical flip" "--no-race" "--no-etc" \
+  for flags in "" "--no-order" "--canonical walls" "--canonical flip" "--no-race" "--no-runner" "--no-etc" \
     "--null-window"; do
     t=$(mktemp)
     out=$(/usr/bin/time -f "%e %U" -o "$t" "$BIN" solve "$pos" --board "$board" $flags \

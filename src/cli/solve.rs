@@ -69,6 +69,10 @@ pub struct SolveArgs {
     /// rule).
     #[arg(long, hide = true)]
     pub no_race: bool,
+    /// Search free runners instead of taking them as wins (to measure the
+    /// rule).
+    #[arg(long, hide = true)]
+    pub no_runner: bool,
     /// No enhanced transposition cutoff (looking up every child before
     /// searching any): to measure it.
     #[arg(long, hide = true)]
@@ -245,12 +249,13 @@ fn ticker(solver: &dyn Engine, start: Instant, done: &AtomicBool, every: Duratio
             let s = solver.stats();
             let t = start.elapsed().as_secs_f64();
             eprintln!(
-                "  {t:.0} s: {} nodes ({:.2} M/s), {} table hits, {} rule leaves, {} race leaves{}",
+                "  {t:.0} s: {} nodes ({:.2} M/s), {} table hits, {} rule leaves, {} race leaves, {} runner leaves{}",
                 s.nodes,
                 s.nodes as f64 / t / 1e6,
                 s.table_hits,
                 s.rule_hits,
                 s.race_hits,
+                s.runner_hits,
                 solver.note()
             );
             next += every;
@@ -320,6 +325,7 @@ impl SolveArgs {
             max_nodes: self.max_nodes,
             ordering: !self.no_order,
             race: !self.no_race,
+            runner: !self.no_runner,
             etc: !self.no_etc,
             null_window: self.null_window,
             canonical,
@@ -337,6 +343,7 @@ impl SolveArgs {
                     threads: self.threads,
                     max_nodes: self.max_nodes,
                     race: !self.no_race,
+                    runner: !self.no_runner,
                 },
                 tb.as_ref(),
             );
@@ -462,6 +469,7 @@ impl SolveArgs {
                 "table_hits": stats.table_hits,
                 "rule_leaves": stats.rule_hits,
                 "race_leaves": stats.race_hits,
+                "runner_leaves": stats.runner_hits,
                 "tt_hits": stats.tt_hits,
                 "seconds": seconds,
                 "threads": self.threads,
@@ -491,12 +499,13 @@ impl SolveArgs {
         };
         println!("line:   {} ({kind})", line_san.join(" "));
         println!(
-            "nodes:  {} ({:.2} M/s), table hits {}, rule leaves {}, race leaves {}, tt hits {}",
+            "nodes:  {} ({:.2} M/s), table hits {}, rule leaves {}, race leaves {}, runner leaves {}, tt hits {}",
             stats.nodes,
             stats.nodes as f64 / seconds.max(1e-9) / 1e6,
             stats.table_hits,
             stats.rule_hits,
             stats.race_hits,
+            stats.runner_hits,
             stats.tt_hits
         );
         println!(
