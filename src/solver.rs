@@ -870,13 +870,8 @@ impl<'a> Solver<'a> {
         pos: &Position,
         progress: &(dyn Fn(Move, Solution) + Sync),
     ) -> Result<RootSolution, SolveError> {
-        if let Some(outcome) = pos.outcome() {
-            return Err(SolveError::GameOver(outcome));
-        }
-        let mut moves: Vec<Move> = pos.legal_moves().to_vec();
-        // Order the root moves once: the biggest subtrees start first.
         let mut w = Worker::new();
-        self.order(&w, pos, &mut moves, NO_MOVE, 0);
+        let moves = self.root_moves(&w, pos)?;
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(self.config.threads)
             .build()
@@ -896,15 +891,31 @@ impl<'a> Solver<'a> {
                 .collect()
         });
         self.flush(&mut w);
-        let mut rated = rated?;
+        Ok(self.root_solution(rated?))
+    }
+
+    /// The legal moves of a root, in the solver's order (the biggest
+    /// subtrees first); an error if the game is over.
+    fn root_moves(&self, w: &Worker, pos: &Position) -> Result<Vec<Move>, SolveError> {
+        if let Some(outcome) = pos.outcome() {
+            return Err(SolveError::GameOver(outcome));
+        }
+        let mut moves: Vec<Move> = pos.legal_moves().to_vec();
+        self.order(w, pos, &mut moves, NO_MOVE, 0);
+        Ok(moves)
+    }
+
+    /// Moves with exact scores (at least one, a best one among them) as a
+    /// root's solution, best first.
+    fn root_solution(&self, mut rated: Vec<(Move, i32)>) -> RootSolution {
         rated.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
-        Ok(RootSolution {
+        RootSolution {
             value: self.solution_of(rated[0].1),
             moves: rated
                 .into_iter()
                 .map(|(m, s)| (m, self.solution_of(s)))
                 .collect(),
-        })
+        }
     }
 
     /// The value of `pos` without the exact value of every move: cheaper
@@ -919,12 +930,8 @@ impl<'a> Solver<'a> {
         pos: &Position,
         progress: &(dyn Fn(Move, Solution) + Sync),
     ) -> Result<RootSolution, SolveError> {
-        if let Some(outcome) = pos.outcome() {
-            return Err(SolveError::GameOver(outcome));
-        }
-        let mut moves: Vec<Move> = pos.legal_moves().to_vec();
         let mut w = Worker::new();
-        self.order(&w, pos, &mut moves, NO_MOVE, 0);
+        let moves = self.root_moves(&w, pos)?;
         let (lo, hi) = self.full_window();
         let mut exact: Vec<(Move, i32)> = Vec::new();
         let result = (|| -> Result<(), SolveError> {
@@ -952,14 +959,7 @@ impl<'a> Solver<'a> {
         })();
         self.flush(&mut w);
         result?;
-        exact.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
-        Ok(RootSolution {
-            value: self.solution_of(exact[0].1),
-            moves: exact
-                .into_iter()
-                .map(|(m, s)| (m, self.solution_of(s)))
-                .collect(),
-        })
+        Ok(self.root_solution(exact))
     }
 
     /// A line of perfect play from `pos` to the end of the game: at each

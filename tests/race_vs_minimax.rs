@@ -9,6 +9,20 @@
 
 use peasant::*;
 
+/// The position of `pawns` with white to move, if it is one (pawns on
+/// legal squares) and its game is not over.
+fn white_to_move(variant: Variant, pawns: ByColor<Bitboard>) -> Option<Position> {
+    let setup = Setup {
+        board: variant.board,
+        pawns,
+        turn: Color::White,
+        ep_square: None,
+    };
+    Position::from_setup(&setup, variant)
+        .ok()
+        .filter(|p| !p.is_game_over())
+}
+
 /// Checks the rules on every position of `w` x `h` under every rule set;
 /// returns (positions, positions the race rule answers, free runners).
 fn check_board(w: u8, h: u8) -> (u64, u64, u64) {
@@ -38,18 +52,9 @@ fn check_board(w: u8, h: u8) -> (u64, u64, u64) {
                 }
                 c /= 3;
             }
-            let setup = Setup {
-                board,
-                pawns,
-                turn: Color::White,
-                ep_square: None,
-            };
-            let Ok(pos) = Position::from_setup(&setup, variant) else {
+            let Some(pos) = white_to_move(variant, pawns) else {
                 continue;
             };
-            if pos.is_game_over() {
-                continue;
-            }
             total += 1;
             if let Some(v) = resolve_race(&pos) {
                 answered += 1;
@@ -97,16 +102,10 @@ fn check_runner_random(w: u8, h: u8, pawns: usize, samples: usize, seed: u64) ->
             if (pawns_of.white & pawns_of.black).any() {
                 continue;
             }
-            let setup = Setup {
-                board,
-                pawns: pawns_of,
-                turn: Color::White,
-                ep_square: None,
-            };
-            let Ok(pos) = Position::from_setup(&setup, variant) else {
+            let Some(pos) = white_to_move(variant, pawns_of) else {
                 continue;
             };
-            if pos.is_game_over() || resolve_by_rule(&pos).is_some() {
+            if resolve_by_rule(&pos).is_some() {
                 continue;
             }
             total += 1;
@@ -165,18 +164,9 @@ fn check_runner_placements(w: u8, h: u8, nw: usize, nb: usize) -> (u64, u64) {
                 };
                 ws.iter().for_each(|&i| pawns.white.set(squares[i]));
                 bs.iter().for_each(|&i| pawns.black.set(squares[i]));
-                let setup = Setup {
-                    board,
-                    pawns,
-                    turn: Color::White,
-                    ep_square: None,
-                };
-                let Ok(pos) = Position::from_setup(&setup, variant) else {
+                let Some(pos) = white_to_move(variant, pawns) else {
                     continue;
                 };
-                if pos.is_game_over() {
-                    continue;
-                }
                 total += 1;
                 if resolve_runner(&pos) {
                     runners += 1;

@@ -92,39 +92,32 @@ fn check_board(v: Variant, setups: bool, randoms: usize) -> usize {
         None,
     );
     let none = |_: Move, _: Solution| {};
+    type Root<'a> = &'a dyn Fn(&Position) -> Result<RootSolution, SolveError>;
+    type Line<'a> = &'a dyn Fn(&Position) -> Result<Vec<Move>, SolveError>;
+    let solvers: [(&str, bool, Root, Line); 3] = [
+        ("ab", false, &|p| wdl.solve_value(p, &none), &|p| {
+            wdl.line(p)
+        }),
+        ("ab dtm", true, &|p| dtm.solve_value(p, &none), &|p| {
+            dtm.line(p)
+        }),
+        ("pn", false, &|p| pn.solve_value(p, &none), &|p| pn.line(p)),
+    ];
     for (i, p) in all.iter().enumerate() {
         // Lines are long: those of every seventh position are enough.
         let with_line = i % 7 == 0;
-        let root = wdl.solve_value(p, &none).unwrap();
-        let line = with_line.then(|| wdl.line(p).unwrap());
-        check(
-            p,
-            &root,
-            line.as_deref(),
-            false,
-            &mut memo,
-            &format!("{v} ab"),
-        );
-        let root = dtm.solve_value(p, &none).unwrap();
-        let line = with_line.then(|| dtm.line(p).unwrap());
-        check(
-            p,
-            &root,
-            line.as_deref(),
-            true,
-            &mut memo,
-            &format!("{v} ab dtm"),
-        );
-        let root = pn.solve_value(p, &none).unwrap();
-        let line = with_line.then(|| pn.line(p).unwrap());
-        check(
-            p,
-            &root,
-            line.as_deref(),
-            false,
-            &mut memo,
-            &format!("{v} pn"),
-        );
+        for (name, exact, root, line) in &solvers {
+            let r = root(p).unwrap();
+            let l = with_line.then(|| line(p).unwrap());
+            check(
+                p,
+                &r,
+                l.as_deref(),
+                *exact,
+                &mut memo,
+                &format!("{v} {name}"),
+            );
+        }
     }
     all.len()
 }
