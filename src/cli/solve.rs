@@ -258,7 +258,11 @@ fn ticker(solver: &dyn Engine, start: Instant, done: &AtomicBool, every: Duratio
                 s.runner_hits,
                 solver.note()
             );
-            next += every;
+            // Ticks missed meanwhile (a long load of a --save file) are
+            // skipped, not printed in a burst.
+            while next <= Instant::now() {
+                next += every;
+            }
         }
     }
 }
