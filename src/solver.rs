@@ -379,7 +379,6 @@ impl TranspositionTable {
         })
     }
 
-    /// Every stored entry with its key.
     /// Calls `f` with every entry (key and what is known), one bucket at
     /// a time under its lock: no copy of the whole table is made, which
     /// for a table of gigabytes matters.
@@ -796,14 +795,23 @@ impl<'a> Solver<'a> {
     /// The score of `m` in `pos` from the mover's view.
     fn move_score(&self, w: &mut Worker, pos: &Position, m: Move) -> Result<i32, SolveError> {
         let child = pos.play(m);
-        if child.winner_by_rule().is_some() {
-            return Ok(self.win_now());
-        }
-        if child.count_moves() == 0 {
-            return Ok(0);
+        if let Some(s) = self.game_over_score(&child) {
+            return Ok(s);
         }
         let c = self.canonical(&child);
         Ok(self.to_parent(self.search_exact(w, &c, 1)?))
+    }
+
+    /// The score, from the mover's view, of a move that ends the game in
+    /// `child` (a win by rule, or a stalemate); `None` if the game goes on.
+    fn game_over_score(&self, child: &Position) -> Option<i32> {
+        if child.winner_by_rule().is_some() {
+            Some(self.win_now())
+        } else if child.count_moves() == 0 {
+            Some(0)
+        } else {
+            None
+        }
     }
 
     /// The score of `m` in `pos` from the mover's view, searched with the
@@ -818,11 +826,8 @@ impl<'a> Solver<'a> {
         beta: i32,
     ) -> Result<i32, SolveError> {
         let child = pos.play(m);
-        if child.winner_by_rule().is_some() {
-            return Ok(self.win_now());
-        }
-        if child.count_moves() == 0 {
-            return Ok(0);
+        if let Some(s) = self.game_over_score(&child) {
+            return Ok(s);
         }
         let c = self.canonical(&child);
         let s = self.search(w, &c, self.to_child(beta), self.to_child(alpha), 1)?;
