@@ -28,7 +28,7 @@ use crate::canonical::{canonical_with, position_key, CanonicalRules};
 use crate::color::Color;
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
-use crate::search::{known, Counters, Known};
+use crate::search::{known, Counters, Known, Tally};
 use crate::solver::{Proven, RootSolution, Solution, SolveError, SolveStats};
 use crate::table::Tablebase;
 use crate::value::Wdl;
@@ -247,22 +247,14 @@ impl TranspositionTable {
 }
 
 /// What one thread keeps to itself while searching.
+#[derive(Default)]
 struct Worker {
-    stats: SolveStats,
-    /// At this many unflushed nodes, flush and look at the stop flag and
-    /// the node budget.
-    check_at: u64,
-    /// Nodes this worker searched, never reset.
-    total: u64,
+    tally: Tally,
 }
 
 impl Worker {
     fn new() -> Worker {
-        Worker {
-            stats: SolveStats::default(),
-            check_at: 0,
-            total: 0,
-        }
+        Worker::default()
     }
 }
 
@@ -340,7 +332,7 @@ impl<'a> PnSolver<'a> {
     }
 
     fn flush(&self, w: &mut Worker) {
-        self.counters.flush(&mut w.stats);
+        self.counters.flush(&mut w.tally.stats);
     }
 
     /// The value of `pos` known without search ([`known`]), win/draw/loss.
@@ -351,7 +343,7 @@ impl<'a> PnSolver<'a> {
             self.config.runner,
             self.tables,
             false,
-            &mut w.stats,
+            &mut w.tally.stats,
         )?;
         Ok(k.map(Known::wdl))
     }
@@ -432,7 +424,7 @@ impl<'a> PnSolver<'a> {
         for c in children.iter_mut() {
             (c.phi, c.delta) = match self.tt.probe(c.key) {
                 Some(pd) => {
-                    w.stats.tt_hits += 1;
+                    w.tally.stats.tt_hits += 1;
                     pd
                 }
                 None => self.init(w, &c.pos, !attacker_to_move)?,
@@ -453,13 +445,9 @@ impl<'a> PnSolver<'a> {
         th_delta: Number,
         root: bool,
     ) -> Result<(Number, Number), SolveError> {
-        w.stats.nodes += 1;
-        w.total += 1;
-        if w.stats.nodes >= w.check_at {
-            w.check_at = self.counters.checkpoint(&mut w.stats)?;
-        }
+        w.tally.node(&self.counters)?;
         let attacker_to_move = key & 1 == 1;
-        let before = w.total;
+        let before = w.tally.total;
         let mut children = Vec::with_capacity(24);
         if let Some((phi, delta)) = self.expand(w, pos, attacker_to_move, &mut children)? {
             self.tt.store(key, phi, delta, 1);
@@ -514,7 +502,7 @@ impl<'a> PnSolver<'a> {
             c.phi = cp;
             c.delta = cd;
         }
-        self.tt.store(key, phi, delta, w.total - before);
+        self.tt.store(key, phi, delta, w.tally.total - before);
         Ok((phi, delta))
     }
 
@@ -532,7 +520,7 @@ impl<'a> PnSolver<'a> {
         let c = canonical_with(pos, self.config.canonical);
         let key = tt_key(&c, attacker_to_move);
         if let Some((phi, delta)) = self.tt.probe(key) {
-            w.stats.tt_hits += 1;
+            w.tally.stats.tt_hits += 1;
             if phi == 0 || delta == 0 {
                 return Ok(phi == 0);
             }

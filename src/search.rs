@@ -77,6 +77,31 @@ pub(crate) fn known(
     Ok(None)
 }
 
+/// One thread's counts since its last flush into [`Counters`], and the
+/// nodes it has searched in all (never reset: what a subtree cost).
+#[derive(Default)]
+pub(crate) struct Tally {
+    pub(crate) stats: SolveStats,
+    /// At this many unflushed nodes, flush and look at the stop flag and
+    /// the node budget.
+    check_at: u64,
+    pub(crate) total: u64,
+}
+
+impl Tally {
+    /// Counts one node; every few thousand, flushes into `counters` and
+    /// stops if the solve is stopped or its node budget spent.
+    #[inline]
+    pub(crate) fn node(&mut self, counters: &Counters) -> Result<(), SolveError> {
+        self.stats.nodes += 1;
+        self.total += 1;
+        if self.stats.nodes >= self.check_at {
+            self.check_at = counters.checkpoint(&mut self.stats)?;
+        }
+        Ok(())
+    }
+}
+
 /// The counters of a solve, shared by its threads, with its stop flag and
 /// node budget. Each thread counts in its own [`SolveStats`] and adds them
 /// here every few thousand nodes ([`Counters::checkpoint`]).

@@ -21,7 +21,7 @@ use crate::canonical::{canonical_with, position_key, CanonicalRules};
 use crate::color::Color;
 use crate::moves::{Move, MoveKind};
 use crate::position::{Outcome, Position};
-use crate::search::{known, Counters, Known};
+use crate::search::{known, Counters, Known, Tally};
 use crate::square::Square;
 use crate::table::{TableError, Tablebase};
 use crate::value::{Value, Wdl};
@@ -404,12 +404,7 @@ struct Worker {
     /// Per ply, the moves being searched with their children's canonical
     /// forms and keys (kept to spare allocations).
     children: Vec<Vec<(Move, Position, u128)>>,
-    stats: SolveStats,
-    /// At this many unflushed nodes, flush and look at the stop flag and
-    /// the node budget.
-    check_at: u64,
-    /// Nodes this worker searched, never reset (`stats` is, by each flush).
-    total: u64,
+    tally: Tally,
 }
 
 impl Worker {
@@ -417,9 +412,7 @@ impl Worker {
         Worker {
             killers: vec![[NO_MOVE; 2]; 256],
             children: Vec::new(),
-            stats: SolveStats::default(),
-            check_at: 0,
-            total: 0,
+            tally: Tally::default(),
         }
     }
 }
@@ -517,7 +510,7 @@ impl<'a> Solver<'a> {
     }
 
     fn flush(&self, w: &mut Worker) {
-        self.counters.flush(&mut w.stats);
+        self.counters.flush(&mut w.tally.stats);
     }
 
     /// The score of a win/draw/loss in win/draw/loss mode.
@@ -664,18 +657,14 @@ impl<'a> Solver<'a> {
         beta: i32,
         ply: usize,
     ) -> Result<i32, SolveError> {
-        w.stats.nodes += 1;
-        w.total += 1;
-        if w.stats.nodes >= w.check_at {
-            w.check_at = self.counters.checkpoint(&mut w.stats)?;
-        }
+        w.tally.node(&self.counters)?;
         match known(
             pos,
             self.config.race,
             self.config.runner,
             self.tables,
             self.config.dtm,
-            &mut w.stats,
+            &mut w.tally.stats,
         )? {
             Some(Known::Exact(v)) => return Ok(self.score_of(v)),
             Some(Known::Wdl(v)) => return Ok(self.score_of_wdl(v)),
@@ -686,7 +675,7 @@ impl<'a> Solver<'a> {
         let (mut lower, mut upper) = (-INF, INF);
         let mut tt_best = NO_MOVE;
         if let Some(e) = self.tt.probe(key) {
-            w.stats.tt_hits += 1;
+            w.tally.stats.tt_hits += 1;
             lower = e.lower as i32;
             upper = e.upper as i32;
             tt_best = e.best;
@@ -705,7 +694,7 @@ impl<'a> Solver<'a> {
         }
         self.order(w, pos, moves.as_mut_slice(), tt_best, ply);
         let (a0, b0) = (alpha, beta);
-        let nodes_before = w.total;
+        let nodes_before = w.tally.total;
         let mut best = -INF;
         let mut best_move = NO_MOVE;
         // The children's canonical forms first, each one's bucket fetched
@@ -787,7 +776,7 @@ impl<'a> Solver<'a> {
             lower = best;
             upper = best;
         }
-        let work = 64 - (w.total - nodes_before).leading_zeros();
+        let work = 64 - (w.tally.total - nodes_before).leading_zeros();
         self.tt.store(key, lower, upper, best_move, work as u8);
         Ok(best)
     }
