@@ -102,6 +102,27 @@ impl Bitboard {
         Bitboard(self.0 >> (8 * n))
     }
 
+    /// Every square strictly above some square of `self` on the same file.
+    #[inline]
+    pub const fn above(self) -> Bitboard {
+        let mut x = self.0 << 8;
+        x |= x << 8;
+        x |= x << 16;
+        x |= x << 32;
+        Bitboard(x)
+    }
+
+    /// The files holding some square of `self`, as a mask of bits 0..8
+    /// (file a in bit 0).
+    #[inline]
+    pub const fn files(self) -> u8 {
+        let mut x = self.0;
+        x |= x >> 32;
+        x |= x >> 16;
+        x |= x >> 8;
+        x as u8
+    }
+
     /// Shifted one file left (toward a); file a vanishes.
     #[inline]
     pub const fn left(self) -> Bitboard {
@@ -182,6 +203,27 @@ impl Not for Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn above_and_files_match_square_by_square() {
+        let mut rng = crate::rng::SplitMix64::new(3);
+        for _ in 0..2000 {
+            let b = Bitboard(rng.next_u64() & rng.next_u64() & rng.next_u64());
+            let (mut above, mut files) = (0u64, 0u8);
+            for sq in 0..64 {
+                if b.0 >> sq & 1 == 1 {
+                    files |= 1 << (sq % 8);
+                    let mut up = sq + 8;
+                    while up < 64 {
+                        above |= 1 << up;
+                        up += 8;
+                    }
+                }
+            }
+            assert_eq!(b.above().0, above);
+            assert_eq!(b.files(), files);
+        }
+    }
 
     #[test]
     fn masks() {

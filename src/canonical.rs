@@ -172,12 +172,8 @@ pub fn canonical_with(pos: &Position, rules: CanonicalRules) -> Position {
     }
     // Without walls, or when every file holds a pawn (one segment) that is
     // not frozen: the position or its mirror image, whichever is smaller.
-    let mut files = p.occupied().0;
-    files |= files >> 32;
-    files |= files >> 16;
-    files |= files >> 8;
-    if !rules.walls || (files & 0xff == (1 << w) - 1 && !(rules.islands && frozen(&p, 0, w as u8)))
-    {
+    let files = p.occupied().files() as u64;
+    if !rules.walls || (files == (1 << w) - 1 && !(rules.islands && frozen(&p, 0, w as u8))) {
         let cols = &cols[..w];
         return if cols.iter().rev().lt(cols.iter()) {
             p.mirrored()

@@ -120,11 +120,7 @@ pub fn resolve_race(pos: &Position) -> Option<Value> {
         return None;
     }
     // Every square strictly ahead of a white pawn, on its file and beside.
-    let mut ahead = white << 8;
-    ahead |= ahead << 8;
-    ahead |= ahead << 16;
-    ahead |= ahead << 32;
-    let ahead = Bitboard(ahead);
+    let ahead = Bitboard(white).above();
     if ((ahead | ahead.left() | ahead.right()).0 & black) != 0 {
         return None;
     }
@@ -188,15 +184,8 @@ pub fn resolve_runner(pos: &Position) -> bool {
     // Black is never stalemated: some black pawn has nothing below it on
     // its file and no white pawn below it on a file beside (so it can never
     // capture, stays on its file and can always be pushed).
-    let above = |b: u64| {
-        let mut x = b << 8;
-        x |= x << 8;
-        x |= x << 16;
-        x |= x << 32;
-        x
-    };
-    let over_white = Bitboard(above(white));
-    if black & !above(occupied) & !(over_white.left().0 | over_white.right().0) == 0 {
+    let over_white = Bitboard(white).above();
+    if black & !Bitboard(occupied).above().0 & !(over_white.left() | over_white.right()).0 == 0 {
         return false;
     }
     // Black's fastest goal on an empty board: its lowest pawn.

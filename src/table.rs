@@ -882,9 +882,6 @@ impl TableValues for Tablebase {
 
 /// The number of files from file a up to the last one holding a pawn.
 fn used_width(pos: &Position) -> u8 {
-    let mut x = (pos.pawns(Color::White) | pos.pawns(Color::Black)).0;
-    x |= x >> 32;
-    x |= x >> 16;
-    x |= x >> 8;
-    8 - (x as u8).leading_zeros() as u8
+    let files = (pos.pawns(Color::White) | pos.pawns(Color::Black)).files();
+    8 - files.leading_zeros() as u8
 }
