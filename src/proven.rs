@@ -169,7 +169,7 @@ fn write_proven<'a>(
         e[20] = p.work;
         w.write_all(&e)?;
     }
-    let crc = w.crc.clone().finalize();
+    let crc = w.crc.finalize();
     w.inner.write_all(&crc.to_le_bytes())?;
     w.inner.flush()?;
     Ok(n)
