@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{gen, temp_dir};
+use common::{gen, minimax, temp_dir, MinimaxMemo};
 use peasant::*;
 
 /// Files from file a up to the last one holding a pawn, counted square by

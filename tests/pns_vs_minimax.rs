@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::{gen, reachable_positions};
+use common::{gen, minimax, reachable_positions, MinimaxMemo};
 use peasant::*;
 
 fn variants(w: u8, h: u8) -> Vec<Variant> {

@@ -7,6 +7,9 @@
 //! (where a black pawn can capture its way across several files towards the
 //! runner) by random placements.
 
+mod common;
+
+use common::*;
 use peasant::*;
 
 /// The position of `pawns` with white to move, if it is one (pawns on

@@ -3,6 +3,9 @@
 //! of an uninterrupted solve with fewer nodes; proven results are exact;
 //! files for another game or mode, or damaged, are refused.
 
+mod common;
+
+use common::*;
 use peasant::*;
 use std::path::PathBuf;
 

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{reachable_positions as positions, temp_dir};
+use common::{minimax, reachable_positions as positions, temp_dir, MinimaxMemo};
 use peasant::*;
 
 fn variants(w: u8, h: u8) -> Vec<Variant> {

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{gen, temp_dir};
+use common::{gen, minimax, temp_dir, MinimaxMemo};
 use peasant::*;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};

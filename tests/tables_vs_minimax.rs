@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::gen;
+use common::{gen, minimax, MinimaxMemo};
 use peasant::*;
 
 /// Checks every table position of every class up to `max_pawns`, and

@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::reachable_positions as positions;
+use common::{minimax, reachable_positions as positions, MinimaxMemo};
 use peasant::*;
 
 fn variants(w: u8, h: u8) -> Vec<Variant> {

@@ -1,12 +1,12 @@
 //! Table file format version 2: the header, the sections, and the encoder.
 //! `tables/FORMAT.md` describes the layout in words.
 
-use crate::color::{ByColor, Color};
+use crate::index::material::Material;
 use crate::index::Index;
-use crate::material::Material;
-use crate::position::Position;
-use crate::value::{Value, Wdl, DRAW_BYTE};
-use crate::variant::{Rules, Variant};
+use crate::rules::color::{ByColor, Color};
+use crate::rules::position::Position;
+use crate::rules::value::{Value, Wdl, DRAW_BYTE};
+use crate::rules::variant::{Rules, Variant};
 use rayon::prelude::*;
 
 pub const MAGIC: [u8; 8] = *b"PEASANT\x1a";

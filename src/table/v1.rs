@@ -2,8 +2,8 @@
 //! CRC-32 trailer), only to convert such files to the current format.
 
 use super::TableError;
-use crate::material::Material;
-use crate::variant::Variant;
+use crate::index::material::Material;
+use crate::rules::variant::Variant;
 use std::path::Path;
 
 /// The value bytes of a version 1 file, after checking its magic, version,

@@ -2,12 +2,12 @@
 //! position against its successors (as Syzygy's `rtbver` does).
 
 use super::{file_name, DenseTable, Table, TableError};
-use crate::eval::{search_one_ply, TableValues};
+use crate::index::domain::{search_one_ply, TableValues};
+use crate::index::material::Material;
 use crate::index::{black_domain, white_domain};
-use crate::material::Material;
-use crate::position::Position;
-use crate::value::Value;
-use crate::variant::Variant;
+use crate::rules::position::Position;
+use crate::rules::value::Value;
+use crate::rules::variant::Variant;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

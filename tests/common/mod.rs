@@ -1,6 +1,10 @@
-//! Helpers shared by the integration tests that generate tables.
+//! What the integration tests share: the minimax oracle, temporary
+//! directories, table generation, reachable positions and random samples.
 
 #![allow(dead_code)]
+
+pub mod oracle;
+pub use oracle::{minimax, FxHasher, MinimaxMemo};
 
 use peasant::{generate, GenConfig, Target, Variant};
 use std::path::PathBuf;
@@ -22,8 +26,7 @@ pub fn gen(variant: Variant, max_pawns: u8, name: &str) -> PathBuf {
 }
 
 use peasant::{
-    file_char, parse_position, Bitboard, ByColor, Color, FxHasher, Position, Setup, SplitMix64,
-    Square,
+    file_char, parse_position, Bitboard, ByColor, Color, Position, Setup, SplitMix64, Square,
 };
 use std::collections::HashSet;
 use std::hash::BuildHasherDefault;

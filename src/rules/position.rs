@@ -1,12 +1,12 @@
 //! Positions: pawns on a board, the side to move and an en passant right.
 //! Legal moves, playing them, and the end of the game.
 
-use crate::bitboard::Bitboard;
-use crate::color::{ByColor, Color};
-use crate::error::Error;
-use crate::moves::{Move, MoveKind, MoveList};
-use crate::square::Square;
-use crate::variant::{Board, Variant};
+use crate::rules::bitboard::Bitboard;
+use crate::rules::color::{ByColor, Color};
+use crate::rules::error::Error;
+use crate::rules::moves::{Move, MoveKind, MoveList};
+use crate::rules::square::Square;
+use crate::rules::variant::{Board, Variant};
 use std::fmt;
 
 /// How a game ended.
@@ -463,7 +463,7 @@ impl Position {
         out.push_str("  ");
         for file in 0..board.width() {
             out.push(' ');
-            out.push(crate::square::file_char(file));
+            out.push(crate::rules::square::file_char(file));
         }
         out.push('\n');
         out
@@ -473,6 +473,6 @@ impl Position {
 impl fmt::Display for Position {
     /// Writes the position text (FEN subset of RULES.md).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&crate::fen::write(&self.to_setup()))
+        f.write_str(&crate::rules::fen::write(&self.to_setup()))
     }
 }

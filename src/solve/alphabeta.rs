@@ -1,5 +1,5 @@
 //! The forward solver: negamax with alpha-beta over canonical positions
-//! (see [`crate::canonical`]), a transposition table keyed by the whole
+//! (see [`crate::rules::canonical`]), a transposition table keyed by the whole
 //! canonical position, and four kinds of leaves: games over by rule,
 //! second-to-last-rank positions resolved by rule (DESIGN.md fact 3), pure
 //! races ([`crate::resolve_race`]), and positions whose class has a table.
@@ -17,14 +17,14 @@
 //! `-1000 + d` for a loss in `d`; a parent's score is then
 //! `-s + signum(s)` of its child's.
 
-use crate::canonical::{canonical_with, position_key, CanonicalRules};
-use crate::color::Color;
-use crate::moves::{Move, MoveKind};
-use crate::position::{Outcome, Position};
-use crate::search::{known, Counters, Known, Tally};
-use crate::square::Square;
+use crate::rules::canonical::{canonical_with, position_key, CanonicalRules};
+use crate::rules::color::Color;
+use crate::rules::moves::{Move, MoveKind};
+use crate::rules::position::{Outcome, Position};
+use crate::rules::square::Square;
+use crate::rules::value::{Value, Wdl};
+use crate::solve::leaf::{known, Counters, Known, Tally};
 use crate::table::{TableError, Tablebase};
-use crate::value::{Value, Wdl};
 use rayon::prelude::*;
 use std::cell::UnsafeCell;
 use std::sync::atomic::{
@@ -611,7 +611,7 @@ impl<'a> Solver<'a> {
             Color::Black => h - 1 - s.rank(),
         };
         let killers = w.killers.get(ply).copied().unwrap_or([NO_MOVE; 2]);
-        let mut keys = [0i32; crate::moves::MAX_MOVES];
+        let mut keys = [0i32; crate::rules::moves::MAX_MOVES];
         for (k, &m) in keys.iter_mut().zip(moves.iter()) {
             let c = code(m);
             let to = advance(m.to);

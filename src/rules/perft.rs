@@ -7,8 +7,8 @@
 //! definition, through [`Position::legal_moves`] and [`Position::play`], is
 //! what the tests hold it to.
 
-use crate::moves::Move;
-use crate::position::Position;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
 use rayon::prelude::*;
 
 /// The number of legal move sequences of exactly `depth` plies.
@@ -61,9 +61,9 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
 /// a goal square or takes the opponent's last pawn, and such a move counts 1
 /// at the last ply and nothing below it.
 mod fast {
-    use crate::bitboard::Bitboard;
-    use crate::color::Color;
-    use crate::position::Position;
+    use crate::rules::bitboard::Bitboard;
+    use crate::rules::color::Color;
+    use crate::rules::position::Position;
 
     const NOT_FILE_A: u64 = !Bitboard::FILE_A.0;
     const NOT_FILE_H: u64 = !Bitboard::FILE_H.0;
@@ -342,8 +342,8 @@ mod fast {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::setup::parse_position;
-    use crate::variant::{Board, Rules};
+    use crate::rules::setup::parse_position;
+    use crate::rules::variant::{Board, Rules};
 
     fn pos(text: &str, board: &str) -> Position {
         parse_position(
@@ -430,8 +430,8 @@ mod tests {
             for rules in Rules::ALL {
                 let mut names = vec!["pawngame".to_string(), "peasants".to_string()];
                 for _ in 0..2 {
-                    let x = crate::square::file_char(rng.below(w as u64) as u8);
-                    let y = crate::square::file_char(rng.below(w as u64) as u8);
+                    let x = crate::rules::square::file_char(rng.below(w as u64) as u8);
+                    let y = crate::rules::square::file_char(rng.below(w as u64) as u8);
                     names.push(format!("pawnrace:{x}:{y}"));
                 }
                 for name in names {
@@ -465,11 +465,11 @@ mod tests {
 
     #[test]
     fn fast_perft_agrees_with_naive_on_random_placements() {
-        use crate::bitboard::Bitboard;
-        use crate::color::{ByColor, Color};
-        use crate::position::Setup;
-        use crate::square::Square;
-        use crate::variant::Variant;
+        use crate::rules::bitboard::Bitboard;
+        use crate::rules::color::{ByColor, Color};
+        use crate::rules::position::Setup;
+        use crate::rules::square::Square;
+        use crate::rules::variant::Variant;
         let mut rng = crate::SplitMix64::new(0x5EED_0002);
         let mut checked = 0;
         let mut ep_seen = 0;

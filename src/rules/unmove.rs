@@ -6,10 +6,10 @@
 //! move's result has that move among its un-moves, and every un-move can be
 //! played forward again to the same position.
 
-use crate::color::Color;
-use crate::moves::{Move, MoveKind};
-use crate::position::Position;
-use crate::square::Square;
+use crate::rules::color::Color;
+use crate::rules::moves::{Move, MoveKind};
+use crate::rules::position::Position;
+use crate::rules::square::Square;
 
 /// A move taken back: the move that led to the position, and the en passant
 /// square the position before it had. The earlier position is not fixed by

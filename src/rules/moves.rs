@@ -1,6 +1,6 @@
 //! Moves and move lists.
 
-use crate::square::{file_char, Square};
+use crate::rules::square::{file_char, Square};
 use std::fmt;
 use std::ops::Deref;
 

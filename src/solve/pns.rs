@@ -6,7 +6,7 @@
 //! alternative to the same depth.
 //!
 //! The search is written in negamax form over canonical positions (always
-//! white to move, see [`crate::canonical`]). A question fixes an attacker,
+//! white to move, see [`crate::rules::canonical`]). A question fixes an attacker,
 //! who wants to win; the defender wants not to lose (a draw is a failure of
 //! the attacker). At every node the side to move has a goal (win if it is
 //! the attacker, not lose if it is the defender) and the node carries two
@@ -24,14 +24,14 @@
 //! (fact 3's rule when there is no en passant right, the pure-race rule,
 //! the tables of this board or a narrower one that hold the position).
 
-use crate::canonical::{canonical_with, position_key, CanonicalRules};
-use crate::color::Color;
-use crate::moves::{Move, MoveKind};
-use crate::position::Position;
-use crate::search::{known, Counters, Known, Tally};
-use crate::solver::{Proven, RootSolution, Solution, SolveError, SolveStats};
+use crate::rules::canonical::{canonical_with, position_key, CanonicalRules};
+use crate::rules::color::Color;
+use crate::rules::moves::{Move, MoveKind};
+use crate::rules::position::Position;
+use crate::rules::value::Wdl;
+use crate::solve::alphabeta::{Proven, RootSolution, Solution, SolveError, SolveStats};
+use crate::solve::leaf::{known, Counters, Known, Tally};
 use crate::table::Tablebase;
-use crate::value::Wdl;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};

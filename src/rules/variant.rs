@@ -1,8 +1,8 @@
 //! Board sizes and rule options: which member of the game family is played.
 
-use crate::bitboard::Bitboard;
-use crate::color::Color;
-use crate::error::Error;
+use crate::rules::bitboard::Bitboard;
+use crate::rules::color::Color;
+use crate::rules::error::Error;
 use std::fmt;
 use std::str::FromStr;
 

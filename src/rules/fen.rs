@@ -5,12 +5,12 @@
 //! squares; the side to move; the en passant square or `-`. Chess FEN's two
 //! move counters may follow and are ignored. The board's size is the text's.
 
-use crate::bitboard::Bitboard;
-use crate::color::{ByColor, Color};
-use crate::error::Error;
-use crate::position::Setup;
-use crate::square::Square;
-use crate::variant::Board;
+use crate::rules::bitboard::Bitboard;
+use crate::rules::color::{ByColor, Color};
+use crate::rules::error::Error;
+use crate::rules::position::Setup;
+use crate::rules::square::Square;
+use crate::rules::variant::Board;
 
 /// Reads a position text into an unchecked [`Setup`].
 pub fn parse(text: &str) -> Result<Setup, Error> {

@@ -1,6 +1,6 @@
 //! Sets of squares as 64-bit masks (`bit = rank * 8 + file`).
 
-use crate::square::Square;
+use crate::rules::square::Square;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
 /// A set of squares.

@@ -1,8 +1,8 @@
 //! Material classes: how many pawns each side has, written `3v2`.
 
-use crate::color::Color;
-use crate::error::Error;
-use crate::position::Position;
+use crate::rules::color::Color;
+use crate::rules::error::Error;
+use crate::rules::position::Position;
 use std::fmt;
 use std::str::FromStr;
 

@@ -1,67 +1,12 @@
-//! What every position's value comes down to: the end rules, fact 3's
-//! rule for second-to-last-rank pawns, one ply of search for en passant
-//! rights, the colour flip, and otherwise a table position.
-//!
-//! The generator and the prober share this code; they differ only in where
-//! a table position's value comes from ([`TableValues`]).
+//! The proven rule shortcuts: positions whose value follows from a rule of
+//! the game without search, each checked against plain minimax on every
+//! placement of small boards (`tests/race_vs_minimax.rs`; the facts are
+//! listed in `docs/RULES.md`).
 
-use crate::bitboard::Bitboard;
-use crate::color::Color;
-use crate::position::Position;
-use crate::value::Value;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
-/// A source of values for table positions (see [`crate::in_domain`]).
-pub trait TableValues {
-    type Error;
-
-    /// The value of a table position: white to move, no en passant right,
-    /// no pawn on a second-to-last rank, at least one pawn a side.
-    fn table_value(&self, pos: &Position) -> Result<Value, Self::Error>;
-}
-
-/// The exact value of any position, from the side to move's view.
-/// A position whose game is over by rule is `Loss(0)` (the side that just
-/// moved has won); a stalemate is a draw.
-pub fn value<T: TableValues + ?Sized>(tables: &T, pos: &Position) -> Result<Value, T::Error> {
-    if pos.winner_by_rule().is_some() {
-        return Ok(Value::Loss(0));
-    }
-    let pos = if pos.turn() == Color::Black {
-        pos.flipped()
-    } else {
-        *pos
-    };
-    // En passant first: on a board of height 5 a double step lands on the
-    // second-to-last rank, and only then can such a pawn still be captured.
-    if pos.ep_square().is_some() {
-        return search_one_ply(tables, &pos);
-    }
-    if let Some(v) = resolve_by_rule(&pos) {
-        return Ok(v);
-    }
-    tables.table_value(&pos)
-}
-
-/// The best value over the moves of `pos`, each valued by [`value`];
-/// a draw if there is none (stalemate).
-pub fn search_one_ply<T: TableValues + ?Sized>(
-    tables: &T,
-    pos: &Position,
-) -> Result<Value, T::Error> {
-    let mut best: Option<Value> = None;
-    for &m in pos.legal_moves().iter() {
-        let v = value(tables, &pos.play(m))?.before_move();
-        if best.is_none_or(|b| v > b) {
-            best = Some(v);
-            if v == Value::Win(1) {
-                break;
-            }
-        }
-    }
-    Ok(best.unwrap_or(Value::Draw))
-}
+use super::bitboard::Bitboard;
+use super::color::Color;
+use super::position::Position;
+use super::value::Value;
 
 /// Fact 3 of DESIGN.md, for a position with white to move whose game is not
 /// over and that has no en passant right: a pawn on a second-to-last rank
@@ -215,60 +160,4 @@ pub fn resolve_runner(pos: &Position) -> bool {
         }
     }
     false
-}
-
-/// A memo of positions already valued by [`minimax`].
-pub type MinimaxMemo = HashMap<Position, Value, BuildHasherDefault<FxHasher>>;
-
-/// The multiply-rotate hash of rustc (FxHash): much faster than the
-/// default for the small fixed-size keys of a minimax memo.
-#[derive(Default, Clone, Copy)]
-pub struct FxHasher(u64);
-
-impl Hasher for FxHasher {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(word));
-        }
-    }
-
-    #[inline]
-    fn write_u8(&mut self, i: u8) {
-        self.write_u64(i as u64);
-    }
-
-    #[inline]
-    fn write_u64(&mut self, i: u64) {
-        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-/// Plain minimax to the end of the game: no tables, no rules beyond
-/// RULES.md, no shortcuts. Exponential without its memo of positions
-/// already valued; for tests on small boards.
-pub fn minimax(pos: &Position, memo: &mut MinimaxMemo) -> Value {
-    if pos.winner_by_rule().is_some() {
-        return Value::Loss(0);
-    }
-    if let Some(&v) = memo.get(pos) {
-        return v;
-    }
-    let mut best: Option<Value> = None;
-    for &m in pos.legal_moves().iter() {
-        let v = minimax(&pos.play(m), memo).before_move();
-        if best.is_none_or(|b| v > b) {
-            best = Some(v);
-        }
-    }
-    let v = best.unwrap_or(Value::Draw);
-    memo.insert(*pos, v);
-    v
 }

@@ -15,16 +15,16 @@
 //! Phases, each timed: `init` (index, memory, lower tables), `solve` (the
 //! pass), `write` (checksummed files, written under a temporary name).
 
-use crate::bitboard::Bitboard;
-use crate::color::{ByColor, Color};
-use crate::eval::{value, TableValues};
+use crate::index::domain::{value, TableValues};
+use crate::index::material::Material;
 use crate::index::{Index, IndexStats};
-use crate::material::Material;
-use crate::moves::MoveKind;
-use crate::position::Position;
+use crate::rules::bitboard::Bitboard;
+use crate::rules::color::{ByColor, Color};
+use crate::rules::moves::MoveKind;
+use crate::rules::position::Position;
+use crate::rules::value::Value;
+use crate::rules::variant::Variant;
 use crate::table::{write_table_with, DenseTable, Table, TableError, Tablebase, WriteOptions};
-use crate::value::Value;
-use crate::variant::Variant;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use std::collections::HashMap;

@@ -20,10 +20,10 @@
 //! The game trees of a position and of its canonical form are isomorphic,
 //! so the DTM is kept too.
 
-use crate::bitboard::Bitboard;
-use crate::color::{ByColor, Color};
-use crate::position::Position;
-use crate::square::Square;
+use crate::rules::bitboard::Bitboard;
+use crate::rules::color::{ByColor, Color};
+use crate::rules::position::Position;
+use crate::rules::square::Square;
 
 /// Which of the rules beyond the colour flip and the whole-board mirror
 /// [`canonical_with`] applies.

@@ -15,12 +15,12 @@
 //! set is its own mirror, both mirror images of the black set keep a number
 //! (they are few, and always get equal values).
 
-use crate::bitboard::Bitboard;
-use crate::color::{ByColor, Color};
-use crate::material::Material;
-use crate::position::Position;
-use crate::square::Square;
-use crate::variant::Variant;
+use crate::index::material::Material;
+use crate::rules::bitboard::Bitboard;
+use crate::rules::color::{ByColor, Color};
+use crate::rules::position::Position;
+use crate::rules::square::Square;
+use crate::rules::variant::Variant;
 
 /// Binomial coefficients `C(n, k)` for `n, k <= 64` (saturating, never
 /// reached on a board of 48 usable squares).
@@ -323,7 +323,7 @@ mod tests {
         }
         r
     }
-    use crate::variant::{Board, Rules};
+    use crate::rules::variant::{Board, Rules};
 
     fn variant(w: u8, h: u8) -> Variant {
         Variant::new(Board::new(w, h).unwrap(), Rules::default())

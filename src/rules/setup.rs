@@ -1,13 +1,13 @@
 //! Named setups (`peasants`, `pawngame`, `pawnrace:X:Y`) and the one entry
 //! point that turns any position argument into a checked [`Position`].
 
-use crate::bitboard::Bitboard;
-use crate::color::{ByColor, Color};
-use crate::error::Error;
-use crate::fen;
-use crate::position::{Position, Setup};
-use crate::square::file_from_char;
-use crate::variant::{Board, Rules, Variant};
+use crate::rules::bitboard::Bitboard;
+use crate::rules::color::{ByColor, Color};
+use crate::rules::error::Error;
+use crate::rules::fen;
+use crate::rules::position::{Position, Setup};
+use crate::rules::square::file_from_char;
+use crate::rules::variant::{Board, Rules, Variant};
 
 /// The start position of a named setup on `board`, or `None` if `name` is
 /// not a setup name. A setup that does not fit the board is an error.
@@ -55,7 +55,7 @@ pub fn named_setup(name: &str, board: Board) -> Option<Result<Setup, Error>> {
                     _ => {
                         return Some(misfit(format!(
                             "the gaps must be files a..{} of this board, as in pawnrace:h:a",
-                            crate::square::file_char(w - 1)
+                            crate::rules::square::file_char(w - 1)
                         )))
                     }
                 },

@@ -1,40 +1,19 @@
-//! Table files (format version 2, `tables/FORMAT.md`) and the [`Tablebase`]
-//! that probes them.
-//!
-//! A file holds one material class: WDL and DTM as two sections of
-//! zstd-compressed fixed-size blocks, each with a block index and a checksum
-//! per block, a checksum over the header and each section's index, and one
-//! over the whole file. Positions that white wins at once ("win in 1": a
-//! capture of black's last pawn, a promotion, or a step onto the
-//! second-to-last rank under `--seventh-rank-wins`) are "don't care": they
-//! store whatever compresses best, and [`wins_at_once`] resolves them when
-//! probed.
+//! Table files and the [`Tablebase`] that probes them.
 
-mod cache;
-mod format;
-mod v1;
-mod verify;
-
-pub use cache::{BlockCache, BlockKey};
-pub use format::{
-    encode_table, split_values, Header, SectionHeader, StoreIndex, WriteOptions, FORMAT_VERSION,
+use super::cache::{BlockCache, BlockKey};
+use super::format::{
+    encode_table, wdl_from_byte, Header, StoreIndex, WriteOptions, HEADER_LEN, INDEX_BLACK_FIRST,
+    INDEX_WHITE_FIRST, SECTION_DTM, SECTION_WDL, TRAILER, TRAILER_LEN, VALUE_ENCODING,
 };
-pub use v1::read_v1_values;
-pub use verify::{verify_tables, VerifyReport};
-
-use crate::canonical::canonical;
-use crate::color::{ByColor, Color};
-use crate::eval::{resolve_by_rule, TableValues};
+use crate::index::material::Material;
 use crate::index::Index;
-use crate::material::Material;
-use crate::moves::Move;
-use crate::position::Position;
-use crate::value::{Value, Wdl, DRAW_BYTE};
-use crate::variant::{Board, Variant};
-use format::{
-    wdl_from_byte, HEADER_LEN, INDEX_BLACK_FIRST, INDEX_WHITE_FIRST, SECTION_DTM, SECTION_WDL,
-    TRAILER, TRAILER_LEN, VALUE_ENCODING,
-};
+use crate::rules::canonical::canonical;
+use crate::rules::color::{ByColor, Color};
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
+use crate::rules::value::{Value, Wdl, DRAW_BYTE};
+use crate::rules::variant::{Board, Variant};
+use crate::{index::domain::TableValues, rules::shortcuts::resolve_by_rule};
 use memmap2::Mmap;
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
@@ -72,7 +51,7 @@ pub enum TableError {
 }
 
 impl TableError {
-    fn io(path: &Path, source: std::io::Error) -> TableError {
+    pub(crate) fn io(path: &Path, source: std::io::Error) -> TableError {
         TableError::Io {
             path: path.to_path_buf(),
             source,
@@ -371,7 +350,7 @@ impl Table {
             store,
             bytes,
             path: path.to_path_buf(),
-            id: cache::next_table_id(),
+            id: super::cache::next_table_id(),
             cache,
             dicts,
         })
@@ -400,7 +379,7 @@ impl Table {
     }
 
     #[cold]
-    fn damaged(&self, why: impl Into<String>) -> TableError {
+    pub(crate) fn damaged(&self, why: impl Into<String>) -> TableError {
         TableError::Damaged {
             path: self.path.clone(),
             why: why.into(),
@@ -584,7 +563,7 @@ impl DenseTable {
 /// ever changes file by capturing onto a square that holds a pawn, so
 /// files without pawns on the right of the board are never entered. So the
 /// complete 4x8 tables answer every 8x8 position whose pawns (after the
-/// walls of [`crate::canonical`] have packed them to the left) fit in four
+/// walls of [`crate::rules::canonical`] have packed them to the left) fit in four
 /// files.
 pub struct Tablebase {
     dir: PathBuf,
@@ -740,7 +719,7 @@ impl Tablebase {
     /// The table that holds `pos` (white to move, no en passant right, not
     /// resolved by rule) and `pos` as that table's board sees it: this
     /// board's table of its class, else the narrowest board with a table
-    /// on which its canonical form ([`crate::canonical`]: pawns packed to
+    /// on which its canonical form ([`crate::rules::canonical`]: pawns packed to
     /// the left between walls, frozen islands shrunk) fits; `None` if there
     /// is no such table.
     pub fn locate(&self, pos: &Position) -> Result<Option<(Arc<Table>, Position)>, TableError> {
@@ -810,7 +789,7 @@ impl Tablebase {
 
     /// The exact value of any position of this tablebase's variant.
     pub fn probe(&self, pos: &Position) -> Result<Value, TableError> {
-        crate::eval::value(self, pos)
+        crate::index::domain::value(self, pos)
     }
 
     /// The exact value with its DTM (the same as [`Tablebase::probe`]).

@@ -1,8 +1,8 @@
 //! The library's typed errors. Each message names what is wrong in words a
 //! user of the command line can act on.
 
-use crate::color::Color;
-use crate::square::Square;
+use crate::rules::color::Color;
+use crate::rules::square::Square;
 use thiserror::Error;
 
 #[derive(Debug, Error, Clone, PartialEq, Eq)]

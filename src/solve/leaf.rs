@@ -2,11 +2,11 @@
 //! knowledge they apply to a node before searching it, and the counters,
 //! stop flag and node budget of a solve.
 
-use crate::eval::{resolve_by_rule, resolve_race, resolve_runner};
-use crate::position::Position;
-use crate::solver::{SolveError, SolveStats};
+use crate::rules::position::Position;
+use crate::rules::shortcuts::{resolve_by_rule, resolve_race, resolve_runner};
+use crate::rules::value::{Value, Wdl};
+use crate::solve::alphabeta::{SolveError, SolveStats};
 use crate::table::Tablebase;
-use crate::value::{Value, Wdl};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 

@@ -23,8 +23,8 @@
 //! over the old one, so a write that is interrupted leaves the old file (or
 //! none), never a part of one; the length and checksum catch any other damage.
 
-use crate::solver::Proven;
-use crate::variant::{Board, Rules, Variant};
+use crate::rules::variant::{Board, Rules, Variant};
+use crate::solve::alphabeta::Proven;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use thiserror::Error;

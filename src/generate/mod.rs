@@ -1,0 +1,13 @@
+//! Stage 3, the generator: exact win/draw/loss and distance-to-mate values
+//! of every table position of a material class, by retrograde analysis,
+//! lowest material first (a capture only ever leads to a smaller class,
+//! whose table is read back from the store).
+//!
+//! It hands each finished class to the table store (`crate::table`) as one
+//! file written under a temporary name and renamed when complete.
+
+pub(crate) mod generator;
+
+pub use generator::{
+    available_memory, generate, peak_memory, plan, ClassReport, GenConfig, GenError, Target,
+};

@@ -1,0 +1,18 @@
+//! Stage 5, the solvers: forward searches from a start position that stop
+//! wherever the rules, the proven shortcuts or the tables already know the
+//! answer. Alpha-beta ([`Solver`]) gives exact values and distances;
+//! proof-number search ([`PnSolver`]) answers win/draw/loss. Both keep
+//! what they prove exactly in a transposition table, which save files
+//! carry from one run to the next.
+
+pub(crate) mod alphabeta;
+pub(crate) mod leaf;
+pub(crate) mod pns;
+pub(crate) mod savefile;
+
+pub use alphabeta::{Proven, RootSolution, Solution, SolveError, SolveStats, Solver, SolverConfig};
+pub use pns::{PnConfig, PnInit, PnSolver};
+pub use savefile::{
+    decode_proven, encode_proven, load_proven, save_proven, save_proven_union, ProvenError,
+    ProvenKind,
+};

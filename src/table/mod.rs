@@ -1,0 +1,25 @@
+//! Table files (format version 2, `tables/FORMAT.md`) and the [`Tablebase`]
+//! that probes them.
+//!
+//! A file holds one material class: WDL and DTM as two sections of
+//! zstd-compressed fixed-size blocks, each with a block index and a checksum
+//! per block, a checksum over the header and each section's index, and one
+//! over the whole file. Positions that white wins at once ("win in 1": a
+//! capture of black's last pawn, a promotion, or a step onto the
+//! second-to-last rank under `--seventh-rank-wins`) are "don't care": they
+//! store whatever compresses best, and [`wins_at_once`] resolves them when
+//! probed.
+
+pub(crate) mod cache;
+pub(crate) mod format;
+pub(crate) mod store;
+pub(crate) mod v1;
+pub(crate) mod verify;
+
+pub use cache::{BlockCache, BlockKey};
+pub use format::{
+    encode_table, split_values, Header, SectionHeader, StoreIndex, WriteOptions, FORMAT_VERSION,
+};
+pub use store::*;
+pub use v1::read_v1_values;
+pub use verify::{verify_tables, VerifyReport};
