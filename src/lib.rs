@@ -35,8 +35,8 @@ pub use rules::{
 };
 pub use solve::{
     decode_proven, encode_proven, load_proven, save_proven, save_proven_union, PnConfig, PnInit,
-    PnSolver, Proven, ProvenError, ProvenKind, RootSolution, Solution, SolveError, SolveStats,
-    Solver, SolverConfig,
+    PnSolver, Proven, ProvenError, ProvenKind, Question, RootSolution, Solution, SolveError,
+    SolveStats, Solver, SolverConfig,
 };
 pub use table::{
     encode_table, file_name, read_v1_values, split_values, variant_flags, verify_tables,

@@ -194,3 +194,46 @@ fn game_over_is_refused() {
     ));
     assert_eq!(solver.solve(&p).unwrap().wdl, Wdl::Draw);
 }
+
+/// The two questions of a proof ("does the side to move win?", "does it
+/// avoid losing?") answered as minimax says, on every position of small
+/// boards, in both modes; and when asked with a budget of a few hundred
+/// nodes, asked again until answered (each attempt goes on from what the
+/// last one proved), the same answers.
+#[test]
+fn questions_equal_minimax() {
+    for (w, h) in SMALL {
+        for v in variants(w, h) {
+            let mut memo = MinimaxMemo::default();
+            for dtm in [false, true] {
+                let config = SolverConfig {
+                    hash_mb: 1,
+                    dtm,
+                    ..SolverConfig::default()
+                };
+                let whole = Solver::new(config, None);
+                let budgeted = Solver::new(config, None);
+                for p in positions(v, true, 100) {
+                    let expected = minimax(&p, &mut memo);
+                    for (q, want) in [
+                        (Question::Wins, expected > Value::Draw),
+                        (Question::AvoidsLoss, expected >= Value::Draw),
+                    ] {
+                        assert_eq!(whole.answer(&p, q, None).unwrap(), want, "{v} {q:?} {p}");
+                        let mut tries = 0;
+                        let got = loop {
+                            tries += 1;
+                            assert!(tries < 100_000, "{v} {q:?} {p}: never answered");
+                            match budgeted.answer(&p, q, Some(300)) {
+                                Ok(a) => break a,
+                                Err(SolveError::Stopped) => continue,
+                                Err(e) => panic!("{v} {p}: {e}"),
+                            }
+                        };
+                        assert_eq!(got, want, "{v} {q:?} {p} (budget 300)");
+                    }
+                }
+            }
+        }
+    }
+}

@@ -50,6 +50,16 @@ pub enum SolveError {
     Stopped,
 }
 
+/// A binary question about a position, the unit of work of a proof: two
+/// of them make its win/draw/loss value.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Question {
+    /// Does the side to move win?
+    Wins,
+    /// Does the side to move avoid losing (a win or a draw)?
+    AvoidsLoss,
+}
+
 /// How the solver searches.
 #[derive(Clone, Copy, Debug)]
 pub struct SolverConfig {
@@ -854,6 +864,38 @@ impl<'a> Solver<'a> {
         };
         self.flush(&mut w);
         Ok(self.solution_of(s))
+    }
+
+    /// The answer to one [`Question`] about any position, by a null-window
+    /// search: cheaper than its value. With `budget`, the search stops with
+    /// [`SolveError::Stopped`] after about that many more nodes (what it
+    /// proved stays in the transposition table for the next question).
+    pub fn answer(
+        &self,
+        pos: &Position,
+        question: Question,
+        budget: Option<u64>,
+    ) -> Result<bool, SolveError> {
+        let s = if pos.winner_by_rule().is_some() {
+            -1
+        } else if pos.count_moves() == 0 {
+            0
+        } else {
+            self.counters.set_budget(budget);
+            let mut w = Worker::new();
+            let (alpha, beta) = match question {
+                Question::Wins => (0, 1),
+                Question::AvoidsLoss => (-1, 0),
+            };
+            let s = self.search(&mut w, &self.canonical(pos), alpha, beta, 0);
+            self.flush(&mut w);
+            s?
+        };
+        // Scores above 0 are wins (in either mode), below 0 losses.
+        Ok(match question {
+            Question::Wins => s >= 1,
+            Question::AvoidsLoss => s >= 0,
+        })
     }
 
     /// The value of `pos` and of every move, the moves searched in parallel

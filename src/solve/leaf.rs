@@ -113,7 +113,8 @@ pub(crate) struct Counters {
     runner_hits: AtomicU64,
     tt_hits: AtomicU64,
     stop: Arc<AtomicBool>,
-    max_nodes: Option<u64>,
+    /// Stop when `nodes` reaches this (`u64::MAX`: no budget).
+    max_nodes: AtomicU64,
 }
 
 impl Counters {
@@ -126,8 +127,15 @@ impl Counters {
             runner_hits: AtomicU64::new(0),
             tt_hits: AtomicU64::new(0),
             stop: Arc::new(AtomicBool::new(false)),
-            max_nodes,
+            max_nodes: AtomicU64::new(max_nodes.unwrap_or(u64::MAX)),
         }
+    }
+
+    /// A new node budget counted from now: `nodes` more (`None`: no
+    /// budget). The stop flag is left as it is.
+    pub(crate) fn set_budget(&self, nodes: Option<u64>) {
+        let max = nodes.map_or(u64::MAX, |n| self.nodes.load(Relaxed).saturating_add(n));
+        self.max_nodes.store(max, Relaxed);
     }
 
     pub(crate) fn stop(&self) {
@@ -168,15 +176,13 @@ impl Counters {
         if self.stop.load(Relaxed) {
             return Err(SolveError::Stopped);
         }
-        let mut every = CHECK_EVERY;
-        if let Some(max) = self.max_nodes {
-            let done = self.nodes.load(Relaxed);
-            if done >= max {
-                self.stop();
-                return Err(SolveError::Stopped);
-            }
-            every = every.min(max - done);
+        let max = self.max_nodes.load(Relaxed);
+        let done = self.nodes.load(Relaxed);
+        if done >= max {
+            // The budget is spent: every thread stops at its next check,
+            // and a new budget lets the same solver go on.
+            return Err(SolveError::Stopped);
         }
-        Ok(every)
+        Ok(CHECK_EVERY.min(max - done))
     }
 }

@@ -10,7 +10,9 @@ pub(crate) mod leaf;
 pub(crate) mod pns;
 pub(crate) mod savefile;
 
-pub use alphabeta::{Proven, RootSolution, Solution, SolveError, SolveStats, Solver, SolverConfig};
+pub use alphabeta::{
+    Proven, Question, RootSolution, Solution, SolveError, SolveStats, Solver, SolverConfig,
+};
 pub use pns::{PnConfig, PnInit, PnSolver};
 pub use savefile::{
     decode_proven, encode_proven, load_proven, save_proven, save_proven_union, ProvenError,
