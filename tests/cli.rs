@@ -1,4 +1,4 @@
-//! The command line's contract (DESIGN.md, RULES.md), by running the built
+//! The command line's contract (docs/RULES.md, README.md), by running the built
 //! binary: bad input gives exit status 2 and exactly one line on stderr;
 //! `perft` ends with the count alone; `--json` prints one JSON object with the
 //! promised fields. Expected counts and move lists come from the naive
@@ -490,7 +490,7 @@ fn show_json_has_fen_and_moves() {
 }
 
 // ---------------------------------------------------------------------------
-// The worked examples of RULES.md, through the command line.
+// The worked examples of docs/RULES.md, through the command line.
 
 fn outcome(v: &Value) -> Option<String> {
     v["outcome"].as_str().map(str::to_string)

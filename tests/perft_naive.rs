@@ -397,7 +397,7 @@ fn random_placements_agree() {
     assert!(with_ep > 50);
 }
 
-// The facts of RULES.md, checked on both generators (and, for values, with
+// The facts of docs/RULES.md, checked on both generators (and, for values, with
 // the naive generator's exhaustive minimax).
 
 fn both(text: &str, w: usize, h: usize, opts: Opts) -> (Position, Game) {

@@ -169,7 +169,7 @@ fn suite_cross_checks() {
     assert_eq!(counts("pawnrace-h-a"), counts("pawnrace-a-h"));
     // An empty file is a wall: pawnrace:a:a on 8x8 plays as pawngame on 7x8.
     assert_eq!(counts("pawnrace-a-a"), counts("pawngame-7x8"));
-    // The 1x8 line of RULES.md.
+    // The 1x8 line of docs/RULES.md.
     assert_eq!(
         counts("rules-peasants-1x8"),
         [(1, 1), (2, 1), (3, 1), (4, 1), (5, 0)]

@@ -153,7 +153,7 @@ fn solver_with_tables_equals_minimax() {
     }
 }
 
-/// The worked examples of RULES.md, by search alone, and every move of
+/// The worked examples of docs/RULES.md, by search alone, and every move of
 /// the root in parallel.
 #[test]
 fn worked_examples() {

@@ -116,7 +116,7 @@ fn tables_equal_minimax_on_narrow_and_short_boards() {
     }
 }
 
-/// The worked examples of RULES.md, through the tables.
+/// The worked examples of docs/RULES.md, through the tables.
 #[test]
 fn worked_examples() {
     let probe = |text: &str, board: &str, srw: bool, max: u8| {

@@ -4,7 +4,7 @@
 python-chess knows chess, not our games, so this script builds kingless
 boards holding only pawns (with no king there are no checks, so its
 pseudo-legal moves are exactly the pawn moves) and applies the end rules of
-shared/RULES.md around it:
+docs/RULES.md around it:
 
 * a pawn reaching its last rank wins and ends the line; python-chess offers
   four promotion moves per such step, we keep one (the queen) and never look
@@ -67,7 +67,7 @@ class Rules:
 
 
 def setup_fen(name):
-    """The 8x8 position text of a setup name (RULES.md)."""
+    """The 8x8 position text of a setup name (docs/RULES.md)."""
     if name == "peasants":
         return "8/pppppppp/pppppppp/8/8/PPPPPPPP/PPPPPPPP/8 w -"
     if name == "pawngame":

@@ -5,7 +5,7 @@
 //! black-to-move positions, stored colour-flipped in the other). Captures
 //! lead to a class of one pawn fewer, whose finished table is read from disk.
 //!
-//! Because every move advances a pawn (DESIGN.md fact 1) there are no
+//! Because every move advances a pawn (docs/RULES.md fact 1) there are no
 //! cycles, so one pass suffices: each position is valued from its moves'
 //! values, and a move into a position of the pair not yet valued values that
 //! position first (depth-first; the depth is bounded by the game's length).

@@ -4,7 +4,7 @@
 //! Table positions are canonical: white to move (black-to-move positions
 //! are colour-flipped first), no en passant right (those are resolved by one
 //! ply of search), and no pawn on a second-to-last rank (resolved by rule,
-//! DESIGN.md fact 3). So white pawns stand on ranks 2..H-2 and black pawns on
+//! docs/RULES.md fact 3). So white pawns stand on ranks 2..H-2 and black pawns on
 //! ranks 3..H-1.
 //!
 //! The index is the combinatorial number system twice over. The white pawns'

@@ -1,4 +1,4 @@
-//! Canonical forms of positions (DESIGN.md facts 2, 5 and 6): one
+//! Canonical forms of positions (docs/RULES.md facts 2, 5 and 6): one
 //! representative for every class of positions that play alike, so that a
 //! transposition table or a table probe serves them all.
 //!

@@ -1,4 +1,4 @@
-//! Position text: the FEN subset of RULES.md.
+//! Position text: the FEN subset of docs/RULES.md.
 //!
 //! `8/pppppppp/pppppppp/8/8/PPPPPPPP/PPPPPPPP/8 w -`: ranks from the top
 //! down separated by `/`, `P` and `p` for pawns, digits for runs of empty

@@ -356,7 +356,7 @@ mod tests {
 
     #[test]
     fn one_file_peasants_is_stalemated_after_four_plies() {
-        // RULES.md: a4 a5 a3 a6 is forced, then white has no move.
+        // docs/RULES.md: a4 a5 a3 a6 is forced, then white has no move.
         let p = pos("peasants", "1x8");
         let counts: Vec<u64> = (1..=5).map(|d| perft(&p, d)).collect();
         assert_eq!(counts, [1, 1, 1, 1, 0]);

@@ -471,7 +471,7 @@ impl Position {
 }
 
 impl fmt::Display for Position {
-    /// Writes the position text (FEN subset of RULES.md).
+    /// Writes the position text (FEN subset of docs/RULES.md).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&crate::rules::fen::write(&self.to_setup()))
     }

@@ -8,7 +8,7 @@ use super::color::Color;
 use super::position::Position;
 use super::value::Value;
 
-/// Fact 3 of DESIGN.md, for a position with white to move whose game is not
+/// Fact 3 of docs/RULES.md, for a position with white to move whose game is not
 /// over and that has no en passant right: a pawn on a second-to-last rank
 /// can never be stopped. (With an en passant right it can: on a board of
 /// height 5 a double step lands there and may be taken en passant.)

@@ -1,5 +1,5 @@
 //! Game values from the side to move's view: win, draw or loss, with the
-//! distance to mate (DTM, RULES.md: plies until the game ends under optimal
+//! distance to mate (DTM, docs/RULES.md: plies until the game ends under optimal
 //! play, the winning move counting as one).
 
 use std::cmp::Ordering;

@@ -1,7 +1,7 @@
 //! The forward solver: negamax with alpha-beta over canonical positions
 //! (see [`crate::rules::canonical`]), a transposition table keyed by the whole
 //! canonical position, and four kinds of leaves: games over by rule,
-//! second-to-last-rank positions resolved by rule (DESIGN.md fact 3), pure
+//! second-to-last-rank positions resolved by rule (docs/RULES.md fact 3), pure
 //! races ([`crate::resolve_race`]), and positions whose class has a table.
 //!
 //! At each node the children's canonical forms are built first and their

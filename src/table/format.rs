@@ -1,5 +1,5 @@
 //! Table file format version 2: the header, the sections, and the encoder.
-//! `tables/FORMAT.md` describes the layout in words.
+//! `docs/FORMAT.md` describes the layout in words.
 
 use crate::index::material::Material;
 use crate::index::Index;
@@ -245,7 +245,7 @@ pub struct WriteOptions {
 }
 
 impl Default for WriteOptions {
-    /// The choice measured in `tables/FORMAT.md`.
+    /// The choice measured in `docs/FORMAT.md`.
     fn default() -> WriteOptions {
         WriteOptions {
             block_len: 64 * 1024,

@@ -1,4 +1,4 @@
-//! Table files (format version 2, `tables/FORMAT.md`) and the [`Tablebase`]
+//! Table files (format version 2, `docs/FORMAT.md`) and the [`Tablebase`]
 //! that probes them.
 //!
 //! A file holds one material class: WDL and DTM as two sections of

@@ -42,7 +42,7 @@ impl Hasher for FxHasher {
 }
 
 /// Plain minimax to the end of the game: no tables, no rules beyond
-/// RULES.md, no shortcuts. Exponential without its memo of positions
+/// docs/RULES.md, no shortcuts. Exponential without its memo of positions
 /// already valued; for tests on small boards.
 pub fn minimax(pos: &Position, memo: &mut MinimaxMemo) -> Value {
     if pos.winner_by_rule().is_some() {

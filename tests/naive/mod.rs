@@ -1,4 +1,4 @@
-//! A second, deliberately naive implementation of the rules of RULES.md, to
+//! A second, deliberately naive implementation of the rules of docs/RULES.md, to
 //! check the engine against.
 //!
 //! It shares no code with the engine: a board is a plain array of squares,
@@ -35,7 +35,7 @@ impl Side {
     }
 }
 
-/// The rule options of RULES.md.
+/// The rule options of docs/RULES.md.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Opts {
     pub en_passant: bool,
@@ -340,7 +340,7 @@ impl Game {
             .sum()
     }
 
-    /// Builds a named setup of RULES.md, or `None` if the name is unknown or
+    /// Builds a named setup of docs/RULES.md, or `None` if the name is unknown or
     /// the setup does not fit the board.
     pub fn setup(name: &str, width: usize, height: usize, opts: Opts) -> Option<Game> {
         let mut g = Game::empty(width, height, opts);
@@ -386,7 +386,7 @@ impl Game {
         Some(g)
     }
 
-    /// Reads position text (RULES.md), for boards it describes itself.
+    /// Reads position text (docs/RULES.md), for boards it describes itself.
     /// Returns `None` for anything malformed or illegal.
     pub fn from_fen(text: &str, opts: Opts) -> Option<Game> {
         let fields: Vec<&str> = text.split_whitespace().collect();
