@@ -8,7 +8,7 @@
 //!     cargo bench --bench store -j 1
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use peasant::*;
+use peasant::{generate::*, index::*, rules::*, table::*};
 use std::path::PathBuf;
 
 fn tables() -> (PathBuf, Material, bool) {

@@ -1,6 +1,24 @@
 //! `peasant` solves pawn-only chess games exactly: Peasants' Chess, the pawn
 //! game and Pawn Race, on any board up to 8x8, with or without en passant.
 //!
+//! The library is a pipeline, one module a stage:
+//!
+//! - [`rules`]: boards, position text, [`Position`] with its moves and
+//!   un-moves, perft, values, canonical forms, the proven rule shortcuts;
+//! - [`index`]: material classes and the perfect hash that numbers the
+//!   positions of a class, and which positions a table holds;
+//! - [`generate`]: the retrograde generator that values every position of
+//!   a class;
+//! - [`table`]: the compressed, checksummed table files and the
+//!   [`Tablebase`] that probes them;
+//! - [`solve`]: the alpha-beta and proof-number searches, save files and
+//!   the [`Session`](solve::Session) that runs a long solve.
+//!
+//! The rules are written out in `docs/RULES.md`, the table files in
+//! `docs/FORMAT.md`. Values are from the side to move's view.
+//!
+//! # Counting moves
+//!
 //! ```
 //! use peasant::{parse_position, perft, Board, Rules};
 //!
@@ -9,38 +27,52 @@
 //! assert_eq!(start.legal_moves().len(), 8);
 //! assert_eq!(perft(&start, 2), 64);
 //! ```
+//!
+//! # Solving a position
+//!
+//! ```
+//! use peasant::{parse_position, Board, Rules, Solver, SolverConfig, Wdl};
+//!
+//! let board = Board::new(5, 5).unwrap();
+//! let start = parse_position("pawngame", Some(board), Rules::default()).unwrap();
+//! let solver = Solver::new(SolverConfig::default(), None).unwrap();
+//! // The pawn game on 5x5 is a draw; without en passant white wins.
+//! assert_eq!(solver.solve(&start).unwrap().wdl, Wdl::Draw);
+//! let no_ep = Rules { en_passant: false, ..Rules::default() };
+//! let start = parse_position("pawngame", Some(board), no_ep).unwrap();
+//! let solver = Solver::new(SolverConfig::default(), None).unwrap();
+//! assert_eq!(solver.solve(&start).unwrap().wdl, Wdl::Win);
+//! ```
+//!
+//! # Generating and probing tables
+//!
+//! ```
+//! use peasant::generate::{generate, GenConfig, Target};
+//! use peasant::{parse_position, Board, Rules, Tablebase, Value, Variant};
+//!
+//! let dir = std::env::temp_dir().join(format!("peasant-doc-{}", std::process::id()));
+//! let variant = Variant::new(Board::new(4, 4).unwrap(), Rules::default());
+//! // Every class of the 4x4 board up to 8 pawns (a second or so).
+//! generate(&GenConfig::new(variant, &dir), Target::MaxPawns(8), &|_| {}).unwrap();
+//! let tables = Tablebase::new(&dir, variant);
+//! let start = parse_position("pawngame", Some(variant.board), variant.rules).unwrap();
+//! // White must capture, and black promotes on its next move.
+//! assert_eq!(tables.probe(&start).unwrap(), Value::Loss(2));
+//! std::fs::remove_dir_all(&dir).unwrap();
+//! ```
 
 pub mod generate;
 pub mod index;
+mod memory;
 mod rng;
 pub mod rules;
 pub mod solve;
 pub mod table;
 
-pub use generate::{
-    available_memory, generate, peak_memory, plan, ClassReport, GenConfig, GenError, Target,
-};
-pub use index::{
-    binomial, black_domain, in_domain, search_one_ply, value, white_domain, Index, IndexStats,
-    Material, TableValues, WhiteKey,
-};
+pub use index::Material;
 pub use rng::SplitMix64;
-/// Position text (FEN-like): `peasant::fen::parse`, `peasant::fen::write`.
-pub use rules::notation as fen;
 pub use rules::{
-    canonical, canonical_with, divide, file_char, file_from_char, named_setup, parse_position,
-    perft, perft_parallel, position_key, resolve_by_rule, resolve_race, resolve_runner,
-    retro_perft, Bitboard, Board, ByColor, CanonicalRules, Color, Error, Move, MoveKind, MoveList,
-    Outcome, Position, Rules, Setup, Square, UnMove, Value, Variant, Wdl, MAX_MOVES,
+    parse_position, perft, Board, Color, Move, Position, Rules, Square, Value, Variant, Wdl,
 };
-pub use solve::{
-    decode_proven, encode_proven, load_proven, save_proven, save_proven_union, PnConfig, PnInit,
-    PnSolver, Proven, ProvenError, ProvenKind, Question, RootSolution, Solution, SolveError,
-    SolveStats, Solver, SolverConfig,
-};
-pub use table::{
-    encode_table, file_name, read_v1_values, split_values, variant_flags, verify_tables,
-    wins_at_once, write_table, write_table_with, BlockCache, DenseTable, Header, SectionHeader,
-    StoreIndex, Table, TableError, Tablebase, VerifyReport, WriteOptions, DEFAULT_CACHE_BLOCKS,
-    FORMAT_VERSION,
-};
+pub use solve::{PnSolver, Session, Solver, SolverConfig};
+pub use table::Tablebase;

@@ -2,6 +2,7 @@
 
 mod cli;
 
-fn main() {
-    std::process::exit(cli::main());
+fn main() -> std::process::ExitCode {
+    // Every status the command line gives (0, 1, 2, 3, 130) fits a byte.
+    std::process::ExitCode::from(u8::try_from(cli::main()).unwrap_or(1))
 }

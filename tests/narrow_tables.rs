@@ -6,7 +6,7 @@
 mod common;
 
 use common::{gen, minimax, temp_dir, MinimaxMemo};
-use peasant::*;
+use peasant::{generate::*, index::*, rules::*, solve::*, table::*};
 
 /// Files from file a up to the last one holding a pawn, counted square by
 /// square.
@@ -35,7 +35,7 @@ fn check(w: u8, h: u8, max_pawns: u8) -> u64 {
         ));
         for n in 1..w {
             let v = Variant::new(Board::new(n, h).unwrap(), rules);
-            let config = GenConfig::new(v, narrow_dir.clone());
+            let config = GenConfig::new(v, narrow_dir.path());
             generate(&config, Target::MaxPawns(max_pawns), &|_| {}).unwrap();
         }
         let own_tb = Tablebase::new(&own, wide);
@@ -71,8 +71,6 @@ fn check(w: u8, h: u8, max_pawns: u8) -> u64 {
                 }
             }
         }
-        let _ = std::fs::remove_dir_all(&own);
-        let _ = std::fs::remove_dir_all(&narrow_dir);
     }
     checked
 }
@@ -112,12 +110,7 @@ fn solver_with_narrow_tables_equals_minimax_on_5x5() {
         let dir = temp_dir(&format!("solver-{}", file_name(wide, Material::new(1, 1))));
         for n in 1..5 {
             let v = Variant::new(Board::new(n, 5).unwrap(), rules);
-            generate(
-                &GenConfig::new(v, dir.clone()),
-                Target::MaxPawns(6),
-                &|_| {},
-            )
-            .unwrap();
+            generate(&GenConfig::new(v, dir.path()), Target::MaxPawns(6), &|_| {}).unwrap();
         }
         let tb = Tablebase::new(&dir, wide);
         let mut seen = std::collections::HashSet::new();
@@ -142,12 +135,12 @@ fn solver_with_narrow_tables_equals_minimax_on_5x5() {
                     ..SolverConfig::default()
                 },
                 Some(&tb),
-            );
+            )
+            .unwrap();
             let got = solver.solve(&pos).unwrap();
             assert_eq!(got.value, Some(minimax(&pos, &mut memo)), "{pos:?}");
             table_hits += solver.stats().table_hits;
         }
-        let _ = std::fs::remove_dir_all(&dir);
     }
     assert!(table_hits > 0, "no leaf was answered by a narrow table");
 }

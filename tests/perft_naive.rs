@@ -9,7 +9,11 @@
 mod naive;
 
 use naive::{End, Game, NMove, Opts, Rng, Side};
-use peasant::{fen, parse_position, perft, Board, Color, Move, Outcome, Position, Rules, Square};
+use peasant::{
+    parse_position, perft,
+    rules::{notation as fen, Outcome},
+    Board, Color, Move, Position, Rules, Square,
+};
 
 /// Perft is compared at increasing depth up to this one...
 const MAX_DEPTH: u32 = 4;
@@ -431,7 +435,7 @@ fn rules_four_by_four_pawngame_every_white_move_captures_then_black_double_steps
             .legal_moves()
             .iter()
             .copied()
-            .filter(|r| r.kind == peasant::MoveKind::DoublePush && r.to.rank() == 0)
+            .filter(|r| r.kind == peasant::rules::MoveKind::DoublePush && r.to.rank() == 0)
             .collect();
         assert!(
             !homers.is_empty(),

@@ -9,13 +9,8 @@
 
 mod common;
 
-use common::{gen, minimax, reachable_positions, MinimaxMemo};
-use peasant::*;
-
-fn variants(w: u8, h: u8) -> Vec<Variant> {
-    let board = Board::new(w, h).unwrap();
-    Rules::ALL.iter().map(|&r| Variant::new(board, r)).collect()
-}
+use common::{gen, minimax, reachable_positions, variants, MinimaxMemo};
+use peasant::{index::*, rules::*, solve::*, table::*};
 
 fn config(hash_mb: usize, init: PnInit, epsilon_shift: Option<u32>) -> PnConfig {
     PnConfig {
@@ -65,19 +60,19 @@ fn pn_equals_minimax_on_tiny_boards() {
             let solvers = [
                 (
                     "one bucket",
-                    PnSolver::new(config(0, PnInit::Mobility, Some(2)), None),
+                    PnSolver::new(config(0, PnInit::Mobility, Some(2)), None).unwrap(),
                 ),
                 (
                     "one bucket, 1/1, plain",
-                    PnSolver::new(config(0, PnInit::One, None), None),
+                    PnSolver::new(config(0, PnInit::One, None), None).unwrap(),
                 ),
                 (
                     "1 MiB",
-                    PnSolver::new(config(1, PnInit::Mobility, Some(2)), None),
+                    PnSolver::new(config(1, PnInit::Mobility, Some(2)), None).unwrap(),
                 ),
                 (
                     "1 MiB, 1/1",
-                    PnSolver::new(config(1, PnInit::One, Some(0)), None),
+                    PnSolver::new(config(1, PnInit::One, Some(0)), None).unwrap(),
                 ),
             ];
             assert!(check(v, &all, &solvers, &mut memo) > 0);
@@ -94,11 +89,11 @@ fn pn_equals_minimax_on_small_boards() {
             let solvers = [
                 (
                     "one bucket",
-                    PnSolver::new(config(0, PnInit::Mobility, Some(2)), None),
+                    PnSolver::new(config(0, PnInit::Mobility, Some(2)), None).unwrap(),
                 ),
                 (
                     "4 MiB",
-                    PnSolver::new(config(4, PnInit::Mobility, Some(2)), None),
+                    PnSolver::new(config(4, PnInit::Mobility, Some(2)), None).unwrap(),
                 ),
             ];
             assert!(check(v, &all, &solvers, &mut memo) > 0);
@@ -118,7 +113,7 @@ fn pn_equals_minimax_on_big_boards_from_random_positions() {
             let all = reachable_positions(v, false, 100);
             let solvers = [(
                 "4 MiB",
-                PnSolver::new(config(4, PnInit::Mobility, Some(2)), None),
+                PnSolver::new(config(4, PnInit::Mobility, Some(2)), None).unwrap(),
             )];
             assert!(check(v, &all, &solvers, &mut memo) > 0);
         }
@@ -137,15 +132,15 @@ fn pn_equals_minimax_on_big_boards() {
             let mut solvers = vec![
                 (
                     "16 MiB, 1/1",
-                    PnSolver::new(config(16, PnInit::One, None), None),
+                    PnSolver::new(config(16, PnInit::One, None), None).unwrap(),
                 ),
                 (
                     "16 MiB",
-                    PnSolver::new(config(16, PnInit::Mobility, Some(2)), None),
+                    PnSolver::new(config(16, PnInit::Mobility, Some(2)), None).unwrap(),
                 ),
             ];
             if h < 8 {
-                let tiny = PnSolver::new(config(0, PnInit::Mobility, Some(2)), None);
+                let tiny = PnSolver::new(config(0, PnInit::Mobility, Some(2)), None).unwrap();
                 solvers.push(("one bucket", tiny));
             }
             assert!(check(v, &all, &solvers, &mut memo) > 0);
@@ -167,16 +162,15 @@ fn pn_with_tables_equals_minimax() {
             let solvers = [
                 (
                     "tables, 1 MiB",
-                    PnSolver::new(config(1, PnInit::Mobility, Some(2)), Some(&tb)),
+                    PnSolver::new(config(1, PnInit::Mobility, Some(2)), Some(&tb)).unwrap(),
                 ),
                 (
                     "tables, one bucket",
-                    PnSolver::new(config(0, PnInit::One, Some(2)), Some(&tb)),
+                    PnSolver::new(config(0, PnInit::One, Some(2)), Some(&tb)).unwrap(),
                 ),
             ];
             assert!(check(v, &all, &solvers, &mut memo) > 0);
             assert!(solvers[0].1.stats().table_hits > 0);
-            let _ = std::fs::remove_dir_all(&dir);
         }
     }
 }
@@ -198,7 +192,8 @@ fn root_moves_and_lines() {
                         ..config(4, PnInit::Mobility, Some(2))
                     },
                     None,
-                );
+                )
+                .unwrap();
                 let root = solver.solve_root(&pos, &|_, _| {}).unwrap();
                 let value = minimax(&pos, &mut memo).wdl();
                 assert_eq!(root.value.wdl, value, "{v} {setup}");
@@ -229,8 +224,8 @@ fn proven_results_seed_either_solver() {
     for v in variants(4, 5) {
         let mut memo = MinimaxMemo::default();
         let all = reachable_positions(v, true, 100);
-        let pn = PnSolver::new(config(4, PnInit::Mobility, Some(2)), None);
-        let ab = Solver::new(SolverConfig::default(), None);
+        let pn = PnSolver::new(config(4, PnInit::Mobility, Some(2)), None).unwrap();
+        let ab = Solver::new(SolverConfig::default(), None).unwrap();
         for p in all.iter().step_by(7) {
             pn.wdl(p).unwrap();
             ab.solve(p).unwrap();
@@ -248,10 +243,10 @@ fn proven_results_seed_either_solver() {
             &from_pn,
         );
         assert!(!bytes.is_empty());
-        let pn_seeded = PnSolver::new(config(4, PnInit::Mobility, Some(2)), None);
+        let pn_seeded = PnSolver::new(config(4, PnInit::Mobility, Some(2)), None).unwrap();
         pn_seeded.load_proven(&from_ab);
         pn_seeded.load_proven(&from_pn);
-        let ab_seeded = Solver::new(SolverConfig::default(), None);
+        let ab_seeded = Solver::new(SolverConfig::default(), None).unwrap();
         ab_seeded.load_proven(&from_pn);
         for p in &all {
             let expected = minimax(p, &mut memo).wdl();
@@ -277,7 +272,8 @@ fn budget_stops() {
             ..PnConfig::default()
         },
         None,
-    );
+    )
+    .unwrap();
     assert!(matches!(
         solver.solve_root(&pos, &|_, _| {}),
         Err(SolveError::Stopped)
@@ -293,7 +289,7 @@ fn worked_examples() {
             seventh_rank_wins: srw,
         };
         let pos = parse_position(text, Some(board.parse().unwrap()), rules).unwrap();
-        let solver = PnSolver::new(PnConfig::default(), None);
+        let solver = PnSolver::new(PnConfig::default(), None).unwrap();
         let root = solver.solve_root(&pos, &|_, _| {}).unwrap();
         assert_eq!(root.value.wdl, solver.wdl(&pos).unwrap());
         root.value.wdl

@@ -10,7 +10,7 @@
 mod common;
 
 use common::*;
-use peasant::*;
+use peasant::rules::*;
 
 /// The position of `pawns` with white to move, if it is one (pawns on
 /// legal squares) and its game is not over.

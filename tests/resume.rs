@@ -6,11 +6,11 @@
 mod common;
 
 use common::*;
-use peasant::*;
+use peasant::{rules::*, solve::*};
 use std::path::PathBuf;
 
-fn temp_file(name: &str) -> PathBuf {
-    std::env::temp_dir().join(format!("peasant-resume-{}-{name}", std::process::id()))
+fn temp_file(dir: &TempDir, name: &str) -> PathBuf {
+    dir.join(name)
 }
 
 fn position(setup: &str, board: &str, en_passant: bool) -> Position {
@@ -34,25 +34,26 @@ fn config(dtm: bool, max_nodes: Option<u64>) -> SolverConfig {
 fn solve_all(solver: &Solver, pos: &Position) -> Result<String, SolveError> {
     let root = solver.solve_root(pos, &|_, _| {})?;
     let line = solver.line(pos)?;
+    Ok(describe(&root, &line))
+}
+
+fn describe(root: &RootSolution, line: &[Move]) -> String {
     let moves: Vec<String> = root
         .moves
         .iter()
         .map(|(m, s)| format!("{} {s}", m.san()))
         .collect();
     let line: Vec<String> = line.iter().map(|m| m.san()).collect();
-    Ok(format!(
-        "{} | {} | {}",
-        root.value,
-        moves.join(", "),
-        line.join(" ")
-    ))
+    format!("{} | {} | {}", root.value, moves.join(", "), line.join(" "))
 }
 
-/// Solves `pos` whole, then in parts of `budget` nodes each saved to a file
-/// and loaded by the next part: same values and line; the first resumed part
-/// needs fewer nodes than the whole solve. Returns the number of parts.
+/// Solves `pos` whole, then in parts of `budget` nodes, each a library
+/// [`Session`] that loads the save file the last part wrote and saves what
+/// it proved when its budget runs out: same values and line; the first
+/// resumed part needs fewer nodes than the whole solve. Returns the number
+/// of parts.
 fn check_resume(pos: &Position, dtm: bool, budget: u64) -> usize {
-    let full = Solver::new(config(dtm, None), None);
+    let full = Solver::new(config(dtm, None), None).unwrap();
     let expected = solve_all(&full, pos).unwrap();
     let full_nodes = full.stats().nodes;
     assert!(full_nodes > budget, "{pos}: the budget must cut the solve");
@@ -60,17 +61,20 @@ fn check_resume(pos: &Position, dtm: bool, budget: u64) -> usize {
         variant: pos.variant(),
         dtm,
     };
-    let path = temp_file(&format!("{}-{dtm}-{budget}", pos.board()));
-    let _ = std::fs::remove_file(&path);
+    let dir = temp_dir(&format!("resume-{}-{dtm}-{budget}", pos.board()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = temp_file(&dir, "save");
     for part in 1.. {
-        let solver = Solver::new(config(dtm, Some(budget)), None);
-        let loaded = load_proven(&path, kind).unwrap().unwrap_or_default();
-        assert_eq!(loaded.is_empty(), part == 1, "{pos}");
-        solver.load_proven(&loaded);
-        let result = solve_all(&solver, pos);
-        let mut proven = solver.proven();
-        proven.extend_from_slice(&loaded);
-        save_proven(&path, kind, &proven).unwrap();
+        let solver = Solver::new(config(dtm, Some(budget)), None).unwrap();
+        let session = Session::new(&solver, pos, Some(&path)).unwrap();
+        assert_eq!(session.loaded() == 0, part == 1, "{pos}");
+        let end = session.run(pos, &SessionConfig::default(), &|_| {});
+        let saved = end.saved.expect("a save file").unwrap();
+        assert!(
+            saved >= session.loaded(),
+            "{pos}: the union save lost positions"
+        );
+        let result = end.result.map(|(root, line)| describe(&root, &line));
         match result {
             Err(SolveError::Stopped) => {
                 assert!(part < 1000, "{pos}: no progress");
@@ -82,7 +86,7 @@ fn check_resume(pos: &Position, dtm: bool, budget: u64) -> usize {
                 assert!(solver.stats().nodes < full_nodes, "{pos}");
                 // A finished solve resumed from its own file searches
                 // almost nothing.
-                let again = Solver::new(config(dtm, None), None);
+                let again = Solver::new(config(dtm, None), None).unwrap();
                 again.load_proven(&load_proven(&path, kind).unwrap().unwrap());
                 assert_eq!(solve_all(&again, pos).unwrap(), expected);
                 assert!(
@@ -111,7 +115,7 @@ fn stopped_and_resumed_solves_agree_with_whole_ones() {
         for en_passant in [true, false] {
             let pos = position(setup, board, en_passant);
             for dtm in [false, true] {
-                let full = Solver::new(config(dtm, None), None);
+                let full = Solver::new(config(dtm, None), None).unwrap();
                 solve_all(&full, &pos).unwrap();
                 let nodes = full.stats().nodes;
                 // In about two parts, and in a few smaller ones. (Only exact
@@ -136,7 +140,7 @@ fn proven_results_are_exact() {
             let mut memo = MinimaxMemo::default();
             for dtm in [false, true] {
                 for budget in [None, Some(300)] {
-                    let solver = Solver::new(config(dtm, budget), None);
+                    let solver = Solver::new(config(dtm, budget), None).unwrap();
                     let _ = solver.solve_root(&pos, &|_, _| {});
                     let proven = solver.proven();
                     assert!(!proven.is_empty());
@@ -178,13 +182,15 @@ fn proven_results_are_exact() {
 #[test]
 fn wrong_game_or_mode_and_damage_are_refused() {
     let pos = position("pawngame", "5x5", true);
-    let solver = Solver::new(config(false, None), None);
+    let solver = Solver::new(config(false, None), None).unwrap();
     solver.solve_root(&pos, &|_, _| {}).unwrap();
     let kind = ProvenKind {
         variant: pos.variant(),
         dtm: false,
     };
-    let path = temp_file("refused");
+    let dir = temp_dir("refused");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = temp_file(&dir, "refused");
     save_proven(&path, kind, &solver.proven()).unwrap();
     assert_eq!(
         load_proven(&path, kind).unwrap().unwrap(),
@@ -206,6 +212,10 @@ fn wrong_game_or_mode_and_damage_are_refused() {
         let e = load_proven(&path, other).unwrap_err();
         assert!(matches!(e, ProvenError::WrongKind { .. }), "{e}");
     }
+    // A session refuses them the same way, before any search.
+    let dtm_solver = Solver::new(config(true, None), None).unwrap();
+    let e = Session::new(&dtm_solver, &pos, Some(&path)).err().unwrap();
+    assert!(matches!(e, ProvenError::WrongKind { .. }), "{e}");
     let bytes = std::fs::read(&path).unwrap();
     for (i, damage) in [(bytes.len() / 2, false), (30, false), (0, true)] {
         let b = if damage {
@@ -222,4 +232,47 @@ fn wrong_game_or_mode_and_damage_are_refused() {
     }
     let _ = std::fs::remove_file(&path);
     assert!(load_proven(&path, kind).unwrap().is_none());
+}
+
+/// A session stopped through its stop flag (as Ctrl-C does) ends with
+/// `Stopped` and still writes its save file; the next session resumes from
+/// it; a session without a save file saves nothing; the events report
+/// each settled root move.
+#[test]
+fn a_stopped_session_saves_and_the_next_resumes() {
+    let pos = position("pawngame", "6x5", true);
+    let dir = temp_dir("session-stop");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = temp_file(&dir, "save");
+    let whole = Solver::new(config(false, None), None).unwrap();
+    let expected = solve_all(&whole, &pos).unwrap();
+
+    let solver = Solver::new(config(false, None), None).unwrap();
+    let session = Session::new(&solver, &pos, Some(&path)).unwrap();
+    session
+        .stop_flag()
+        .store(true, std::sync::atomic::Ordering::SeqCst);
+    let end = session.run(&pos, &SessionConfig::default(), &|_| {});
+    assert!(matches!(end.result, Err(SolveError::Stopped)));
+    assert_eq!(end.saved.unwrap().unwrap(), 0);
+    assert!(path.exists(), "a stopped session writes its file");
+
+    let solver = Solver::new(config(false, None), None).unwrap();
+    let session = Session::new(&solver, &pos, Some(&path)).unwrap();
+    let moves = std::sync::Mutex::new(0);
+    let end = session.run(&pos, &SessionConfig::default(), &|e| {
+        if let Event::Move { .. } = e {
+            *moves.lock().unwrap() += 1;
+        }
+    });
+    let (root, line) = end.result.unwrap();
+    assert_eq!(describe(&root, &line), expected);
+    assert_eq!(*moves.lock().unwrap(), pos.count_moves() as usize);
+    assert!(end.saved.unwrap().unwrap() > 0);
+
+    let solver = Solver::new(config(false, None), None).unwrap();
+    let session = Session::new(&solver, &pos, None).unwrap();
+    let end = session.run(&pos, &SessionConfig::default(), &|_| {});
+    assert!(end.saved.is_none());
+    assert_eq!(session.save().unwrap(), 0);
 }

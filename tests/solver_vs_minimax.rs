@@ -5,13 +5,8 @@
 
 mod common;
 
-use common::{minimax, reachable_positions as positions, temp_dir, MinimaxMemo};
-use peasant::*;
-
-fn variants(w: u8, h: u8) -> Vec<Variant> {
-    let board = Board::new(w, h).unwrap();
-    Rules::ALL.iter().map(|&r| Variant::new(board, r)).collect()
-}
+use common::{minimax, reachable_positions as positions, temp_dir, variants, MinimaxMemo};
+use peasant::{generate::*, index::*, rules::*, solve::*, table::*};
 
 /// Canonical forms under each rule keep minimax's exact value.
 fn check_canonical(v: Variant, setups: bool, randoms: usize) -> usize {
@@ -58,9 +53,9 @@ fn check_solver(v: Variant, setups: bool, randoms: usize, tables: Option<&Tableb
         etc: ordering,
         ..SolverConfig::default()
     };
-    let wdl = Solver::new(config(false, true), tables);
-    let wdl_plain = Solver::new(config(false, false), tables);
-    let dtm = Solver::new(config(true, true), tables);
+    let wdl = Solver::new(config(false, true), tables).unwrap();
+    let wdl_plain = Solver::new(config(false, false), tables).unwrap();
+    let dtm = Solver::new(config(true, true), tables).unwrap();
     for p in &all {
         let expected = minimax(p, &mut memo);
         assert_eq!(wdl.solve(p).unwrap().wdl, expected.wdl(), "{v} wdl: {p}");
@@ -142,13 +137,12 @@ fn solver_with_tables_equals_minimax() {
             let dir = temp_dir(&format!(
                 "{}-{}",
                 v.board,
-                peasant::file_name(v, Material::new(1, 1))
+                peasant::table::file_name(v, Material::new(1, 1))
             ));
-            let config = GenConfig::new(v, dir.clone());
+            let config = GenConfig::new(v, dir.path());
             generate(&config, Target::MaxPawns(max_pawns), &|_| {}).unwrap();
             let tb = Tablebase::new(&dir, v);
             assert!(check_solver(v, setups, 300, Some(&tb)) > 0);
-            let _ = std::fs::remove_dir_all(&dir);
         }
     }
 }
@@ -168,7 +162,7 @@ fn worked_examples() {
             threads: 2,
             ..SolverConfig::default()
         };
-        let solver = Solver::new(config, None);
+        let solver = Solver::new(config, None).unwrap();
         let root = solver.solve_root(&pos, &|_, _| {}).unwrap();
         assert_eq!(Some(root.value), solver.solve(&pos).ok());
         root.value.value.unwrap()
@@ -187,7 +181,7 @@ fn game_over_is_refused() {
     for m in ["a4", "a5", "a3", "a6"] {
         p = p.play(p.parse_move(m).unwrap());
     }
-    let solver = Solver::new(SolverConfig::default(), None);
+    let solver = Solver::new(SolverConfig::default(), None).unwrap();
     assert!(matches!(
         solver.solve_root(&p, &|_, _| {}),
         Err(SolveError::GameOver(_))
@@ -211,8 +205,8 @@ fn questions_equal_minimax() {
                     dtm,
                     ..SolverConfig::default()
                 };
-                let whole = Solver::new(config, None);
-                let budgeted = Solver::new(config, None);
+                let whole = Solver::new(config, None).unwrap();
+                let budgeted = Solver::new(config, None).unwrap();
                 for p in positions(v, true, 100) {
                     let expected = minimax(&p, &mut memo);
                     for (q, want) in [

@@ -5,8 +5,8 @@
 
 mod common;
 
-use common::{gen, minimax, temp_dir, MinimaxMemo};
-use peasant::*;
+use common::{gen, minimax, temp_dir, MinimaxMemo, TempDir};
+use peasant::{index::*, rules::*, table::*};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -57,7 +57,6 @@ fn dont_care_positions_are_exactly_the_wins_in_one() {
             }
             assert_eq!(t.header().dont_care, wins_in_one, "{v} {m}");
         }
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }
 
@@ -88,7 +87,6 @@ fn wdl_probes_and_best_moves_agree_with_full_probes() {
             }
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -125,11 +123,15 @@ fn parallel_probes_equal_serial_probes() {
     });
     assert!(serial.iter().zip(&wdl).all(|(v, w)| v.wdl() == *w));
     assert!(tb.cache().misses() > 0 && tb.cache().hits() > 0);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// A table with small blocks (many of them), its path and its bytes.
-fn small_block_table(v: Variant, m: Material, name: &str) -> (PathBuf, Vec<u8>, Vec<Value>) {
+/// A table with small blocks (many of them) in a temporary directory (the
+/// guard, removed when dropped), its path and its bytes.
+fn small_block_table(
+    v: Variant,
+    m: Material,
+    name: &str,
+) -> (TempDir, PathBuf, Vec<u8>, Vec<Value>) {
     let dir = temp_dir(name);
     let truth = truth(v, m);
     let values: Vec<u8> = truth.iter().map(|t| t.1.to_byte()).collect();
@@ -139,14 +141,14 @@ fn small_block_table(v: Variant, m: Material, name: &str) -> (PathBuf, Vec<u8>, 
     };
     let path = write_table_with(&dir, v, m, &values, &opts).unwrap();
     let bytes = std::fs::read(&path).unwrap();
-    (path, bytes, truth.into_iter().map(|t| t.1).collect())
+    (dir, path, bytes, truth.into_iter().map(|t| t.1).collect())
 }
 
 #[test]
 fn damage_of_every_kind_is_reported_naming_the_file() {
     let v = variant(4, 6);
     let m = Material::new(2, 2);
-    let (path, bytes, _) = small_block_table(v, m, "kinds");
+    let (_dir, path, bytes, _) = small_block_table(v, m, "kinds");
     let open = |b: &[u8]| {
         std::fs::write(&path, b).unwrap();
         Table::open(&path, v, m).err().expect("damage is detected")
@@ -220,7 +222,7 @@ fn damage_of_every_kind_is_reported_naming_the_file() {
 fn random_damage_never_gives_a_wrong_value() {
     let v = variant(4, 6);
     let m = Material::new(2, 2);
-    let (path, bytes, truth) = small_block_table(v, m, "fuzz");
+    let (_dir, path, bytes, truth) = small_block_table(v, m, "fuzz");
     let index = Index::new(v, m);
     let positions: Vec<Position> = (0..index.len()).map(|i| index.unrank(i)).collect();
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
@@ -301,7 +303,6 @@ fn check_passes_good_tables_and_finds_wrong_values() {
     std::fs::write(&path, b).unwrap();
     let e = verify_tables(&dir, v, &|_| {}).expect_err("damage found");
     assert_names_file(&e, &path);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -348,7 +349,6 @@ fn probe_command_prints_value_moves_line_json_and_pgn() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains(".ptb") && err.contains("damaged"), "{err}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -379,7 +379,6 @@ fn both_storage_orders_give_the_same_values() {
                     assert_eq!(t.get(&p.mirrored()).unwrap(), *value, "{m} {p}");
                     assert_eq!(dense.get(p).unwrap(), *value, "{m} {p}");
                 }
-                let _ = std::fs::remove_dir_all(&dir);
             }
         }
     }

@@ -5,8 +5,8 @@
 
 mod common;
 
-use common::{gen, minimax, MinimaxMemo};
-use peasant::*;
+use common::{gen, minimax, variants, MinimaxMemo};
+use peasant::{index::*, rules::*, table::*};
 
 /// Checks every table position of every class up to `max_pawns`, and
 /// every position met on the way (all successors), against minimax.
@@ -53,13 +53,7 @@ fn check_variant(variant: Variant, max_pawns: u8) -> u64 {
             checked += 1;
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
     checked
-}
-
-fn variants(w: u8, h: u8) -> Vec<Variant> {
-    let board = Board::new(w, h).unwrap();
-    Rules::ALL.iter().map(|&r| Variant::new(board, r)).collect()
 }
 
 #[test]
@@ -127,9 +121,7 @@ fn worked_examples() {
         };
         let pos = parse_position(text, Some(board), rules).unwrap();
         let dir = gen(pos.variant(), max, &format!("ex-{board}-{srw}"));
-        let v = Tablebase::new(&dir, pos.variant()).probe(&pos).unwrap();
-        let _ = std::fs::remove_dir_all(&dir);
-        v
+        Tablebase::new(&dir, pos.variant()).probe(&pos).unwrap()
     };
     assert_eq!(probe("3/2p/ppP/3/3 b -", "3x5", false, 4), Value::Draw);
     assert_eq!(probe("3/2p/ppP/3/3 b -", "3x5", true, 4), Value::Win(1));

@@ -1,7 +1,7 @@
 //! Moves and un-moves agree: every move's result lists that move among its
 //! un-moves, and every un-move played forward gives the position back.
 
-use peasant::*;
+use peasant::{rules::*, SplitMix64};
 
 fn check(pos: &Position) -> usize {
     let mut checked = 0;

@@ -8,13 +8,8 @@
 
 mod common;
 
-use common::{minimax, reachable_positions as positions, MinimaxMemo};
-use peasant::*;
-
-fn variants(w: u8, h: u8) -> Vec<Variant> {
-    let board = Board::new(w, h).unwrap();
-    Rules::ALL.iter().map(|&r| Variant::new(board, r)).collect()
-}
+use common::{minimax, reachable_positions as positions, variants, MinimaxMemo};
+use peasant::{rules::*, solve::*};
 
 /// Checks a value-only `root` of `p`, and its `line` if there is one,
 /// against minimax; `exact` when the solver gives DTM values (then lines
@@ -82,6 +77,7 @@ fn check_board(v: Variant, setups: bool, randoms: usize) -> usize {
             },
             None,
         )
+        .unwrap()
     };
     let (wdl, dtm) = (ab(false), ab(true));
     let pn = PnSolver::new(
@@ -90,7 +86,8 @@ fn check_board(v: Variant, setups: bool, randoms: usize) -> usize {
             ..PnConfig::default()
         },
         None,
-    );
+    )
+    .unwrap();
     let none = |_: Move, _: Solution| {};
     type Root<'a> = &'a dyn Fn(&Position) -> Result<RootSolution, SolveError>;
     type Line<'a> = &'a dyn Fn(&Position) -> Result<Vec<Move>, SolveError>;

@@ -3,7 +3,9 @@
 use super::{print_json, CliError, GlobalArgs};
 use clap::Args;
 use peasant::{
-    available_memory, generate, verify_tables, GenConfig, GenError, Material, Target, Variant,
+    generate::{available_memory, generate, GenConfig, GenError, Target},
+    table::verify_tables,
+    Material, Variant,
 };
 use serde_json::json;
 use std::path::PathBuf;
@@ -61,8 +63,8 @@ impl GenArgs {
             zstd_level: self.zstd_level,
             ..GenConfig::new(variant, self.out.clone())
         };
-        let log = |line: &str| eprintln!("{line}");
-        let reports = generate(&config, target, &log).map_err(|e| match e {
+        let progress = super::progress::GenProgress::new();
+        let reports = generate(&config, target, &|e| progress.show(e)).map_err(|e| match e {
             GenError::OutOfMemory { .. } => CliError::failure(e),
             GenError::Table(e) => CliError::failure(e),
         })?;
@@ -157,7 +159,7 @@ fn check(dir: &std::path::Path, variant: Variant, json: bool) -> Result<(), CliE
     if report.classes.is_empty() {
         return Err(CliError::input(format!(
             "no tables for {} in {}",
-            peasant::variant_flags(variant),
+            super::variant_flags(variant),
             dir.display()
         )));
     }

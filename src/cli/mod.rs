@@ -5,6 +5,7 @@
 mod gen;
 mod perft;
 mod probe;
+mod progress;
 mod show;
 mod solve;
 mod verify;
@@ -118,6 +119,18 @@ pub fn print_json(value: &serde_json::Value) {
 }
 
 /// Parses the process arguments, runs the command and returns the exit status.
+/// The command-line flags that select `variant`, for messages.
+pub fn variant_flags(variant: peasant::Variant) -> String {
+    let mut s = format!("--board {}", variant.board);
+    if !variant.rules.en_passant {
+        s.push_str(" --no-en-passant");
+    }
+    if variant.rules.seventh_rank_wins {
+        s.push_str(" --seventh-rank-wins");
+    }
+    s
+}
+
 pub fn main() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,

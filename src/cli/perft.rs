@@ -2,7 +2,7 @@
 
 use super::{print_json, CliError, GlobalArgs};
 use clap::Args;
-use peasant::{divide, perft_parallel};
+use peasant::rules::{divide, perft_parallel};
 use serde_json::json;
 use std::time::Instant;
 

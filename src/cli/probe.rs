@@ -4,7 +4,7 @@
 
 use super::{print_json, CliError, GlobalArgs};
 use clap::Args;
-use peasant::{Color, Move, Outcome, Position, TableError, Tablebase, Value};
+use peasant::{rules::Outcome, table::TableError, Color, Move, Position, Tablebase, Value};
 use serde_json::json;
 use std::path::PathBuf;
 
@@ -22,7 +22,12 @@ pub struct ProbeArgs {
 
 pub fn table_error(e: TableError) -> CliError {
     match e {
-        TableError::Missing { .. } => CliError::input(e),
+        TableError::Missing {
+            material, variant, ..
+        } => CliError::input(format!(
+            "{e}; generate it with: peasant gen {} --class {material}",
+            super::variant_flags(variant)
+        )),
         _ => CliError::failure(e),
     }
 }

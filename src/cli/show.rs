@@ -2,7 +2,7 @@
 
 use super::{print_json, CliError, GlobalArgs};
 use clap::Args;
-use peasant::{Outcome, Position};
+use peasant::{rules::Outcome, Position};
 use serde_json::json;
 
 #[derive(Args, Debug)]

@@ -2,8 +2,8 @@
 //! [--hash-mb M] [--dtm] [--value-only] [--save FILE [--save-every SECS]]
 //! [--max-nodes N]`
 //!
-//! `--method ab` (the default) is the alpha-beta [`Solver`]; `--method pn`
-//! the proof-number [`PnSolver`], which answers win/draw/loss only (`--dtm`
+//! `--method ab` (the default) is the alpha-beta `Solver`; `--method pn`
+//! the proof-number `PnSolver`, which answers win/draw/loss only (`--dtm`
 //! is refused). Both keep the same win/draw/loss proven-results files, so
 //! either resumes from what the other saved. `--value-only` asks for the
 //! position's value and one best move instead of every move's value.
@@ -16,16 +16,17 @@
 
 use super::{print_json, CliError, GlobalArgs};
 use clap::Args;
+use peasant::solve::{Event, Goal, Session, SessionConfig, Solve};
 use peasant::{
-    load_proven, save_proven_union, CanonicalRules, Move, PnConfig, PnInit, PnSolver, Position,
-    Proven, ProvenError, ProvenKind, RootSolution, Solution, SolveError, SolveStats, Solver,
-    SolverConfig, Tablebase,
+    rules::CanonicalRules,
+    solve::{PnConfig, PnInit, ProvenError, Solution, SolveError},
+    PnSolver, Position, Solver, SolverConfig, Tablebase,
 };
 use serde_json::json;
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 #[derive(Args, Debug)]
 pub struct SolveArgs {
@@ -119,119 +120,9 @@ fn proven_error(e: ProvenError) -> CliError {
     }
 }
 
-/// What the command needs of a solver, whichever method it uses.
-trait Engine: Sync {
-    fn stats(&self) -> SolveStats;
-    fn proven(&self) -> Vec<Proven>;
-    fn load_proven(&self, proven: &[Proven]);
-    fn stop_flag(&self) -> Arc<AtomicBool>;
-    fn solve_root(
-        &self,
-        pos: &Position,
-        progress: &(dyn Fn(Move, Solution) + Sync),
-    ) -> Result<RootSolution, SolveError>;
-    fn solve_value(
-        &self,
-        pos: &Position,
-        progress: &(dyn Fn(Move, Solution) + Sync),
-    ) -> Result<RootSolution, SolveError>;
-    fn line(&self, pos: &Position) -> Result<Vec<Move>, SolveError>;
-    /// More to say on a progress line.
-    fn note(&self) -> String {
-        String::new()
-    }
-}
-
-macro_rules! engine {
-    ($t:ty $(, $note:expr)?) => {
-        impl Engine for $t {
-            fn stats(&self) -> SolveStats {
-                <$t>::stats(self)
-            }
-            fn proven(&self) -> Vec<Proven> {
-                <$t>::proven(self)
-            }
-            fn load_proven(&self, proven: &[Proven]) {
-                <$t>::load_proven(self, proven)
-            }
-            fn stop_flag(&self) -> Arc<AtomicBool> {
-                <$t>::stop_flag(self)
-            }
-            fn solve_root(
-                &self,
-                pos: &Position,
-                progress: &(dyn Fn(Move, Solution) + Sync),
-            ) -> Result<RootSolution, SolveError> {
-                <$t>::solve_root(self, pos, progress)
-            }
-            fn solve_value(
-                &self,
-                pos: &Position,
-                progress: &(dyn Fn(Move, Solution) + Sync),
-            ) -> Result<RootSolution, SolveError> {
-                <$t>::solve_value(self, pos, progress)
-            }
-            fn line(&self, pos: &Position) -> Result<Vec<Move>, SolveError> {
-                <$t>::line(self, pos)
-            }
-            $(
-                fn note(&self) -> String {
-                    ($note)(self)
-                }
-            )?
-        }
-    };
-}
-
-engine!(Solver<'_>);
-engine!(PnSolver<'_>, |s: &PnSolver| {
-    let (phi, delta) = s.root_numbers();
-    format!(", root pn {phi} dn {delta} (for the side to move)")
-});
-
-/// Where the proven results go: the file, what it held when loaded (kept
-/// even if the transposition table drops some), and what it is for.
-struct SaveFile<'a> {
-    path: &'a Path,
-    kind: ProvenKind,
-    loaded: Vec<Proven>,
-}
-
-impl SaveFile<'_> {
-    /// Saves the loaded results and the solver's proven ones; returns how
-    /// many.
-    fn save(&self, solver: &dyn Engine) -> Result<usize, CliError> {
-        // Both lists are sorted by key; streamed to the file together, so
-        // a big save needs no third copy of them in memory.
-        let mut fresh = solver.proven();
-        fresh.dedup_by_key(|p| p.key);
-        let n =
-            save_proven_union(self.path, self.kind, &fresh, &self.loaded).map_err(proven_error)?;
-        Ok(n as usize)
-    }
-}
-
-/// Saves every `every` until `done`.
-fn saver(file: &SaveFile, solver: &dyn Engine, done: &AtomicBool, every: Duration, quiet: bool) {
-    let mut next = Instant::now() + every;
-    while !done.load(Ordering::Relaxed) {
-        std::thread::sleep(Duration::from_millis(100));
-        if Instant::now() >= next {
-            match file.save(solver) {
-                Ok(n) if !quiet => {
-                    eprintln!("  saved {n} proven positions to {}", file.path.display())
-                }
-                Ok(_) => {}
-                Err(e) => eprintln!("peasant: {}", e.message),
-            }
-            next = Instant::now() + every;
-        }
-    }
-}
-
 pub fn solve_error(e: SolveError) -> CliError {
     match e {
-        SolveError::GameOver(_) => CliError::input(e),
+        SolveError::GameOver(_) | SolveError::Memory { .. } => CliError::input(e),
         _ => CliError::failure(e),
     }
 }
@@ -240,30 +131,32 @@ fn dtm_json(s: &Solution) -> serde_json::Value {
     s.dtm().map_or(serde_json::Value::Null, |d| json!(d))
 }
 
-/// Prints the solver's counters on stderr every `every` until `done`.
-fn ticker(solver: &dyn Engine, start: Instant, done: &AtomicBool, every: Duration) {
-    let mut next = start + every;
-    while !done.load(Ordering::Relaxed) {
-        std::thread::sleep(Duration::from_millis(100));
-        if Instant::now() >= next {
-            let s = solver.stats();
-            let t = start.elapsed().as_secs_f64();
-            eprintln!(
-                "  {t:.0} s: {} nodes ({:.2} M/s), {} table hits, {} rule leaves, {} race leaves, {} runner leaves{}",
-                s.nodes,
-                s.nodes as f64 / t / 1e6,
-                s.table_hits,
-                s.rule_hits,
-                s.race_hits,
-                s.runner_hits,
-                solver.note()
-            );
-            // Ticks missed meanwhile (a long load of a --save file) are
-            // skipped, not printed in a burst.
-            while next <= Instant::now() {
-                next += every;
-            }
+/// Progress on stderr: each settled move, the counters every tick, each
+/// periodic save.
+fn print_event(event: Event) {
+    match event {
+        Event::Move {
+            mv,
+            solution,
+            seconds,
+        } => eprintln!("  {:<6} {solution}  ({seconds:.1} s)", mv.san()),
+        Event::Tick {
+            stats: s,
+            seconds: t,
+            note,
+        } => eprintln!(
+            "  {t:.0} s: {} nodes ({:.2} M/s), {} table hits, {} rule leaves, {} race leaves, {} runner leaves{note}",
+            s.nodes,
+            s.nodes as f64 / t / 1e6,
+            s.table_hits,
+            s.rule_hits,
+            s.race_hits,
+            s.runner_hits,
+        ),
+        Event::Saved { positions, path } => {
+            eprintln!("  saved {positions} proven positions to {}", path.display())
         }
+        Event::SaveFailed(e) => eprintln!("peasant: {e}"),
     }
 }
 
@@ -336,7 +229,7 @@ impl SolveArgs {
         };
         let ab;
         let pns;
-        let solver: &dyn Engine = if pn {
+        let solver: &dyn Solve = if pn {
             pns = PnSolver::new(
                 PnConfig {
                     hash_mb: self.hash_mb,
@@ -350,46 +243,28 @@ impl SolveArgs {
                     runner: !self.no_runner,
                 },
                 tb.as_ref(),
-            );
+            )
+            .map_err(solve_error)?;
             &pns
         } else {
-            ab = Solver::new(config, tb.as_ref());
+            ab = Solver::new(config, tb.as_ref()).map_err(solve_error)?;
             &ab
         };
-        let start = Instant::now();
         let quiet = self.quiet;
-        let save = match &self.save {
-            None => None,
-            Some(path) => {
-                let kind = ProvenKind {
-                    variant: pos.variant(),
-                    dtm: self.dtm,
-                };
-                let loaded = load_proven(path, kind).map_err(proven_error)?;
-                if let Some(loaded) = &loaded {
-                    solver.load_proven(loaded);
-                    if !quiet {
-                        eprintln!(
-                            "  loaded {} proven positions from {} ({:.1} s)",
-                            loaded.len(),
-                            path.display(),
-                            start.elapsed().as_secs_f64()
-                        );
-                    }
-                }
-                Some(SaveFile {
-                    path,
-                    kind,
-                    loaded: loaded.unwrap_or_default(),
-                })
-            }
-        };
-        let loaded = save.as_ref().map_or(0, |f| f.loaded.len());
+        let session = Session::new(solver, &pos, self.save.as_deref()).map_err(proven_error)?;
+        let loaded = session.loaded();
+        if let (Some(path), false, true) = (session.path(), quiet, loaded > 0) {
+            eprintln!(
+                "  loaded {loaded} proven positions from {} ({:.1} s)",
+                path.display(),
+                session.load_seconds()
+            );
+        }
         // Ctrl-C stops the search so that what it proved is saved; a second
         // Ctrl-C ends the process at once (the saved file stays whole).
         let interrupts = Arc::new(AtomicUsize::new(0));
-        if save.is_some() {
-            let (flag, count) = (solver.stop_flag(), Arc::clone(&interrupts));
+        if self.save.is_some() {
+            let (flag, count) = (session.stop_flag(), Arc::clone(&interrupts));
             ctrlc::set_handler(move || {
                 if count.fetch_add(1, Ordering::SeqCst) > 0 {
                     std::process::exit(EXIT_INTERRUPTED);
@@ -398,43 +273,27 @@ impl SolveArgs {
             })
             .map_err(|e| CliError::failure(format!("cannot catch Ctrl-C: {e}")))?;
         }
-        let done = AtomicBool::new(false);
-        let result = std::thread::scope(|scope| {
-            if !quiet {
-                scope.spawn(|| ticker(solver, start, &done, Duration::from_secs(10)));
-            }
-            if let Some(file) = &save {
-                let every = Duration::from_secs(self.save_every.max(1));
-                let done = &done;
-                scope.spawn(move || saver(file, solver, done, every, quiet));
-            }
-            let progress = |m: peasant::Move, s: Solution| {
-                if !quiet {
-                    eprintln!(
-                        "  {:<6} {s}  ({:.1} s)",
-                        m.san(),
-                        start.elapsed().as_secs_f64()
-                    );
-                }
-            };
-            let root = if self.value_only {
-                solver.solve_value(&pos, &progress)
+        let run = SessionConfig {
+            goal: if self.value_only {
+                Goal::ValueOnly
             } else {
-                solver.solve_root(&pos, &progress)
-            };
-            let result = root.and_then(|root| Ok((root, solver.line(&pos)?)));
-            done.store(true, Ordering::Relaxed);
-            result
+                Goal::EveryMove
+            },
+            save_every: Duration::from_secs(self.save_every.max(1)),
+            tick_every: (!quiet).then_some(Duration::from_secs(10)),
+        };
+        let end = session.run(&pos, &run, &|e| {
+            if !quiet {
+                print_event(e)
+            }
         });
-        // The solve's time, without the final save (reported apart).
-        let seconds = start.elapsed().as_secs_f64();
-        let saved = save.as_ref().map(|f| f.save(solver)).transpose()?;
-        let stats = solver.stats();
-        let saved_text = match (&save, saved) {
-            (Some(f), Some(n)) => format!("{n} proven positions saved to {}", f.path.display()),
+        let (seconds, stats) = (end.seconds, end.stats);
+        let saved = end.saved.transpose().map_err(proven_error)?;
+        let saved_text = match (session.path(), saved) {
+            (Some(path), Some(n)) => format!("{n} proven positions saved to {}", path.display()),
             _ => "nothing saved (no --save)".to_string(),
         };
-        let (root, line) = match result {
+        let (root, line) = match end.result {
             Err(SolveError::Stopped) => {
                 let (why, status) = if interrupts.load(Ordering::SeqCst) > 0 {
                     ("by Ctrl-C", EXIT_INTERRUPTED)
@@ -452,10 +311,7 @@ impl SolveArgs {
             other => other.map_err(solve_error)?,
         };
         if !quiet && saved.is_some() {
-            eprintln!(
-                "  {saved_text} ({:.1} s)",
-                start.elapsed().as_secs_f64() - seconds
-            );
+            eprintln!("  {saved_text}");
         }
         let line_san: Vec<String> = line.iter().map(|m| m.san()).collect();
         if global.json {
@@ -516,10 +372,10 @@ impl SolveArgs {
             "time:   {seconds:.3} s on {} thread(s), hash {} MiB",
             self.threads, self.hash_mb
         );
-        if let (Some(f), Some(n)) = (&save, saved) {
+        if let (Some(path), Some(n)) = (session.path(), saved) {
             println!(
                 "saved:  {n} proven positions in {} ({loaded} loaded)",
-                f.path.display()
+                path.display()
             );
         }
         Ok(())

@@ -8,10 +8,8 @@ use super::probe::table_error;
 use super::solve::solve_error;
 use super::{print_json, CliError, GlobalArgs};
 use clap::Args;
-use peasant::{
-    file_char, in_domain, parse_position, Color, Position, Solver, SolverConfig, SplitMix64,
-    TableError, Tablebase, Variant,
-};
+use peasant::solve::{cross_check, CrossCheckConfig, CrossCheckError};
+use peasant::{Tablebase, Variant};
 use serde_json::json;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -35,93 +33,43 @@ pub struct VerifyArgs {
     pub hash_mb: usize,
 }
 
-/// The start positions of `variant`'s board: the pawn game, Peasants'
-/// Chess where it fits, and every Pawn Race gap pair.
-fn starts(variant: Variant) -> Vec<Position> {
-    let w = variant.board.width();
-    let mut names = vec!["pawngame".to_string(), "peasants".to_string()];
-    for x in 0..w {
-        for y in 0..w {
-            names.push(format!("pawnrace:{}:{}", file_char(x), file_char(y)));
-        }
-    }
-    names
-        .iter()
-        .filter_map(|n| parse_position(n, Some(variant.board), variant.rules).ok())
-        .filter(|p| !p.is_game_over())
-        .collect()
-}
-
 impl VerifyArgs {
     pub fn run(&self, global: &GlobalArgs) -> Result<(), CliError> {
         let board = global.board()?.unwrap_or_default();
         let variant = Variant::new(board, global.rules());
         let tb = Tablebase::new(&self.tables, variant);
-        let starts = starts(variant);
-        let mut rng = SplitMix64::new(self.seed);
-        let config = SolverConfig {
-            hash_mb: self.hash_mb,
+        let config = CrossCheckConfig {
+            samples: self.samples,
+            seed: self.seed,
             dtm: self.dtm,
-            ..SolverConfig::default()
+            hash_mb: self.hash_mb,
         };
-        let solver = Solver::new(config, None);
         let start = Instant::now();
-        let (mut checked, mut playouts) = (0usize, 0usize);
+        let report = cross_check(&tb, &config).map_err(|e| match e {
+            CrossCheckError::Table(e) => table_error(e),
+            CrossCheckError::Solve(e) => solve_error(e),
+        })?;
+        let checked = report.checked;
         let mut disagreements = Vec::new();
-        while checked < self.samples && playouts < 1000 * self.samples.max(1) {
-            playouts += 1;
-            // One random game; keep the positions the tables can answer.
-            let mut p = starts[rng.index(starts.len())];
-            let mut candidates = Vec::new();
-            loop {
-                // Only positions whose probe reads a table (not ones the
-                // rules or one ply of en passant search answer).
-                let white_view = if p.turn() == Color::White {
-                    p
-                } else {
-                    p.flipped()
-                };
-                let in_table = !p.is_game_over() && in_domain(&white_view);
-                match tb.probe(&p) {
-                    Ok(_) if !in_table => {}
-                    Ok(v) => candidates.push((p, v)),
-                    Err(TableError::Missing { .. }) => {}
-                    Err(e) => return Err(table_error(e)),
-                }
-                if p.is_game_over() {
-                    break;
-                }
-                let moves = p.legal_moves();
-                p = p.play(moves[rng.index(moves.len())]);
-            }
-            if candidates.is_empty() {
-                continue;
-            }
-            let (pos, table) = candidates[rng.index(candidates.len())];
-            let searched = solver.solve(&pos).map_err(solve_error)?;
-            checked += 1;
-            let agree = if self.dtm {
-                searched.value == Some(table)
-            } else {
-                searched.wdl == table.wdl()
-            };
-            if !agree {
-                eprintln!("disagreement: {pos}: search says {searched}, table says {table}");
-                disagreements.push(json!({
-                    "fen": pos.to_string(),
-                    "search": searched.to_string(),
-                    "table": table.to_string(),
-                }));
-            }
+        for d in &report.disagreements {
+            eprintln!(
+                "disagreement: {}: search says {}, table says {}",
+                d.pos, d.search, d.table
+            );
+            disagreements.push(json!({
+                "fen": d.pos.to_string(),
+                "search": d.search.to_string(),
+                "table": d.table.to_string(),
+            }));
         }
         let seconds = start.elapsed().as_secs_f64();
         if global.json {
             print_json(&json!({
                 "variant": variant.to_string(),
                 "checked": checked,
-                "playouts": playouts,
+                "playouts": report.playouts,
                 "disagreements": disagreements,
-                "nodes": solver.stats().nodes,
+                "nodes": report.nodes,
                 "seconds": seconds,
             }));
         } else {
@@ -129,7 +77,7 @@ impl VerifyArgs {
                 "{variant}: {checked} positions checked (compared by {}), {} disagreements, {} nodes, {seconds:.2} s",
                 if self.dtm { "exact value with DTM" } else { "win/draw/loss" },
                 disagreements.len(),
-                solver.stats().nodes
+                report.nodes
             );
         }
         if checked == 0 {

@@ -18,6 +18,7 @@
 use crate::index::domain::{value, TableValues};
 use crate::index::material::Material;
 use crate::index::{Index, IndexStats};
+use crate::memory::peak as peak_memory;
 use crate::rules::bitboard::Bitboard;
 use crate::rules::color::{ByColor, Color};
 use crate::rules::moves::MoveKind;
@@ -25,7 +26,6 @@ use crate::rules::position::Position;
 use crate::rules::value::Value;
 use crate::rules::variant::Variant;
 use crate::table::{write_table_with, DenseTable, Table, TableError, Tablebase, WriteOptions};
-use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -46,7 +46,7 @@ pub enum Target {
 pub struct GenConfig {
     pub variant: Variant,
     pub out: PathBuf,
-    /// Show a progress bar on stderr (only where stderr is a terminal).
+    /// Report progress while solving ([`GenEvent::Progress`]).
     pub progress: bool,
     /// Refuse a class pair whose estimated memory exceeds this many bytes.
     pub memory_limit: u64,
@@ -57,7 +57,7 @@ pub struct GenConfig {
 }
 
 impl GenConfig {
-    /// Tables of `variant` into `out`: no progress bar, no memory limit, the
+    /// Tables of `variant` into `out`: no progress events, no memory limit, the
     /// default encoding.
     pub fn new(variant: Variant, out: impl Into<PathBuf>) -> GenConfig {
         GenConfig {
@@ -120,22 +120,28 @@ pub fn plan(target: Target) -> Vec<Vec<Material>> {
     pairs
 }
 
-/// Bytes of memory available to this process, from /proc/meminfo where it
-/// exists.
-pub fn available_memory() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
+/// What a generation run reports as it goes.
+#[derive(Clone, Copy, Debug)]
+pub enum GenEvent<'a> {
+    /// A line for the log: a class skipped or written, a phase's time.
+    Line(&'a str),
+    /// Solving the class pair `what`: `done` of `total` positions (sent
+    /// each thousandth of the work, with [`GenConfig::progress`] only).
+    Progress {
+        what: &'a str,
+        done: u64,
+        total: u64,
+    },
 }
 
 /// Generates the tables of `target` into `config.out`, skipping classes
-/// already present and verified. `log` receives one line per event.
+/// already present and verified; `events` hears of each step.
 pub fn generate(
     config: &GenConfig,
     target: Target,
-    log: &(dyn Fn(&str) + Sync),
+    events: &(dyn Fn(GenEvent) + Sync),
 ) -> Result<Vec<ClassReport>, GenError> {
+    let log = &|line: &str| events(GenEvent::Line(line));
     let tablebase = Tablebase::new(&config.out, config.variant);
     let mut reports = Vec::new();
     // The classes one pawn below the pair being solved, decompressed into
@@ -179,7 +185,7 @@ pub fn generate(
                 load.elapsed().as_secs_f64()
             ));
         }
-        reports.extend(generate_pair(config, lower, &pair, log)?);
+        reports.extend(generate_pair(config, lower, &pair, events)?);
     }
     Ok(reports)
 }
@@ -384,54 +390,33 @@ impl Layers {
     }
 }
 
-/// Progress as log lines, one each tenth of the work, for runs whose
-/// stderr is a file rather than a terminal.
-struct TextProgress {
+/// Counts a pair's solved positions across threads and reports each
+/// thousandth of the work as a [`GenEvent::Progress`].
+struct Progress<'a> {
     what: String,
     total: u64,
     done: AtomicU64,
-    start: Instant,
-    enabled: bool,
+    events: Option<&'a (dyn Fn(GenEvent) + Sync)>,
 }
 
-impl TextProgress {
-    fn new(what: String, total: u64, enabled: bool) -> TextProgress {
-        TextProgress {
-            what,
-            total,
-            done: AtomicU64::new(0),
-            start: Instant::now(),
-            enabled,
-        }
-    }
-
-    fn add(&self, n: u64, log: &(dyn Fn(&str) + Sync)) {
-        if !self.enabled || n == 0 {
+impl Progress<'_> {
+    fn add(&self, n: u64) {
+        let Some(events) = self.events else {
+            return;
+        };
+        if n == 0 {
             return;
         }
         let before = self.done.fetch_add(n, Ordering::Relaxed);
-        let tenth = |x: u64| x * 10 / self.total.max(1);
-        if tenth(before + n) > tenth(before) && before + n < self.total {
-            let secs = self.start.elapsed().as_secs_f64();
-            log(&format!(
-                "{}: {}% ({} of {}), {:.0} positions/s",
-                self.what,
-                tenth(before + n) * 10,
-                before + n,
-                self.total,
-                (before + n) as f64 / secs.max(1e-9)
-            ));
+        let step = |x: u64| x * 1000 / self.total.max(1);
+        if step(before + n) > step(before) {
+            events(GenEvent::Progress {
+                what: &self.what,
+                done: before + n,
+                total: self.total,
+            });
         }
     }
-}
-
-/// The peak resident memory of this process so far, from /proc where it
-/// exists.
-pub fn peak_memory() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
 }
 
 /// A byte slice seen as atomics, so both threads may fill it.
@@ -446,8 +431,9 @@ fn generate_pair(
     config: &GenConfig,
     lower: Vec<Arc<DenseTable>>,
     pair: &[Material],
-    log: &(dyn Fn(&str) + Sync),
+    events: &(dyn Fn(GenEvent) + Sync),
 ) -> Result<Vec<ClassReport>, GenError> {
+    let log = |line: &str| events(GenEvent::Line(line));
     let names: Vec<String> = pair.iter().map(|m| m.to_string()).collect();
     let names = names.join(" + ");
     let start = Instant::now();
@@ -494,19 +480,11 @@ fn generate_pair(
                 .collect(),
             lower,
         };
-        let bar = if config.progress {
-            let bar = ProgressBar::new(total);
-            bar.set_style(
-                ProgressStyle::with_template(
-                    "{prefix} [{bar:40}] {percent}% {human_pos}/{human_len} {per_sec} eta {eta}",
-                )
-                .unwrap()
-                .progress_chars("=> "),
-            );
-            bar.set_prefix(format!("solve {names}"));
-            bar
-        } else {
-            ProgressBar::hidden()
+        let progress = Progress {
+            what: format!("solve {names}"),
+            total,
+            done: AtomicU64::new(0),
+            events: config.progress.then_some(events),
         };
         // Layers of equal advancement, the most advanced first: every move
         // advances a pawn, so a position's successors in the pair lie in
@@ -515,13 +493,6 @@ fn generate_pair(
         // all quiet successors of a group then share one block of the
         // partner class, which stays in cache.
         let layers: Vec<Layers> = indexes.iter().map(Layers::new).collect();
-        // Where no bar can be drawn (a log file), a line every tenth of a
-        // pair big enough to take a while.
-        let text_progress = TextProgress::new(
-            format!("solve {names}"),
-            total,
-            config.progress && bar.is_hidden() && total >= 1 << 24,
-        );
         let top = layers.iter().map(|l| l.max_advance()).max().unwrap_or(0);
         for advance in (0..=top).rev() {
             for (c, index) in indexes.iter().enumerate() {
@@ -545,13 +516,11 @@ fn generate_pair(
                                 done += 1;
                             }
                         }
-                        bar.inc(done);
-                        text_progress.add(done, log);
+                        progress.add(done);
                         Ok::<(), TableError>(())
                     })?;
             }
         }
-        bar.finish_and_clear();
     }
     let solve_seconds = t.elapsed().as_secs_f64();
     log(&format!(

@@ -8,6 +8,5 @@
 
 pub(crate) mod generator;
 
-pub use generator::{
-    available_memory, generate, peak_memory, plan, ClassReport, GenConfig, GenError, Target,
-};
+pub use crate::memory::{available as available_memory, peak as peak_memory};
+pub use generator::{generate, plan, ClassReport, GenConfig, GenError, GenEvent, Target};

@@ -1,7 +1,7 @@
 //! Material classes: how many pawns each side has, written `3v2`.
 
 use crate::rules::color::Color;
-use crate::rules::error::Error;
+use crate::rules::error::MaterialError;
 use crate::rules::position::Position;
 use std::fmt;
 use std::str::FromStr;
@@ -61,11 +61,11 @@ impl fmt::Display for Material {
 }
 
 impl FromStr for Material {
-    type Err = Error;
+    type Err = MaterialError;
 
     /// Parses `WvB`, e.g. `3v2`; each side needs at least one pawn.
-    fn from_str(text: &str) -> Result<Material, Error> {
-        let bad = || Error::MaterialText(text.to_string());
+    fn from_str(text: &str) -> Result<Material, MaterialError> {
+        let bad = || MaterialError(text.to_string());
         let (w, b) = text.trim().split_once(['v', 'V']).ok_or_else(bad)?;
         let white: u8 = w.parse().map_err(|_| bad())?;
         let black: u8 = b.parse().map_err(|_| bad())?;

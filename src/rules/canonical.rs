@@ -281,7 +281,7 @@ mod tests {
             let board = Board::new(w, h).unwrap();
             let inner = board.squares().0 & !board.rank_mask(0).0 & !board.rank_mask(h - 1).0;
             let (a, b) = (rng.next_u64() & inner, rng.next_u64() & inner);
-            let setup = crate::Setup {
+            let setup = crate::rules::Setup {
                 board,
                 pawns: ByColor {
                     white: Bitboard(a & !b),

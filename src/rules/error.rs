@@ -1,30 +1,30 @@
-//! The library's typed errors. Each message names what is wrong in words a
-//! user of the command line can act on.
+//! The rules' typed errors, one type per boundary: board sizes, position
+//! text, the legality of a position, position arguments (setup names or
+//! text), move text and material classes. Each message names what is wrong
+//! in words a user can act on; none speaks of command-line flags.
 
 use crate::rules::color::Color;
 use crate::rules::square::Square;
+use crate::rules::variant::Board;
 use thiserror::Error;
 
+/// Position text that cannot be read, before any rule is checked: what
+/// is wrong with its syntax.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
-pub enum Error {
-    #[error("board {width}x{height} is out of range: width must be 1..8 and height 4..8")]
-    BoardSize { width: u8, height: u8 },
-    #[error("'{0}' is not a board size: expected WxH such as 8x8")]
-    BoardText(String),
-    #[error(
-        "'{0}' is neither a position (FEN) nor a setup name (peasants, pawngame, pawnrace:X:Y)"
-    )]
-    UnknownPosition(String),
-    #[error("position text: {0}")]
-    Fen(String),
-    #[error("setup '{setup}' does not fit the {board} board: {why}")]
-    SetupDoesNotFit {
-        setup: String,
-        board: String,
-        why: String,
-    },
-    #[error("the position is {fen_board} but --board says {board}")]
-    BoardMismatch { fen_board: String, board: String },
+#[error("position text: {why}")]
+pub struct FenError {
+    pub why: String,
+}
+
+/// A setup that breaks the rules: no game of the family reaches it.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum IllegalPosition {
+    #[error("the position is on a {setup} board, not the {variant} board of its game")]
+    WrongBoard { setup: Board, variant: Board },
+    #[error("illegal position: {color} pawn on {square} lies off the board")]
+    OffBoard { color: Color, square: Square },
+    #[error("illegal position: two pawns on {0}")]
+    TwoPawns(Square),
     #[error("illegal position: {color} pawn on {square}, its own first rank")]
     PawnOnFirstRank { color: Color, square: Square },
     #[error("illegal position: {color} pawn on {square}, its last rank (the game would be over)")]
@@ -35,12 +35,42 @@ pub enum Error {
     MoverHasNoPawns(Color),
     #[error("illegal position: en passant square {square}: {why}")]
     EnPassant { square: Square, why: &'static str },
-    #[error("the game is already over in this position ({0})")]
-    GameOver(String),
-    #[error(
-        "'{0}' is not a material class: expected WvB such as 3v2, each side with at least one pawn"
-    )]
-    MaterialText(String),
-    #[error("'{text}' is not a legal move here{why}")]
-    IllegalMove { text: String, why: String },
 }
+
+/// A position argument (a setup name or position text) that names no
+/// position of the game asked for.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum PositionError {
+    #[error(
+        "'{0}' is neither a position (FEN) nor a setup name (peasants, pawngame, pawnrace:X:Y)"
+    )]
+    Unknown(String),
+    #[error(transparent)]
+    Text(#[from] FenError),
+    #[error("setup '{setup}' does not fit the {board} board: {why}")]
+    SetupDoesNotFit {
+        setup: String,
+        board: Board,
+        why: String,
+    },
+    #[error("the position text is for a {text} board, but the {asked} board was asked for")]
+    BoardMismatch { text: Board, asked: Board },
+    #[error(transparent)]
+    Illegal(#[from] IllegalPosition),
+}
+
+/// Move text that names no legal move of the position.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum MoveError {
+    #[error("'{text}' is not a legal move here: the game is over")]
+    GameOver { text: String },
+    #[error("'{text}' is not a legal move here; legal moves: {}", legal.join(" "))]
+    NotLegal { text: String, legal: Vec<String> },
+}
+
+/// Text that names no material class.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[error(
+    "'{0}' is not a material class: expected WvB such as 3v2, each side with at least one pawn"
+)]
+pub struct MaterialError(pub String);

@@ -7,14 +7,14 @@
 
 use crate::rules::bitboard::Bitboard;
 use crate::rules::color::{ByColor, Color};
-use crate::rules::error::Error;
-use crate::rules::position::Setup;
+use crate::rules::error::FenError;
+use crate::rules::setup::Setup;
 use crate::rules::square::Square;
 use crate::rules::variant::Board;
 
 /// Reads a position text into an unchecked [`Setup`].
-pub fn parse(text: &str) -> Result<Setup, Error> {
-    let fail = |why: String| Err(Error::Fen(why));
+pub fn parse(text: &str) -> Result<Setup, FenError> {
+    let fail = |why: String| Err(FenError { why });
     let fields: Vec<&str> = text.split_whitespace().collect();
     if fields.is_empty() {
         return fail("the text is empty".into());
@@ -78,7 +78,8 @@ pub fn parse(text: &str) -> Result<Setup, Error> {
     if width == 0 {
         return fail("the ranks are 0 squares wide".into());
     }
-    let board = Board::new(width as u8, height as u8)?;
+    let board =
+        Board::new(width as u8, height as u8).map_err(|e| FenError { why: e.to_string() })?;
 
     let turn = match fields[1] {
         "w" | "W" => Color::White,

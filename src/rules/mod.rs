@@ -14,6 +14,7 @@ pub(crate) mod color;
 pub(crate) mod error;
 pub(crate) mod fen;
 pub(crate) mod moves;
+pub(crate) mod parse;
 pub(crate) mod perft;
 pub(crate) mod position;
 pub(crate) mod setup;
@@ -26,16 +27,17 @@ pub(crate) mod variant;
 pub use bitboard::Bitboard;
 pub use canonical::{canonical, canonical_with, position_key, CanonicalRules};
 pub use color::{ByColor, Color};
-pub use error::Error;
+pub use error::{FenError, IllegalPosition, MaterialError, MoveError, PositionError};
 pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};
+pub use parse::parse_position;
 pub use perft::{divide, perft, perft_parallel};
-pub use position::{Outcome, Position, Setup};
-pub use setup::{named_setup, parse_position};
+pub use position::{Outcome, Position};
+pub use setup::{named_setup, Setup};
 pub use shortcuts::{resolve_by_rule, resolve_race, resolve_runner};
 pub use square::{file_char, file_from_char, Square};
 pub use unmove::{retro_perft, UnMove};
 pub use value::{Value, Wdl};
-pub use variant::{Board, Rules, Variant};
+pub use variant::{Board, BoardError, Rules, Variant};
 
 /// Position text: the FEN-like notation of `docs/RULES.md`.
 pub mod notation {

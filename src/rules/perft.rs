@@ -342,7 +342,7 @@ mod fast {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::setup::parse_position;
+    use crate::rules::parse::parse_position;
     use crate::rules::variant::{Board, Rules};
 
     fn pos(text: &str, board: &str) -> Position {
@@ -467,7 +467,7 @@ mod tests {
     fn fast_perft_agrees_with_naive_on_random_placements() {
         use crate::rules::bitboard::Bitboard;
         use crate::rules::color::{ByColor, Color};
-        use crate::rules::position::Setup;
+        use crate::rules::setup::Setup;
         use crate::rules::square::Square;
         use crate::rules::variant::Variant;
         let mut rng = crate::SplitMix64::new(0x5EED_0002);

@@ -3,8 +3,9 @@
 
 use crate::rules::bitboard::Bitboard;
 use crate::rules::color::{ByColor, Color};
-use crate::rules::error::Error;
+use crate::rules::error::{IllegalPosition, MoveError};
 use crate::rules::moves::{Move, MoveKind, MoveList};
+use crate::rules::setup::Setup;
 use crate::rules::square::Square;
 use crate::rules::variant::{Board, Variant};
 use std::fmt;
@@ -28,16 +29,6 @@ impl fmt::Display for Outcome {
     }
 }
 
-/// What a position text says, before it is checked: pawns, side to move and
-/// the claimed en passant square, on a board of the text's own size.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct Setup {
-    pub board: Board,
-    pub pawns: ByColor<Bitboard>,
-    pub turn: Color,
-    pub ep_square: Option<Square>,
-}
-
 /// A legal position of one game of the family.
 ///
 /// Built only by [`Position::from_setup`] (which checks it) or by playing
@@ -54,37 +45,35 @@ pub struct Position {
 impl Position {
     /// Checks a setup against the rules of `variant` (whose board must be the
     /// setup's) and makes it a position. The error names the first problem.
-    pub fn from_setup(setup: &Setup, variant: Variant) -> Result<Position, Error> {
+    pub fn from_setup(setup: &Setup, variant: Variant) -> Result<Position, IllegalPosition> {
         let board = variant.board;
         if setup.board != board {
-            return Err(Error::BoardMismatch {
-                fen_board: setup.board.to_string(),
-                board: board.to_string(),
+            return Err(IllegalPosition::WrongBoard {
+                setup: setup.board,
+                variant: board,
             });
         }
         let on_board = board.squares();
         for color in Color::ALL {
             let pawns = *setup.pawns.get(color);
             if let Some(square) = (pawns & !on_board).first() {
-                return Err(Error::Fen(format!(
-                    "{color} pawn on {square} lies off the board"
-                )));
+                return Err(IllegalPosition::OffBoard { color, square });
             }
             if let Some(square) = (pawns & board.rank_mask(board.first_rank(color))).first() {
-                return Err(Error::PawnOnFirstRank { color, square });
+                return Err(IllegalPosition::PawnOnFirstRank { color, square });
             }
             if let Some(square) = (pawns & board.rank_mask(board.last_rank(color))).first() {
-                return Err(Error::PawnOnLastRank { color, square });
+                return Err(IllegalPosition::PawnOnLastRank { color, square });
             }
         }
         if let Some(square) = (setup.pawns.white & setup.pawns.black).first() {
-            return Err(Error::Fen(format!("two pawns on {square}")));
+            return Err(IllegalPosition::TwoPawns(square));
         }
         if (setup.pawns.white | setup.pawns.black).is_empty() {
-            return Err(Error::NoPawns);
+            return Err(IllegalPosition::NoPawns);
         }
         if setup.pawns.get(!setup.turn).0 == 0 {
-            return Err(Error::MoverHasNoPawns(!setup.turn));
+            return Err(IllegalPosition::MoverHasNoPawns(!setup.turn));
         }
         let mut pos = Position {
             pawns: setup.pawns,
@@ -100,11 +89,11 @@ impl Position {
     }
 
     /// Checks that a double step of the side that just moved skipped `target`.
-    fn check_ep_square(&self, target: Square) -> Result<(), Error> {
+    fn check_ep_square(&self, target: Square) -> Result<(), IllegalPosition> {
         let board = self.board();
         let mover = !self.turn;
         let err = |why| {
-            Err(Error::EnPassant {
+            Err(IllegalPosition::EnPassant {
                 square: target,
                 why,
             })
@@ -374,7 +363,7 @@ impl Position {
     /// Finds the legal move that `text` names, in SAN (`e4`, `bxc6`) or long
     /// form (`e2e4`, `b5c6`, also `e2-e4`, `b5xc6`); check marks, `!`/`?`
     /// and a trailing `e.p.` are ignored.
-    pub fn parse_move(&self, text: &str) -> Result<Move, Error> {
+    pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         let mut t = text.trim().to_ascii_lowercase();
         for suffix in ["e.p.", "ep"] {
             if let Some(rest) = t.strip_suffix(suffix) {
@@ -393,18 +382,13 @@ impl Position {
         });
         match found {
             Some(&m) => Ok(m),
-            None => {
-                let why = if moves.is_empty() {
-                    "; the game is over".to_string()
-                } else {
-                    let names: Vec<String> = moves.iter().map(|m| m.san()).collect();
-                    format!("; legal moves: {}", names.join(" "))
-                };
-                Err(Error::IllegalMove {
-                    text: text.trim().to_string(),
-                    why,
-                })
-            }
+            None if moves.is_empty() => Err(MoveError::GameOver {
+                text: text.trim().to_string(),
+            }),
+            None => Err(MoveError::NotLegal {
+                text: text.trim().to_string(),
+                legal: moves.iter().map(|m| m.san()).collect(),
+            }),
         }
     }
 

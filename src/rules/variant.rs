@@ -2,9 +2,9 @@
 
 use crate::rules::bitboard::Bitboard;
 use crate::rules::color::Color;
-use crate::rules::error::Error;
 use std::fmt;
 use std::str::FromStr;
+use thiserror::Error;
 
 /// A board `width` files by `height` ranks, 1 <= width <= 8, 4 <= height <= 8.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
@@ -25,11 +25,11 @@ impl Board {
     };
 
     /// A board of this size, or an error naming the limit it breaks.
-    pub fn new(width: u8, height: u8) -> Result<Board, Error> {
+    pub fn new(width: u8, height: u8) -> Result<Board, BoardError> {
         if !(Self::MIN_WIDTH..=Self::MAX_WIDTH).contains(&width)
             || !(Self::MIN_HEIGHT..=Self::MAX_HEIGHT).contains(&height)
         {
-            return Err(Error::BoardSize { width, height });
+            return Err(BoardError::OutOfRange { width, height });
         }
         Ok(Board { width, height })
     }
@@ -106,11 +106,11 @@ impl fmt::Display for Board {
 }
 
 impl FromStr for Board {
-    type Err = Error;
+    type Err = BoardError;
 
     /// Parses `WxH`, e.g. `8x8` or `4x6`.
-    fn from_str(text: &str) -> Result<Board, Error> {
-        let bad = || Error::BoardText(text.to_string());
+    fn from_str(text: &str) -> Result<Board, BoardError> {
+        let bad = || BoardError::NotASize(text.to_string());
         let (w, h) = text.split_once(['x', 'X']).ok_or_else(bad)?;
         let width: u8 = w.trim().parse().map_err(|_| bad())?;
         let height: u8 = h.trim().parse().map_err(|_| bad())?;
@@ -190,6 +190,15 @@ impl fmt::Display for Variant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}, {}", self.board, self.rules)
     }
+}
+
+/// A board size that does not exist.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum BoardError {
+    #[error("board {width}x{height} is out of range: width must be 1..8 and height 4..8")]
+    OutOfRange { width: u8, height: u8 },
+    #[error("'{0}' is not a board size: expected WxH such as 8x8")]
+    NotASize(String),
 }
 
 #[cfg(test)]

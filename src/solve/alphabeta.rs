@@ -2,7 +2,7 @@
 //! (see [`crate::rules::canonical`]), a transposition table keyed by the whole
 //! canonical position, and four kinds of leaves: games over by rule,
 //! second-to-last-rank positions resolved by rule (docs/RULES.md fact 3), pure
-//! races ([`crate::resolve_race`]), and positions whose class has a table.
+//! races ([`crate::rules::resolve_race`]), and positions whose class has a table.
 //!
 //! At each node the children's canonical forms are built first and their
 //! table buckets (one cache line each, in huge pages) prefetched; then
@@ -20,45 +20,16 @@
 use crate::rules::canonical::{canonical_with, position_key, CanonicalRules};
 use crate::rules::color::Color;
 use crate::rules::moves::{Move, MoveKind};
-use crate::rules::position::{Outcome, Position};
+use crate::rules::position::Position;
 use crate::rules::square::Square;
 use crate::rules::value::{Value, Wdl};
 use crate::solve::leaf::{known, Counters, Known, Tally};
-use crate::table::{TableError, Tablebase};
+use crate::solve::tt::{Table, Zeroed};
+use crate::solve::types::{Proven, Question, RootSolution, Solution, SolveError, SolveStats};
+use crate::table::Tablebase;
 use rayon::prelude::*;
-use std::cell::UnsafeCell;
-use std::sync::atomic::{
-    AtomicBool, AtomicU32,
-    Ordering::{Acquire, Relaxed, Release},
-};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use thiserror::Error;
-
-/// Why a solve could not finish.
-#[derive(Debug, Error)]
-pub enum SolveError {
-    #[error(transparent)]
-    Table(#[from] TableError),
-    #[error("the game is already over ({0}): there is nothing to solve")]
-    GameOver(Outcome),
-    #[error("could not start {0} threads: {1}")]
-    Threads(usize, String),
-    /// [`Solver::stop`] was called or the node budget
-    /// ([`SolverConfig::max_nodes`]) ran out: what was proven so far is in
-    /// [`Solver::proven`].
-    #[error("stopped before the end")]
-    Stopped,
-}
-
-/// A binary question about a position, the unit of work of a proof: two
-/// of them make its win/draw/loss value.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum Question {
-    /// Does the side to move win?
-    Wins,
-    /// Does the side to move avoid losing (a win or a draw)?
-    AvoidsLoss,
-}
 
 /// How the solver searches.
 #[derive(Clone, Copy, Debug)]
@@ -83,7 +54,7 @@ pub struct SolverConfig {
     /// Resolve pure races by rule ([`resolve_race`]) instead of searching
     /// them.
     pub race: bool,
-    /// Win/draw/loss mode: take a free runner ([`crate::resolve_runner`])
+    /// Win/draw/loss mode: take a free runner ([`crate::rules::resolve_runner`])
     /// as a win instead of searching it.
     pub runner: bool,
     /// Stop with [`SolveError::Stopped`] after about this many nodes (exactly,
@@ -106,69 +77,6 @@ impl Default for SolverConfig {
             max_nodes: None,
         }
     }
-}
-
-/// A solved value: always win/draw/loss, and the exact value with its DTM
-/// when the solver knows it (DTM mode).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct Solution {
-    pub wdl: Wdl,
-    pub value: Option<Value>,
-}
-
-impl Solution {
-    pub fn dtm(&self) -> Option<u32> {
-        self.value.and_then(Value::dtm)
-    }
-}
-
-impl std::fmt::Display for Solution {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.value {
-            Some(v) => write!(f, "{v}"),
-            None => write!(f, "{}", self.wdl),
-        }
-    }
-}
-
-/// Counters of one solve (all threads).
-#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
-pub struct SolveStats {
-    /// Positions searched (each canonical position entered).
-    pub nodes: u64,
-    /// Leaves answered by a table.
-    pub table_hits: u64,
-    /// Leaves resolved by the second-to-last-rank rule.
-    pub rule_hits: u64,
-    /// Leaves resolved as pure races.
-    pub race_hits: u64,
-    /// Leaves won by a free runner.
-    pub runner_hits: u64,
-    /// Transposition-table entries found.
-    pub tt_hits: u64,
-}
-
-/// The value of a position and of each of its moves.
-#[derive(Clone, Debug)]
-pub struct RootSolution {
-    pub value: Solution,
-    /// Every legal move with its value from the mover's view, best first.
-    pub moves: Vec<(Move, Solution)>,
-}
-
-/// A proven result, as [`Solver::proven`] gives and [`Solver::load_proven`]
-/// takes: the exact score of a canonical position (its
-/// [`position_key`]) from the side to move's view, in the solver's mode
-/// (win/draw/loss: 1, 0, -1; DTM: `1000 - d` for a win in `d`, 0 for a
-/// draw, `-1000 + d` for a loss in `d`), its best move and the log2 of the
-/// nodes its search took.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
-pub struct Proven {
-    pub key: u128,
-    pub score: i16,
-    /// The best move, `1 + from * 64 + to` (squares as indices); 0 for none.
-    pub best: u16,
-    pub work: u8,
 }
 
 const INF: i32 = 30_000;
@@ -214,7 +122,8 @@ fn unpack(k: [u32; 3], top: u8) -> u128 {
 }
 
 /// One slot of a bucket, 20 bytes: the packed key (all zero: empty) and
-/// what is known of its position.
+/// what is known of its position. Three make a bucket of one cache line
+/// with its lock.
 #[derive(Clone, Copy, Default)]
 #[repr(C)]
 struct Slot {
@@ -226,131 +135,52 @@ struct Slot {
     upper: i16,
 }
 
+impl Slot {
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.key == [0; 3] && self.key_top == 0
+    }
+
+    #[inline]
+    fn entry(&self) -> Entry {
+        Entry {
+            lower: self.lower,
+            upper: self.upper,
+            best: self.best,
+            work: self.work,
+        }
+    }
+}
+
 const SLOTS: usize = 3;
 
-/// A bucket is one cache line: a spin lock and three slots.
-#[repr(C, align(64))]
-struct Bucket {
-    lock: AtomicU32,
-    slots: UnsafeCell<[Slot; SLOTS]>,
-}
+// Safety: integers only; all zero is three empty slots.
+unsafe impl Zeroed for [Slot; SLOTS] {}
 
-// Safety: `slots` is only touched while `lock` is held (see `Bucket::with`).
-unsafe impl Sync for Bucket {}
-
-impl Bucket {
-    /// Runs `f` on the slots with the bucket's lock held. The lock is held
-    /// for a few dozen instructions, so waiting spins.
-    #[inline]
-    fn with<R>(&self, f: impl FnOnce(&mut [Slot; SLOTS]) -> R) -> R {
-        while self
-            .lock
-            .compare_exchange_weak(0, 1, Acquire, Relaxed)
-            .is_err()
-        {
-            while self.lock.load(Relaxed) != 0 {
-                std::hint::spin_loop();
-            }
-        }
-        // Safety: the lock is ours until the store below, so no other
-        // reference to the slots exists.
-        let r = f(unsafe { &mut *self.slots.get() });
-        self.lock.store(0, Release);
-        r
-    }
-}
-
-/// A transposition table of one-cache-line buckets, each behind its own
-/// spin lock: a probe compares the whole 128-bit key (packed losslessly,
-/// [`pack`]), so no collision can give a wrong value. The buckets live in
-/// an anonymous memory map asked for huge pages (Linux), so that a probe's
-/// address translation misses the TLB less often.
-struct TranspositionTable {
-    /// Holds the buckets' memory (all zero at first: every slot empty).
-    _map: memmap2::MmapMut,
-    buckets: *const Bucket,
-    len: usize,
-    shift: u32,
-}
-
-// Safety: the buckets are shared only through `&Bucket`, whose interior
-// mutability is guarded by its lock; the map lives as long as the table.
-unsafe impl Send for TranspositionTable {}
-unsafe impl Sync for TranspositionTable {}
+/// The alpha-beta search's view of the shared [`Table`]: a probe compares
+/// the whole 128-bit key (packed losslessly, [`pack`]); a store narrows the
+/// bounds of a known position or replaces the slot whose search took the
+/// least work.
+struct TranspositionTable(Table<[Slot; SLOTS]>);
 
 impl TranspositionTable {
-    fn new(mb: usize) -> TranspositionTable {
-        let bytes = mb.max(1) << 20;
-        let per = std::mem::size_of::<Bucket>();
-        let mut n = 1usize;
-        while n * 2 * per <= bytes {
-            n *= 2;
-        }
-        TranspositionTable::with_buckets(n)
+    fn new(mb: usize) -> Result<TranspositionTable, SolveError> {
+        Ok(TranspositionTable(Table::with_mib(mb.max(1))?))
     }
 
-    /// A table of `n` buckets (a power of two).
-    fn with_buckets(n: usize) -> TranspositionTable {
-        let mut map = memmap2::MmapMut::map_anon(n * std::mem::size_of::<Bucket>())
-            .expect("memory for the transposition table");
-        #[cfg(target_os = "linux")]
-        let _ = map.advise(memmap2::Advice::HugePage);
-        let buckets = map.as_mut_ptr() as *const Bucket;
-        assert_eq!(buckets as usize % std::mem::align_of::<Bucket>(), 0);
-        TranspositionTable {
-            _map: map,
-            buckets,
-            len: n,
-            shift: 64 - n.trailing_zeros(),
-        }
-    }
-
-    #[inline]
-    fn buckets(&self) -> &[Bucket] {
-        // Safety: the map holds `len` buckets, page-aligned; all-zero bytes
-        // are a valid `Bucket` (unlocked, every slot empty).
-        unsafe { std::slice::from_raw_parts(self.buckets, self.len) }
-    }
-
-    #[inline]
-    fn bucket(&self, key: u128) -> &Bucket {
-        let h = ((key as u64) ^ ((key >> 64) as u64).rotate_left(29))
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let i = if self.shift >= 64 {
-            0
-        } else {
-            (h >> self.shift) as usize
-        };
-        &self.buckets()[i]
-    }
-
-    /// Asks the processor to bring `key`'s bucket into the cache, for a
-    /// probe or store soon after.
     #[inline]
     fn prefetch(&self, key: u128) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let p = self.bucket(key) as *const Bucket as *const i8;
-            // Safety: a prefetch is only a hint; `p` points into `buckets`.
-            unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        self.0.prefetch(key);
     }
 
     #[inline]
     fn probe(&self, key: u128) -> Option<Entry> {
         let (k, top) = pack(key)?;
-        self.bucket(key).with(|slots| {
+        self.0.with(key, |slots| {
             slots
                 .iter()
                 .find(|e| e.key == k && e.key_top == top)
-                .map(|e| Entry {
-                    lower: e.lower,
-                    upper: e.upper,
-                    best: e.best,
-                    work: e.work,
-                })
+                .map(Slot::entry)
         })
     }
 
@@ -358,7 +188,7 @@ impl TranspositionTable {
         let Some((k, top)) = pack(key) else {
             return;
         };
-        self.bucket(key).with(|slots| {
+        self.0.with(key, |slots| {
             if let Some(e) = slots.iter_mut().find(|e| e.key == k && e.key_top == top) {
                 e.lower = e.lower.max(lower as i16);
                 e.upper = e.upper.min(upper as i16);
@@ -370,13 +200,7 @@ impl TranspositionTable {
             }
             let slot = slots
                 .iter_mut()
-                .min_by_key(|e| {
-                    if e.key == [0; 3] && e.key_top == 0 {
-                        -1
-                    } else {
-                        e.work as i32
-                    }
-                })
+                .min_by_key(|e| if e.is_empty() { -1 } else { e.work as i32 })
                 .expect("buckets are not empty");
             *slot = Slot {
                 key: k,
@@ -390,21 +214,13 @@ impl TranspositionTable {
     }
 
     /// Calls `f` with every entry (key and what is known), one bucket at
-    /// a time under its lock: no copy of the whole table is made, which
-    /// for a table of gigabytes matters.
+    /// a time under its lock.
     fn for_each_entry(&self, mut f: impl FnMut(u128, Entry)) {
-        for b in self.buckets() {
-            let slots = b.with(|slots| *slots);
-            for e in slots.iter().filter(|e| e.key != [0; 3] || e.key_top != 0) {
-                let entry = Entry {
-                    lower: e.lower,
-                    upper: e.upper,
-                    best: e.best,
-                    work: e.work,
-                };
-                f(unpack(e.key, e.key_top), entry);
+        self.0.for_each_bucket(|slots| {
+            for e in slots.iter().filter(|e| !e.is_empty()) {
+                f(unpack(e.key, e.key_top), e.entry());
             }
-        }
+        });
     }
 }
 
@@ -441,13 +257,18 @@ pub struct Solver<'a> {
 }
 
 impl<'a> Solver<'a> {
-    pub fn new(config: SolverConfig, tables: Option<&'a Tablebase>) -> Solver<'a> {
-        Solver {
+    /// A solver with an empty transposition table of `config.hash_mb` MiB;
+    /// [`SolveError::Memory`] if that does not fit in memory.
+    pub fn new(
+        config: SolverConfig,
+        tables: Option<&'a Tablebase>,
+    ) -> Result<Solver<'a>, SolveError> {
+        Ok(Solver {
             config,
             tables,
-            tt: TranspositionTable::new(config.hash_mb),
+            tt: TranspositionTable::new(config.hash_mb)?,
             counters: Counters::new(config.max_nodes),
-        }
+        })
     }
 
     /// Asks every search of this solver to stop soon with
@@ -1042,8 +863,7 @@ mod tests {
     #[test]
     fn buckets_are_one_cache_line() {
         assert_eq!(std::mem::size_of::<Slot>(), 20);
-        assert_eq!(std::mem::size_of::<Bucket>(), 64);
-        assert_eq!(std::mem::align_of::<Bucket>(), 64);
+        assert_eq!(crate::solve::tt::bucket_bytes::<[Slot; SLOTS]>(), 64);
     }
 
     #[test]
@@ -1068,7 +888,7 @@ mod tests {
     #[test]
     fn table_keeps_full_keys_apart() {
         // One bucket: every key lands in it.
-        let tt = TranspositionTable::with_buckets(1);
+        let tt = TranspositionTable(Table::with_buckets(1).unwrap());
         let keys: Vec<u128> = (1..=5u128).map(|i| (i << 8) | (i << 72)).collect();
         for (i, &k) in keys.iter().enumerate() {
             tt.store(k, i as i32, i as i32, NO_MOVE, i as u8);

@@ -5,7 +5,7 @@
 use crate::rules::position::Position;
 use crate::rules::shortcuts::{resolve_by_rule, resolve_race, resolve_runner};
 use crate::rules::value::{Value, Wdl};
-use crate::solve::alphabeta::{SolveError, SolveStats};
+use crate::solve::types::{SolveError, SolveStats};
 use crate::table::Tablebase;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;

@@ -6,15 +6,22 @@
 //! carry from one run to the next.
 
 pub(crate) mod alphabeta;
+pub(crate) mod crosscheck;
 pub(crate) mod leaf;
 pub(crate) mod pns;
 pub(crate) mod savefile;
+pub(crate) mod session;
+pub(crate) mod tt;
+pub(crate) mod types;
 
-pub use alphabeta::{
-    Proven, Question, RootSolution, Solution, SolveError, SolveStats, Solver, SolverConfig,
+pub use alphabeta::{Solver, SolverConfig};
+pub use crosscheck::{
+    cross_check, CrossCheckConfig, CrossCheckError, CrossCheckReport, Disagreement,
 };
 pub use pns::{PnConfig, PnInit, PnSolver};
 pub use savefile::{
     decode_proven, encode_proven, load_proven, save_proven, save_proven_union, ProvenError,
     ProvenKind,
 };
+pub use session::{Event, Finished, Goal, Session, SessionConfig, Solve};
+pub use types::{Proven, Question, RootSolution, Solution, SolveError, SolveStats};

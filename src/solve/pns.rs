@@ -29,12 +29,13 @@ use crate::rules::color::Color;
 use crate::rules::moves::{Move, MoveKind};
 use crate::rules::position::Position;
 use crate::rules::value::Wdl;
-use crate::solve::alphabeta::{Proven, RootSolution, Solution, SolveError, SolveStats};
 use crate::solve::leaf::{known, Counters, Known, Tally};
+use crate::solve::tt::{Table, Zeroed};
+use crate::solve::types::{Proven, RootSolution, Solution, SolveError, SolveStats};
 use crate::table::Tablebase;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// A proof or disproof number; [`INF`] means the other number is 0.
 type Number = u32;
@@ -79,7 +80,7 @@ pub struct PnConfig {
     /// Resolve pure races by rule ([`resolve_race`]) instead of searching
     /// them.
     pub race: bool,
-    /// Take a free runner ([`crate::resolve_runner`]) as a win instead of
+    /// Take a free runner ([`crate::rules::resolve_runner`]) as a win instead of
     /// searching it.
     pub runner: bool,
 }
@@ -100,17 +101,42 @@ impl Default for PnConfig {
     }
 }
 
+/// One slot of a bucket, 28 bytes: four make a bucket of two cache lines
+/// with its lock.
 #[derive(Clone, Copy, Default)]
+#[repr(C)]
 struct Entry {
-    /// [`tt_key`]; `[0, 0]` for an empty slot.
-    key: [u64; 2],
+    /// [`tt_key`] as four words; all zero for an empty slot.
+    key: [u32; 4],
     phi: Number,
     delta: Number,
     /// Nodes searched below this entry (saturating): what replacement keeps.
     work: u32,
 }
 
+/// A key as the words an [`Entry`] keeps.
+#[inline]
+fn words(key: u128) -> [u32; 4] {
+    [
+        key as u32,
+        (key >> 32) as u32,
+        (key >> 64) as u32,
+        (key >> 96) as u32,
+    ]
+}
+
 impl Entry {
+    #[inline]
+    fn key(&self) -> u128 {
+        let k = self.key;
+        k[0] as u128 | (k[1] as u128) << 32 | (k[2] as u128) << 64 | (k[3] as u128) << 96
+    }
+
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.key == [0; 4]
+    }
+
     #[inline]
     fn solved(&self) -> bool {
         self.phi == 0 || self.delta == 0
@@ -120,7 +146,7 @@ impl Entry {
     /// unsolved ones of similar size.
     #[inline]
     fn keep(&self) -> u64 {
-        if self.key == [0, 0] {
+        if self.is_empty() {
             0
         } else if self.solved() {
             4 * self.work as u64 + 1
@@ -129,6 +155,9 @@ impl Entry {
         }
     }
 }
+
+// Safety: integers only; all zero is empty slots.
+unsafe impl Zeroed for [Entry; BUCKET] {}
 
 /// The key of a question about a canonical position: its
 /// [`position_key`], with bit 0 (square a1, where no white pawn can stand)
@@ -140,54 +169,24 @@ fn tt_key(pos: &Position, attacker_to_move: bool) -> u128 {
     k | attacker_to_move as u128
 }
 
-/// A transposition table of buckets, each behind its own lock. Both
-/// questions about a position share a bucket, so each answers the other
-/// where it can. A probe compares the whole key: no collision can give a
-/// wrong answer.
-struct TranspositionTable {
-    buckets: Vec<Mutex<[Entry; BUCKET]>>,
-}
+/// The proof-number search's view of the shared [`Table`]. Both questions
+/// about a position share a bucket (the bucket is chosen by the key
+/// without its question bit), so each answers the other where it can. A
+/// probe compares the whole key: no collision can give a wrong answer.
+struct TranspositionTable(Table<[Entry; BUCKET]>);
 
 impl TranspositionTable {
     /// A table of about `mb` MiB; 0 gives one bucket (for tests of
     /// replacement).
-    fn new(mb: usize) -> TranspositionTable {
-        let per = std::mem::size_of::<Mutex<[Entry; BUCKET]>>();
-        let n = ((mb << 20) / per).max(1);
-        TranspositionTable {
-            buckets: (0..n)
-                .map(|_| Mutex::new([Entry::default(); BUCKET]))
-                .collect(),
-        }
-    }
-
-    #[inline]
-    fn bucket(&self, key: u128) -> &Mutex<[Entry; BUCKET]> {
-        let key = key & !1;
-        let h = ((key as u64) ^ ((key >> 64) as u64).rotate_left(29))
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        // Any number of buckets: the high half of h * n.
-        let i = ((h as u128 * self.buckets.len() as u128) >> 64) as usize;
-        &self.buckets[i]
+    fn new(mb: usize) -> Result<TranspositionTable, SolveError> {
+        Ok(TranspositionTable(Table::with_mib(mb)?))
     }
 
     /// Starts loading the bucket of `key` into the cache: the probes of a
     /// node's children then wait for memory once, not once each.
     #[inline]
     fn prefetch(&self, key: u128) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let p = self.bucket(key) as *const _ as *const i8;
-            // Safety: a prefetch is only a hint; it never faults, and both
-            // addresses lie within (or just past) the bucket.
-            unsafe {
-                _mm_prefetch(p, _MM_HINT_T0);
-                _mm_prefetch(p.wrapping_add(64), _MM_HINT_T0);
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        self.0.prefetch(key & !1);
     }
 
     /// The numbers of `key`, from its own entry or, where that says less,
@@ -195,54 +194,55 @@ impl TranspositionTable {
     /// move wins, it does not lose; if it loses, it does not win.
     #[inline]
     fn probe(&self, key: u128) -> Option<(Number, Number)> {
-        let k = [key as u64, (key >> 64) as u64];
-        let other = [k[0] ^ 1, k[1]];
-        let b = self.bucket(key).lock().unwrap();
-        let own = b.iter().find(|e| e.key == k);
-        if let Some(e) = own {
-            if e.solved() {
-                return Some((e.phi, e.delta));
+        let (k, other) = (words(key), words(key ^ 1));
+        self.0.with(key & !1, |b| {
+            let own = b.iter().find(|e| e.key == k);
+            if let Some(e) = own {
+                if e.solved() {
+                    return Some((e.phi, e.delta));
+                }
             }
-        }
-        if let Some(o) = b.iter().find(|e| e.key == other) {
-            let attacker_to_move = key & 1 == 1;
-            // The other question has the other attacker, the same mover.
-            if attacker_to_move && o.delta == 0 {
-                // The mover, defending, fails not to lose: it cannot win.
-                return Some((INF, 0));
+            if let Some(o) = b.iter().find(|e| e.key == other) {
+                let attacker_to_move = key & 1 == 1;
+                // The other question has the other attacker, the same mover.
+                if attacker_to_move && o.delta == 0 {
+                    // The mover, defending, fails not to lose: it cannot win.
+                    return Some((INF, 0));
+                }
+                if !attacker_to_move && o.phi == 0 {
+                    // The mover, attacking, wins: it does not lose.
+                    return Some((0, INF));
+                }
             }
-            if !attacker_to_move && o.phi == 0 {
-                // The mover, attacking, wins: it does not lose.
-                return Some((0, INF));
-            }
-        }
-        own.map(|e| (e.phi, e.delta))
+            own.map(|e| (e.phi, e.delta))
+        })
     }
 
     fn store(&self, key: u128, phi: Number, delta: Number, work: u64) {
-        let k = [key as u64, (key >> 64) as u64];
+        let k = words(key);
         let work = work.min(u32::MAX as u64) as u32;
-        let mut b = self.bucket(key).lock().unwrap();
-        if let Some(e) = b.iter_mut().find(|e| e.key == k) {
-            // A solved entry stays solved (another thread may have solved
-            // it meanwhile); else the newest numbers are the best.
-            if !e.solved() {
-                e.phi = phi;
-                e.delta = delta;
+        self.0.with(key & !1, |b| {
+            if let Some(e) = b.iter_mut().find(|e| e.key == k) {
+                // A solved entry stays solved (another thread may have
+                // solved it meanwhile); else the newest numbers are the best.
+                if !e.solved() {
+                    e.phi = phi;
+                    e.delta = delta;
+                }
+                e.work = e.work.saturating_add(work);
+                return;
             }
-            e.work = e.work.saturating_add(work);
-            return;
-        }
-        let slot = b
-            .iter_mut()
-            .min_by_key(|e| e.keep())
-            .expect("buckets are not empty");
-        *slot = Entry {
-            key: k,
-            phi,
-            delta,
-            work,
-        };
+            let slot = b
+                .iter_mut()
+                .min_by_key(|e| e.keep())
+                .expect("buckets are not empty");
+            *slot = Entry {
+                key: k,
+                phi,
+                delta,
+                work,
+            };
+        })
     }
 }
 
@@ -300,14 +300,19 @@ pub struct PnSolver<'a> {
 }
 
 impl<'a> PnSolver<'a> {
-    pub fn new(config: PnConfig, tables: Option<&'a Tablebase>) -> PnSolver<'a> {
-        PnSolver {
+    /// A solver with an empty transposition table of `config.hash_mb` MiB;
+    /// [`SolveError::Memory`] if that does not fit in memory.
+    pub fn new(
+        config: PnConfig,
+        tables: Option<&'a Tablebase>,
+    ) -> Result<PnSolver<'a>, SolveError> {
+        Ok(PnSolver {
             config,
             tables,
-            tt: TranspositionTable::new(config.hash_mb),
+            tt: TranspositionTable::new(config.hash_mb)?,
             counters: Counters::new(config.max_nodes),
             root: AtomicU64::new(0),
-        }
+        })
     }
 
     pub fn config(&self) -> &PnConfig {
@@ -706,12 +711,11 @@ impl<'a> PnSolver<'a> {
     /// of them seeds either solver. Safe while a search runs.
     pub fn proven(&self) -> Vec<Proven> {
         let mut out = Vec::new();
-        for bucket in &self.tt.buckets {
-            let b = *bucket.lock().unwrap();
-            for e in b.iter().filter(|e| e.key != [0, 0] && e.solved()) {
-                let attacker_to_move = e.key[0] & 1 == 1;
-                let other = [e.key[0] ^ 1, e.key[1]];
-                let o = b.iter().find(|o| o.key == other && o.solved());
+        self.tt.0.for_each_bucket(|b| {
+            for e in b.iter().filter(|e| !e.is_empty() && e.solved()) {
+                let key = e.key();
+                let attacker_to_move = key & 1 == 1;
+                let o = b.iter().find(|o| o.key() == key ^ 1 && o.solved());
                 let score = match (attacker_to_move, e.phi == 0) {
                     (true, true) => 1,
                     (false, false) => -1,
@@ -724,18 +728,18 @@ impl<'a> PnSolver<'a> {
                 };
                 let work = b
                     .iter()
-                    .filter(|x| x.key[1] == e.key[1] && x.key[0] | 1 == e.key[0] | 1)
+                    .filter(|x| !x.is_empty() && x.key() | 1 == key | 1)
                     .map(|x| x.work)
                     .max()
                     .unwrap_or(0);
                 out.push(Proven {
-                    key: (e.key[0] & !1) as u128 | (e.key[1] as u128) << 64,
+                    key: key & !1,
                     score,
                     best: 0,
                     work: (32 - work.leading_zeros()) as u8,
                 });
             }
-        }
+        });
         out.sort_unstable();
         out.dedup_by_key(|p| p.key);
         out
@@ -755,5 +759,16 @@ impl<'a> PnSolver<'a> {
             self.tt.store(p.key | 1, attacking.0, attacking.1, work);
             self.tt.store(p.key & !1, defending.0, defending.1, work);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buckets_are_two_cache_lines() {
+        assert_eq!(std::mem::size_of::<Entry>(), 28);
+        assert_eq!(crate::solve::tt::bucket_bytes::<[Entry; BUCKET]>(), 128);
     }
 }

@@ -24,7 +24,7 @@
 //! none), never a part of one; the length and checksum catch any other damage.
 
 use crate::rules::variant::{Board, Rules, Variant};
-use crate::solve::alphabeta::Proven;
+use crate::solve::types::Proven;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use thiserror::Error;

@@ -27,12 +27,11 @@ use thiserror::Error;
 /// Why a table could not be used.
 #[derive(Debug, Error)]
 pub enum TableError {
-    #[error("no table for class {material} of {variant} (expected {path}); generate it with: peasant gen {gen_args}")]
+    #[error("no table for class {material} of {variant} (expected {path})")]
     Missing {
         material: Material,
         variant: Variant,
         path: PathBuf,
-        gen_args: String,
     },
     #[error("table {path} is damaged: {why}")]
     Damaged { path: PathBuf, why: String },
@@ -80,18 +79,6 @@ pub fn file_name(variant: Variant, material: Material) -> String {
         name.push_str("-srw");
     }
     format!("{name}-{material}.ptb")
-}
-
-/// The command-line flags that select `variant`, for messages.
-pub fn variant_flags(variant: Variant) -> String {
-    let mut s = format!("--board {}", variant.board);
-    if !variant.rules.en_passant {
-        s.push_str(" --no-en-passant");
-    }
-    if variant.rules.seventh_rank_wins {
-        s.push_str(" --seventh-rank-wins");
-    }
-    s
 }
 
 /// Writes a finished table with the default [`WriteOptions`].
@@ -656,7 +643,6 @@ impl Tablebase {
                 material,
                 variant: self.variant,
                 path,
-                gen_args: format!("{} --class {material}", variant_flags(self.variant)),
             });
         }
         let table = if self.mmap {

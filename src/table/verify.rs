@@ -58,7 +58,6 @@ impl TableValues for Loaded {
                 material: m,
                 variant: self.variant,
                 path: self.dir.join(file_name(self.variant, m)),
-                gen_args: format!("{} --class {m}", super::variant_flags(self.variant)),
             }),
         }
     }

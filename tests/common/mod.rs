@@ -1,32 +1,81 @@
 //! What the integration tests share: the minimax oracle, temporary
-//! directories, table generation, reachable positions and random samples.
+//! directories, board and rule variants, table generation, reachable
+//! positions and random samples (one generator: the library's repeatable
+//! `SplitMix64`).
 
 #![allow(dead_code)]
 
 pub mod oracle;
 pub use oracle::{minimax, FxHasher, MinimaxMemo};
 
-use peasant::{generate, GenConfig, Target, Variant};
-use std::path::PathBuf;
+use peasant::{
+    generate::{generate, GenConfig, Target},
+    Board, Rules, Variant,
+};
+use std::path::{Path, PathBuf};
 
-/// A fresh, empty directory under the system's temporary directory, unique
-/// to this test process and `name`.
-pub fn temp_dir(name: &str) -> PathBuf {
+/// A fresh, empty directory under the system's temporary directory,
+/// unique to this test process and its name, removed (with everything in
+/// it) when dropped, even by a failing test.
+pub struct TempDir(PathBuf);
+
+impl TempDir {
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl std::ops::Deref for TempDir {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for TempDir {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::ffi::OsStr> for TempDir {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.0.as_os_str()
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A [`TempDir`] named after `name`.
+pub fn temp_dir(name: &str) -> TempDir {
     let dir = std::env::temp_dir().join(format!("peasant-test-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    dir
+    TempDir(dir)
+}
+
+/// The four rule sets of the family on a `w` x `h` board.
+pub fn variants(w: u8, h: u8) -> Vec<Variant> {
+    let board = Board::new(w, h).unwrap();
+    Rules::ALL.iter().map(|&r| Variant::new(board, r)).collect()
 }
 
 /// Generates every class of `variant` up to `max_pawns` into `temp_dir(name)`.
-pub fn gen(variant: Variant, max_pawns: u8, name: &str) -> PathBuf {
+pub fn gen(variant: Variant, max_pawns: u8, name: &str) -> TempDir {
     let dir = temp_dir(name);
-    let config = GenConfig::new(variant, dir.clone());
+    let config = GenConfig::new(variant, dir.path());
     generate(&config, Target::MaxPawns(max_pawns), &|_| {}).unwrap();
     dir
 }
 
 use peasant::{
-    file_char, parse_position, Bitboard, ByColor, Color, Position, Setup, SplitMix64, Square,
+    parse_position,
+    rules::{file_char, Bitboard, ByColor, Setup},
+    Color, Position, SplitMix64, Square,
 };
 use std::collections::HashSet;
 use std::hash::BuildHasherDefault;

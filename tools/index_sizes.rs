@@ -1,7 +1,7 @@
 //! Index sizes of every class of a board up to a pawn count, by total.
 //!
-//!     cargo run --release --example sizes -- 8x8 7
-use peasant::{Board, Index, Material, Rules, Variant};
+//!     cargo run --release --example index_sizes -- 8x8 7
+use peasant::{index::Index, Board, Material, Rules, Variant};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();

@@ -11,7 +11,7 @@
 //! options; with it, under every option of the grid. `--convert OUT` writes
 //! the default encoding (or zstd level L) into OUT.
 
-use peasant::*;
+use peasant::{index::*, rules::*, table::*};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -169,7 +169,7 @@ fn orders(variant: Variant, m: Material, values: &[u8]) {
         })
         .collect();
     let opts = WriteOptions::default();
-    let (wdl, _, _) = peasant::split_values(values, opts.wdl_fill_previous);
+    let (wdl, _, _) = peasant::table::split_values(values, opts.wdl_fill_previous);
     let size = |perm: &[u32]| {
         let bytes: Vec<u8> = perm.iter().map(|&i| wdl[i as usize]).collect();
         bytes

@@ -1,0 +1,107 @@
+//! What both searches share: the questions they answer, the values,
+//! statistics and errors they hand back, and the proven results that save
+//! files carry between runs.
+
+use crate::rules::moves::Move;
+use crate::rules::position::Outcome;
+use crate::rules::value::{Value, Wdl};
+use crate::table::TableError;
+use thiserror::Error;
+
+/// Why a solve could not finish.
+#[derive(Debug, Error)]
+pub enum SolveError {
+    #[error(transparent)]
+    Table(#[from] TableError),
+    #[error("the game is already over ({0}): there is nothing to solve")]
+    GameOver(Outcome),
+    #[error("could not start {0} threads: {1}")]
+    Threads(usize, String),
+    /// [`super::Solver::stop`] was called or the node budget
+    /// ([`super::SolverConfig::max_nodes`]) ran out: what was proven so far is in
+    /// [`super::Solver::proven`].
+    #[error("stopped before the end")]
+    Stopped,
+    /// The transposition table does not fit in memory.
+    #[error("a transposition table of {mib} MiB does not fit in memory{}", match .available_mib {
+        Some(a) => format!(" ({a} MiB available)"),
+        None => String::new(),
+    })]
+    Memory {
+        mib: usize,
+        available_mib: Option<u64>,
+    },
+}
+
+/// A binary question about a position, the unit of work of a proof: two
+/// of them make its win/draw/loss value.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Question {
+    /// Does the side to move win?
+    Wins,
+    /// Does the side to move avoid losing (a win or a draw)?
+    AvoidsLoss,
+}
+
+/// A solved value: always win/draw/loss, and the exact value with its DTM
+/// when the solver knows it (DTM mode).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Solution {
+    pub wdl: Wdl,
+    pub value: Option<Value>,
+}
+
+impl Solution {
+    pub fn dtm(&self) -> Option<u32> {
+        self.value.and_then(Value::dtm)
+    }
+}
+
+impl std::fmt::Display for Solution {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.value {
+            Some(v) => write!(f, "{v}"),
+            None => write!(f, "{}", self.wdl),
+        }
+    }
+}
+
+/// Counters of one solve (all threads).
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+pub struct SolveStats {
+    /// Positions searched (each canonical position entered).
+    pub nodes: u64,
+    /// Leaves answered by a table.
+    pub table_hits: u64,
+    /// Leaves resolved by the second-to-last-rank rule.
+    pub rule_hits: u64,
+    /// Leaves resolved as pure races.
+    pub race_hits: u64,
+    /// Leaves won by a free runner.
+    pub runner_hits: u64,
+    /// Transposition-table entries found.
+    pub tt_hits: u64,
+}
+
+/// The value of a position and of each of its moves.
+#[derive(Clone, Debug)]
+pub struct RootSolution {
+    pub value: Solution,
+    /// Every legal move with its value from the mover's view, best first.
+    pub moves: Vec<(Move, Solution)>,
+}
+
+/// A proven result, as [`super::Solver::proven`] gives and [`super::Solver::load_proven`]
+/// takes: the exact score of a canonical position (its
+/// [`crate::rules::position_key`]) from the side to move's view, in the solver's mode
+/// (win/draw/loss: 1, 0, -1; DTM: `1000 - d` for a win in `d`, 0 for a
+/// draw, `-1000 + d` for a loss in `d`), its best move and the log2 of the
+/// nodes its search took.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Proven {
+    pub key: u128,
+    pub score: i16,
+    /// The best move, `1 + from * 64 + to` (squares as indices); 0 for none.
+    pub best: u16,
+    pub work: u8,
+}
