@@ -12,7 +12,7 @@
 //! - [`table`]: the compressed, checksummed table files and the
 //!   [`Tablebase`] that probes them;
 //! - [`solve`]: the alpha-beta and proof-number searches, save files and
-//!   the [`Session`](solve::Session) that runs a long solve.
+//!   the [`Session`] that runs a long solve.
 //!
 //! The rules are written out in `docs/RULES.md`, the table files in
 //! `docs/FORMAT.md`. Values are from the side to move's view.
@@ -60,6 +60,8 @@
 //! assert_eq!(tables.probe(&start).unwrap(), Value::Loss(2));
 //! std::fs::remove_dir_all(&dir).unwrap();
 //! ```
+
+#![warn(missing_docs)]
 
 pub mod generate;
 pub mod index;

@@ -7,10 +7,12 @@
 pub struct SplitMix64(u64);
 
 impl SplitMix64 {
+    /// A generator started from `seed`: the same seed gives the same numbers.
     pub const fn new(seed: u64) -> SplitMix64 {
         SplitMix64(seed)
     }
 
+    /// The next number, uniform over all 64-bit values.
     #[inline]
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);

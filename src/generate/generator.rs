@@ -44,7 +44,10 @@ pub enum Target {
 
 /// How a generation run is set up.
 pub struct GenConfig {
+    /// The game whose tables are generated.
     pub variant: Variant,
+    /// The directory the tables are written to, and where present tables are
+    /// looked for.
     pub out: PathBuf,
     /// Report progress while solving ([`GenEvent::Progress`]).
     pub progress: bool,
@@ -73,20 +76,33 @@ impl GenConfig {
 /// What generating (or skipping) one class came to.
 #[derive(Clone, Debug)]
 pub struct ClassReport {
+    /// The class.
     pub material: Material,
+    /// Its table file (for a skipped class, the file already present).
     pub path: PathBuf,
     /// The class was present and verified, and left as it was.
     pub skipped: bool,
+    /// Table positions: one per number of the class's index (for a skipped
+    /// class, the file's count N, in the file's own numbering).
     pub positions: u64,
     /// The index's counts: distinct positions and the size without the mirror fold.
     pub index: IndexStats,
+    /// Positions the side to move (white) wins.
     pub wins: u64,
+    /// Positions that are draws.
     pub draws: u64,
+    /// Positions the side to move (white) loses.
     pub losses: u64,
+    /// The longest DTM of the class, in plies.
     pub max_dtm: u32,
-    /// Seconds of the pair's phases (shared by both classes of a pair).
+    /// Seconds of the pair's `init` phase: indexes, memory check, tables one
+    /// pawn below (shared by both classes of a pair; 0 for a skipped class).
     pub init_seconds: f64,
+    /// Seconds of the pair's `solve` phase, the one pass over both classes
+    /// (shared; 0 for a skipped class).
     pub solve_seconds: f64,
+    /// Seconds of the pair's `write` phase, both checksummed files (shared;
+    /// 0 for a skipped class).
     pub write_seconds: f64,
     /// Estimated peak memory of the pair, bytes.
     pub memory: u64,
@@ -128,8 +144,11 @@ pub enum GenEvent<'a> {
     /// Solving the class pair `what`: `done` of `total` positions (sent
     /// each thousandth of the work, with [`GenConfig::progress`] only).
     Progress {
+        /// The pair being solved, as in `solve 3v2 + 2v3`.
         what: &'a str,
+        /// Positions of the pair valued so far.
         done: u64,
+        /// Positions of the pair in all.
         total: u64,
     },
 }
@@ -193,14 +212,20 @@ pub fn generate(
 /// Why generation stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum GenError {
+    /// A table one pawn below could not be read, or a new table not written.
     #[error(transparent)]
     Table(#[from] TableError),
     #[error(
         "class {classes} needs about {need} MiB of memory and {have} MiB may be used; not started"
     )]
+    /// The pair's estimated memory exceeds [`GenConfig::memory_limit`]; nothing
+    /// was done for it.
     OutOfMemory {
+        /// The pair, as in `3v2 + 2v3`.
         classes: String,
+        /// MiB the pair needs, estimated.
         need: u64,
+        /// MiB the memory limit allows.
         have: u64,
     },
 }

@@ -12,6 +12,7 @@ use crate::rules::value::Value;
 
 /// A source of values for table positions (see [`super::in_domain`]).
 pub trait TableValues {
+    /// Why a table value could not be had (a missing or damaged table, say).
     type Error;
 
     /// The value of a table position: white to move, no en passant right,

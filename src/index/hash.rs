@@ -173,10 +173,12 @@ impl Index {
         }
     }
 
+    /// The game whose positions the index numbers.
     pub fn variant(&self) -> Variant {
         self.variant
     }
 
+    /// The class whose positions the index numbers.
     pub fn material(&self) -> Material {
         self.material
     }
@@ -187,6 +189,7 @@ impl Index {
         *self.offsets.last().unwrap()
     }
 
+    /// Whether the index hands out no number at all (`len() == 0`).
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

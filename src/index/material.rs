@@ -9,11 +9,14 @@ use std::str::FromStr;
 /// A material class: `white` pawns against `black` pawns.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct Material {
+    /// White's pawns.
     pub white: u8,
+    /// Black's pawns.
     pub black: u8,
 }
 
 impl Material {
+    /// The class of `white` white pawns against `black` black pawns.
     pub const fn new(white: u8, black: u8) -> Material {
         Material { white, black }
     }

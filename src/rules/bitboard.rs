@@ -8,6 +8,7 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, N
 pub struct Bitboard(pub u64);
 
 impl Bitboard {
+    /// No square at all.
     pub const EMPTY: Bitboard = Bitboard(0);
     /// File a of the 8-wide layout.
     pub const FILE_A: Bitboard = Bitboard(0x0101_0101_0101_0101);
@@ -45,36 +46,43 @@ impl Bitboard {
         }
     }
 
+    /// The set of one square.
     #[inline]
     pub const fn from_square(sq: Square) -> Bitboard {
         Bitboard(1u64 << sq.index())
     }
 
+    /// Whether the set holds no square.
     #[inline]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
+    /// Whether the set holds at least one square.
     #[inline]
     pub const fn any(self) -> bool {
         self.0 != 0
     }
 
+    /// The number of squares in the set.
     #[inline]
     pub const fn count(self) -> u32 {
         self.0.count_ones()
     }
 
+    /// Whether `sq` is in the set.
     #[inline]
     pub const fn contains(self, sq: Square) -> bool {
         self.0 & (1u64 << sq.index()) != 0
     }
 
+    /// Adds `sq` to the set.
     #[inline]
     pub fn set(&mut self, sq: Square) {
         self.0 |= 1u64 << sq.index();
     }
 
+    /// Takes `sq` out of the set.
     #[inline]
     pub fn clear(&mut self, sq: Square) {
         self.0 &= !(1u64 << sq.index());

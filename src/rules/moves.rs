@@ -20,12 +20,17 @@ pub enum MoveKind {
 /// A move of the side to move of some position.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct Move {
+    /// The square the pawn leaves.
     pub from: Square,
+    /// The square the pawn arrives on (for en passant, the square the captured
+    /// pawn skipped).
     pub to: Square,
+    /// Push, double step, capture or en passant.
     pub kind: MoveKind,
 }
 
 impl Move {
+    /// Whether the move removes an enemy pawn (a capture or en passant).
     #[inline]
     pub const fn is_capture(self) -> bool {
         matches!(self.kind, MoveKind::Capture | MoveKind::EnPassant)
@@ -77,6 +82,7 @@ pub struct MoveList {
 }
 
 impl MoveList {
+    /// An empty list.
     #[inline]
     pub fn new() -> MoveList {
         const NONE: Move = Move {
@@ -90,12 +96,15 @@ impl MoveList {
         }
     }
 
+    /// Adds `m` at the end; a list holds [`MAX_MOVES`] moves at most, more than
+    /// any legal position has.
     #[inline]
     pub fn push(&mut self, m: Move) {
         self.moves[self.len] = m;
         self.len += 1;
     }
 
+    /// The moves, to reorder in place.
     #[inline]
     pub fn as_mut_slice(&mut self) -> &mut [Move] {
         &mut self.moves[..self.len]

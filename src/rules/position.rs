@@ -15,7 +15,10 @@ use std::fmt;
 pub enum Outcome {
     /// One side promoted a pawn or captured the opponent's last pawn (or,
     /// with `--seventh-rank-wins`, reached its second-to-last rank).
-    Decisive { winner: Color },
+    Decisive {
+        /// The side that won.
+        winner: Color,
+    },
     /// The side to move has pawns but no legal move.
     Draw,
 }
@@ -165,31 +168,37 @@ impl Position {
         }
     }
 
+    /// The game (board and rules) the position belongs to.
     #[inline]
     pub fn variant(&self) -> Variant {
         self.variant
     }
 
+    /// The board (the variant's).
     #[inline]
     pub fn board(&self) -> Board {
         self.variant.board
     }
 
+    /// The side to move.
     #[inline]
     pub fn turn(&self) -> Color {
         self.turn
     }
 
+    /// The pawns of `color`.
     #[inline]
     pub fn pawns(&self, color: Color) -> Bitboard {
         *self.pawns.get(color)
     }
 
+    /// The pawns of both sides.
     #[inline]
     pub fn all_pawns(&self) -> ByColor<Bitboard> {
         self.pawns
     }
 
+    /// Every square that holds a pawn of either side.
     #[inline]
     pub fn occupied(&self) -> Bitboard {
         self.pawns.white | self.pawns.black
@@ -234,6 +243,8 @@ impl Position {
         }
     }
 
+    /// Whether the game is over, by rule or by stalemate (as
+    /// `outcome().is_some()`).
     #[inline]
     pub fn is_game_over(&self) -> bool {
         self.winner_by_rule().is_some() || self.count_moves() == 0

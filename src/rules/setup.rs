@@ -12,9 +12,14 @@ use crate::rules::variant::Board;
 /// the claimed en passant square, on a board of the text's own size.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Setup {
+    /// The board the text is written for.
     pub board: Board,
+    /// Each side's pawns, as the text places them.
     pub pawns: ByColor<Bitboard>,
+    /// The side to move.
     pub turn: Color,
+    /// The en passant square the text claims: the square a double step has just
+    /// skipped.
     pub ep_square: Option<Square>,
 }
 

@@ -32,6 +32,8 @@ impl Square {
         Square(index)
     }
 
+    /// The square's index, `rank * 8 + file` (its bit in a
+    /// [`Bitboard`](crate::rules::Bitboard)), on every board size.
     #[inline]
     pub const fn index(self) -> usize {
         self.0 as usize

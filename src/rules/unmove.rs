@@ -1,10 +1,10 @@
 //! Un-moves: the moves that could have led to a position, taken back.
 //!
 //! The generator does not need them (every move advances a pawn, so one
-//! forward pass values everything, see `gen`), but they are the other half
-//! of the move generator's contract and are checked against it: every
-//! move's result has that move among its un-moves, and every un-move can be
-//! played forward again to the same position.
+//! forward pass values everything, see [`crate::generate`]), but they are
+//! the other half of the move generator's contract and are checked against
+//! it: every move's result has that move among its un-moves, and every
+//! un-move can be played forward again to the same position.
 
 use crate::rules::color::Color;
 use crate::rules::moves::{Move, MoveKind};
@@ -16,7 +16,9 @@ use crate::rules::square::Square;
 /// the move alone: it may or may not have carried an en passant right.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct UnMove {
+    /// The move taken back: the last move, made by the side not to move now.
     pub m: Move,
+    /// The en passant square of the position before that move, if it had one.
     pub prev_ep: Option<Square>,
 }
 

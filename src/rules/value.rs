@@ -8,12 +8,16 @@ use std::fmt;
 /// Win, draw or loss, from the side to move's view.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub enum Wdl {
+    /// The side to move loses under best play.
     Loss,
+    /// Neither side can force a win: best play ends in stalemate.
     Draw,
+    /// The side to move wins under best play.
     Win,
 }
 
 impl Wdl {
+    /// `loss`, `draw` or `win`, as in output.
     pub const fn name(self) -> &'static str {
         match self {
             Wdl::Loss => "loss",
@@ -43,12 +47,18 @@ impl fmt::Display for Wdl {
 /// A win always has an odd DTM and a loss an even one (0: already lost).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Value {
+    /// The side to move wins in this many plies (DTM, odd), its own winning
+    /// move included.
     Win(u8),
+    /// Neither side can force a win: best play ends in stalemate.
     Draw,
+    /// The side to move loses in this many plies (DTM, even; 0: the game is
+    /// already lost).
     Loss(u8),
 }
 
 impl Value {
+    /// Win, draw or loss, without the DTM.
     #[inline]
     pub const fn wdl(self) -> Wdl {
         match self {

@@ -14,9 +14,13 @@ pub struct Board {
 }
 
 impl Board {
+    /// The narrowest board: one file.
     pub const MIN_WIDTH: u8 = 1;
+    /// The widest board: eight files.
     pub const MAX_WIDTH: u8 = 8;
+    /// The lowest board: four ranks.
     pub const MIN_HEIGHT: u8 = 4;
+    /// The highest board: eight ranks.
     pub const MAX_HEIGHT: u8 = 8;
     /// The standard 8x8 board.
     pub const STANDARD: Board = Board {
@@ -34,11 +38,13 @@ impl Board {
         Ok(Board { width, height })
     }
 
+    /// Files, 1 to 8.
     #[inline]
     pub const fn width(self) -> u8 {
         self.width
     }
 
+    /// Ranks, 4 to 8.
     #[inline]
     pub const fn height(self) -> u8 {
         self.height
@@ -176,11 +182,14 @@ impl fmt::Display for Rules {
 /// One game of the family: a board and its rules.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
 pub struct Variant {
+    /// The board.
     pub board: Board,
+    /// The rule options.
     pub rules: Rules,
 }
 
 impl Variant {
+    /// The game of `board` under `rules`.
     pub const fn new(board: Board, rules: Rules) -> Variant {
         Variant { board, rules }
     }
@@ -195,8 +204,15 @@ impl fmt::Display for Variant {
 /// A board size that does not exist.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum BoardError {
+    /// The width or the height is outside its limits.
     #[error("board {width}x{height} is out of range: width must be 1..8 and height 4..8")]
-    OutOfRange { width: u8, height: u8 },
+    OutOfRange {
+        /// The width asked for.
+        width: u8,
+        /// The height asked for.
+        height: u8,
+    },
+    /// Text that is not of the form `WxH` (held here).
     #[error("'{0}' is not a board size: expected WxH such as 8x8")]
     NotASize(String),
 }

@@ -51,8 +51,8 @@ pub struct SolverConfig {
     /// Win/draw/loss mode: search each root move with two null windows
     /// ("a win?", then "at least a draw?") instead of the full one.
     pub null_window: bool,
-    /// Resolve pure races by rule ([`resolve_race`]) instead of searching
-    /// them.
+    /// Resolve pure races by rule ([`crate::rules::resolve_race`]) instead of
+    /// searching them.
     pub race: bool,
     /// Win/draw/loss mode: take a free runner ([`crate::rules::resolve_runner`])
     /// as a win instead of searching it.
@@ -331,6 +331,7 @@ impl<'a> Solver<'a> {
         }
     }
 
+    /// The configuration the solver was built with.
     pub fn config(&self) -> &SolverConfig {
         &self.config
     }

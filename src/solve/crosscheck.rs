@@ -31,8 +31,11 @@ pub struct CrossCheckConfig {
 /// A position on which the search and the table disagree.
 #[derive(Clone, Debug)]
 pub struct Disagreement {
+    /// The position, from one of the random games.
     pub pos: Position,
+    /// What the search alone found.
     pub search: Solution,
+    /// What the table says.
     pub table: Value,
 }
 
@@ -43,6 +46,7 @@ pub struct CrossCheckReport {
     pub checked: usize,
     /// Random games played to find them.
     pub playouts: usize,
+    /// Every position on which the two disagree (none if all is well).
     pub disagreements: Vec<Disagreement>,
     /// Nodes the search took.
     pub nodes: u64,
@@ -51,8 +55,12 @@ pub struct CrossCheckReport {
 /// Why a cross-check could not run.
 #[derive(Debug, thiserror::Error)]
 pub enum CrossCheckError {
+    /// A table could not be read (a missing class is no error: its positions
+    /// are not sampled).
     #[error(transparent)]
     Table(#[from] TableError),
+    /// The search could not run (its transposition table does not fit in
+    /// memory, say).
     #[error(transparent)]
     Solve(#[from] SolveError),
 }

@@ -77,8 +77,8 @@ pub struct PnConfig {
     /// Stop with [`SolveError::Stopped`] after about this many nodes (exactly,
     /// on one thread).
     pub max_nodes: Option<u64>,
-    /// Resolve pure races by rule ([`resolve_race`]) instead of searching
-    /// them.
+    /// Resolve pure races by rule ([`crate::rules::resolve_race`]) instead of
+    /// searching them.
     pub race: bool,
     /// Take a free runner ([`crate::rules::resolve_runner`]) as a win instead of
     /// searching it.
@@ -315,6 +315,7 @@ impl<'a> PnSolver<'a> {
         })
     }
 
+    /// The configuration the solver was built with.
     pub fn config(&self) -> &PnConfig {
         &self.config
     }

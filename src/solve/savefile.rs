@@ -37,6 +37,7 @@ const ENTRY: usize = 21;
 /// What a proven-results file is for: the game and the solver's mode.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct ProvenKind {
+    /// The game the results belong to.
     pub variant: Variant,
     /// Exact DTM scores (else win/draw/loss).
     pub dtm: bool,
@@ -52,18 +53,32 @@ impl std::fmt::Display for ProvenKind {
 /// Why a proven-results file could not be read or written.
 #[derive(Debug, Error)]
 pub enum ProvenError {
+    /// The file could not be read or written.
     #[error("{path}: {source}")]
     Io {
+        /// The file.
         path: PathBuf,
+        /// What the system reported.
         #[source]
         source: std::io::Error,
     },
+    /// The file is damaged (wrong magic, version, length, checksum, header or
+    /// entry) and is not used.
     #[error("{path} is damaged ({why}): not used; delete it to start afresh")]
-    Damaged { path: PathBuf, why: String },
+    Damaged {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// The file holds results of another game or mode than the solve's.
     #[error("{path} holds results for {found}, not for this solve ({wanted})")]
     WrongKind {
+        /// The file.
         path: PathBuf,
+        /// The game and mode the file's results are for.
         found: String,
+        /// The game and mode of the solve.
         wanted: String,
     },
 }

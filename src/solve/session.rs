@@ -164,19 +164,30 @@ impl Default for SessionConfig {
 pub enum Event<'a> {
     /// A move of the root is settled.
     Move {
+        /// The move.
         mv: Move,
+        /// Its value, from the view of the side that makes it (the side to move
+        /// at the root).
         solution: Solution,
+        /// Seconds since the session began.
         seconds: f64,
     },
     /// The counters, every [`SessionConfig::tick_every`].
     Tick {
+        /// The solver's counters.
         stats: SolveStats,
+        /// Seconds since the session began.
         seconds: f64,
         /// More from the solver ([`Solve::note`]).
         note: String,
     },
     /// A periodic save was written.
-    Saved { positions: usize, path: &'a Path },
+    Saved {
+        /// Proven positions written.
+        positions: usize,
+        /// The save file.
+        path: &'a Path,
+    },
     /// A periodic save failed (the solve goes on; the final save tries
     /// again).
     SaveFailed(&'a ProvenError),

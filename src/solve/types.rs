@@ -11,10 +11,14 @@ use thiserror::Error;
 /// Why a solve could not finish.
 #[derive(Debug, Error)]
 pub enum SolveError {
+    /// A table the search probes could not be read.
     #[error(transparent)]
     Table(#[from] TableError),
+    /// The position's game is already over: it has no move to solve.
     #[error("the game is already over ({0}): there is nothing to solve")]
     GameOver(Outcome),
+    /// The solver's thread pool of this many threads could not be started, for
+    /// the reason given.
     #[error("could not start {0} threads: {1}")]
     Threads(usize, String),
     /// [`super::Solver::stop`] was called or the node budget
@@ -28,7 +32,9 @@ pub enum SolveError {
         None => String::new(),
     })]
     Memory {
+        /// The size asked for, MiB.
         mib: usize,
+        /// The memory available, MiB, when the system says.
         available_mib: Option<u64>,
     },
 }
@@ -47,11 +53,14 @@ pub enum Question {
 /// when the solver knows it (DTM mode).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Solution {
+    /// Win, draw or loss, from the side to move's view.
     pub wdl: Wdl,
+    /// The exact value with its DTM, in DTM mode; `None` in win/draw/loss mode.
     pub value: Option<Value>,
 }
 
 impl Solution {
+    /// The DTM in plies, when the value is known exactly and is not a draw.
     pub fn dtm(&self) -> Option<u32> {
         self.value.and_then(Value::dtm)
     }
@@ -86,6 +95,7 @@ pub struct SolveStats {
 /// The value of a position and of each of its moves.
 #[derive(Clone, Debug)]
 pub struct RootSolution {
+    /// The value of the position, from the side to move's view.
     pub value: Solution,
     /// Every legal move with its value from the mover's view, best first.
     pub moves: Vec<(Move, Solution)>,
@@ -99,9 +109,13 @@ pub struct RootSolution {
 /// nodes its search took.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct Proven {
+    /// The canonical position's [`position_key`](crate::rules::position_key).
     pub key: u128,
+    /// The exact score, in the solver's mode as above.
     pub score: i16,
     /// The best move, `1 + from * 64 + to` (squares as indices); 0 for none.
     pub best: u16,
+    /// log2 of the nodes its search took: a full transposition table drops
+    /// entries of least work first.
     pub work: u8,
 }

@@ -16,8 +16,12 @@ const SHARDS: usize = 16;
 /// section, which block.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct BlockKey {
+    /// The table: a number each [`Table`](crate::table::Table) gets when
+    /// opened, unique in the process.
     pub table: u64,
+    /// The section: 0 for WDL, 1 for DTM.
     pub section: u8,
+    /// The block's number within its section.
     pub block: u32,
 }
 

@@ -10,6 +10,7 @@ use crate::rules::variant::{Rules, Variant};
 use rayon::prelude::*;
 
 pub const MAGIC: [u8; 8] = *b"PEASANT\x1a";
+/// The table format this library writes and reads (`docs/FORMAT.md`).
 pub const FORMAT_VERSION: u32 = 2;
 pub const HEADER_LEN: usize = 128;
 pub const TRAILER: [u8; 4] = *b"PEND";
@@ -53,6 +54,7 @@ pub struct SectionHeader {
     pub len: u64,
     /// Length of the zstd dictionary at its start (0: none).
     pub dict_len: u32,
+    /// Number of compressed blocks.
     pub blocks: u32,
 }
 
@@ -67,23 +69,39 @@ impl SectionHeader {
 /// Everything the header says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Header {
+    /// Board width in files.
     pub width: u8,
+    /// Board height in ranks.
     pub height: u8,
+    /// The rule options: bit 0 en passant, bit 1 seventh-rank-wins.
     pub rules: u8,
+    /// White pawns of the class.
     pub white: u8,
+    /// Black pawns of the class.
     pub black: u8,
+    /// How positions are numbered: 1 white pawns first, 2 black pawns first
+    /// ([`StoreIndex`]).
     pub index_scheme: u8,
+    /// How values are stored: 1, one byte per position in each section.
     pub encoding: u8,
+    /// Positions N the file stores, in its own numbering.
     pub positions: u64,
     /// Positions per block (the last block may hold fewer).
     pub block_len: u32,
+    /// The zstd level the writer used (for information only).
     pub level: i32,
+    /// Wins of white (to move), over the class's own numbering (white pawns
+    /// first), don't-care positions included.
     pub wins: u64,
+    /// Draws, over the class's own numbering.
     pub draws: u64,
+    /// Losses of white (to move), over the class's own numbering.
     pub losses: u64,
+    /// The longest DTM in plies (don't-care wins in 1 included).
     pub max_dtm: u32,
     /// Positions stored as "don't care" (wins in 1, resolved when probed).
     pub dont_care: u64,
+    /// Where the WDL section and the DTM section lie, in that order.
     pub sections: [SectionHeader; 2],
 }
 
@@ -100,6 +118,8 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
 }
 
 impl Header {
+    /// The header of `material`'s table on `variant`: white pawns first, counts
+    /// and sections still zero.
     pub fn new(variant: Variant, material: Material) -> Header {
         Header {
             width: variant.board.width(),
@@ -147,6 +167,7 @@ impl Header {
             )
     }
 
+    /// The header's 128 bytes, its checksum included.
     pub fn encode(&self) -> [u8; HEADER_LEN] {
         let mut h = [0u8; HEADER_LEN];
         h[0..8].copy_from_slice(&MAGIC);
@@ -271,6 +292,8 @@ pub struct StoreIndex {
 }
 
 impl StoreIndex {
+    /// The numbering of `material`'s table positions, black pawns first or
+    /// white pawns first.
     pub fn new(variant: Variant, material: Material, black_first: bool) -> StoreIndex {
         let m = if black_first {
             material.swapped()
@@ -290,10 +313,13 @@ impl StoreIndex {
         material.black <= material.white
     }
 
+    /// Whether positions are numbered black pawns first.
     pub fn black_first(&self) -> bool {
         self.black_first
     }
 
+    /// The header's index scheme byte: 1 white pawns first, 2 black pawns
+    /// first.
     pub fn scheme(&self) -> u8 {
         if self.black_first {
             INDEX_BLACK_FIRST
@@ -302,11 +328,13 @@ impl StoreIndex {
         }
     }
 
+    /// How many numbers the order hands out: the table's positions.
     #[inline]
     pub fn len(&self) -> u64 {
         self.index.len()
     }
 
+    /// Whether the order hands out no number at all.
     pub fn is_empty(&self) -> bool {
         self.index.is_empty()
     }

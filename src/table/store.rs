@@ -27,23 +27,42 @@ use thiserror::Error;
 /// Why a table could not be used.
 #[derive(Debug, Error)]
 pub enum TableError {
+    /// The class's table file is not in the directory.
     #[error("no table for class {material} of {variant} (expected {path})")]
     Missing {
+        /// The class asked for.
         material: Material,
+        /// The game asked for.
         variant: Variant,
+        /// Where the file was looked for.
         path: PathBuf,
     },
+    /// The file is damaged: a wrong magic, version, layout, length, checksum or
+    /// value.
     #[error("table {path} is damaged: {why}")]
-    Damaged { path: PathBuf, why: String },
+    Damaged {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// The file's header is for another board, rules or class than the table
+    /// asked for (whose name the file has).
     #[error("table {path} is for {found}, not {wanted}")]
     WrongTable {
+        /// The file.
         path: PathBuf,
+        /// What the header says the table is for.
         found: String,
+        /// What the table was expected to be for.
         wanted: String,
     },
+    /// The file could not be opened or read.
     #[error("table {path}: {source}")]
     Io {
+        /// The file.
         path: PathBuf,
+        /// What the system reported.
         #[source]
         source: std::io::Error,
     },
@@ -343,10 +362,13 @@ impl Table {
         })
     }
 
+    /// The class's own index (white pawns first); the file's order is
+    /// [`Table::store_index`].
     pub fn index(&self) -> &Index {
         &self.index
     }
 
+    /// The table's file.
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -356,6 +378,7 @@ impl Table {
         &self.store
     }
 
+    /// The file's header: the class, the counts, the sections.
     pub fn header(&self) -> &Header {
         &self.header
     }
@@ -506,10 +529,13 @@ pub struct DenseTable {
 }
 
 impl DenseTable {
+    /// The class's own index (white pawns first); the values' order is
+    /// [`DenseTable::store_index`].
     pub fn index(&self) -> &Index {
         &self.index
     }
 
+    /// The file the values were read from.
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -615,14 +641,17 @@ impl Tablebase {
         }
     }
 
+    /// The game the tables are for.
     pub fn variant(&self) -> Variant {
         self.variant
     }
 
+    /// The directory the tables are read from.
     pub fn dir(&self) -> &Path {
         &self.dir
     }
 
+    /// The cache of decompressed blocks its tables share.
     pub fn cache(&self) -> &BlockCache {
         &self.cache
     }

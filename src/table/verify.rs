@@ -16,24 +16,31 @@ use std::sync::Arc;
 /// What checking one class found.
 #[derive(Clone, Debug)]
 pub struct ClassCheck {
+    /// The class.
     pub material: Material,
+    /// Its table file.
     pub path: PathBuf,
+    /// Positions checked: one per number of the class's index.
     pub positions: u64,
+    /// Size of the file in bytes.
     pub file_bytes: u64,
     /// Positions whose stored value differs from the best of their moves.
     pub mismatches: u64,
     /// The first such position, its stored and its recomputed value.
     pub first_mismatch: Option<String>,
+    /// Seconds the class's check took.
     pub seconds: f64,
 }
 
 /// What checking a directory found, class by class, lowest total first.
 #[derive(Clone, Debug, Default)]
 pub struct VerifyReport {
+    /// One check per class in the directory, lowest total first.
     pub classes: Vec<ClassCheck>,
 }
 
 impl VerifyReport {
+    /// Whether every position of every class agrees with the best of its moves.
     pub fn is_ok(&self) -> bool {
         self.classes.iter().all(|c| c.mismatches == 0)
     }
