@@ -7,7 +7,7 @@
 //!   un-moves, perft, values, canonical forms, the proven rule shortcuts;
 //! - [`index`]: material classes and the perfect hash that numbers the
 //!   positions of a class, and which positions a table holds;
-//! - [`generate`]: the retrograde generator that values every position of
+//! - [`generate`]: the generator that values every position of
 //!   a class;
 //! - [`table`]: the compressed, checksummed table files and the
 //!   [`Tablebase`] that probes them;
