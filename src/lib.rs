@@ -10,6 +10,8 @@
 //! assert_eq!(perft(&start, 2), 64);
 //! ```
 
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod generate;
 pub mod index;
 mod rng;

@@ -22,7 +22,17 @@ pub struct ProbeArgs {
 
 pub fn table_error(e: TableError) -> CliError {
     match e {
-        TableError::Missing { .. } => CliError::input(e),
+        // A directory that is not there, not a directory, or of other
+        // tables says so rather than naming one missing class.
+        TableError::Missing {
+            ref path, variant, ..
+        } => match path
+            .parent()
+            .map(|dir| super::gen::tables_dir(dir, variant))
+        {
+            Some(Err(better)) => better,
+            _ => CliError::input(e),
+        },
         _ => CliError::failure(e),
     }
 }

@@ -56,8 +56,18 @@ impl VerifyArgs {
     pub fn run(&self, global: &GlobalArgs) -> Result<(), CliError> {
         let board = global.board()?.unwrap_or_default();
         let variant = Variant::new(board, global.rules());
+        if self.samples == 0 {
+            return Err(CliError::input("--samples must be 1 or more"));
+        }
+        super::gen::tables_dir(&self.tables, variant)?;
+        super::gen::hash_fits(self.hash_mb)?;
         let tb = Tablebase::new(&self.tables, variant);
         let starts = starts(variant);
+        if starts.is_empty() {
+            return Err(CliError::input(format!(
+                "no start position of {variant} has a game in progress (every setup that fits the board is over at once): nothing to play out"
+            )));
+        }
         let mut rng = SplitMix64::new(self.seed);
         let config = SolverConfig {
             hash_mb: self.hash_mb,
@@ -68,7 +78,7 @@ impl VerifyArgs {
         let start = Instant::now();
         let (mut checked, mut playouts) = (0usize, 0usize);
         let mut disagreements = Vec::new();
-        while checked < self.samples && playouts < 1000 * self.samples.max(1) {
+        while checked < self.samples && playouts < self.samples.saturating_mul(1000) {
             playouts += 1;
             // One random game; keep the positions the tables can answer.
             let mut p = starts[rng.index(starts.len())];

@@ -22,4 +22,4 @@ pub use format::{
 };
 pub use store::*;
 pub use v1::read_v1_values;
-pub use verify::{verify_tables, VerifyReport};
+pub use verify::{verify_tables, ClassCheck, VerifyReport};
