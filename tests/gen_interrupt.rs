@@ -170,3 +170,29 @@ fn gen_onto_a_full_disk_says_so_and_leaves_no_part_of_a_file() {
     assert!(dir.join(&name).exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A table is never written in place: a file under a table's name that
+/// is not a whole table (here a link to /dev/null, which reads empty) is
+/// replaced by the new table, written elsewhere and renamed over it.
+#[test]
+fn gen_replaces_a_broken_table_without_writing_into_it() {
+    if !Path::new("/dev/null").exists() {
+        eprintln!("no /dev/null on this system: in-place test not run");
+        return;
+    }
+    let variant = Variant::new(BOARD.parse::<Board>().unwrap(), Rules::default());
+    let dir = temp_dir("in-place");
+    std::fs::create_dir_all(&dir).unwrap();
+    let name = peasant::file_name(variant, Material::new(1, 1));
+    std::os::unix::fs::symlink("/dev/null", dir.join(&name)).unwrap();
+    let out = gen_command(&dir).stderr(Stdio::piped()).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("generating it again"), "{err}");
+    assert!(!std::fs::symlink_metadata(dir.join(&name))
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_whole_tables(&dir, variant, "after replacing the broken table");
+    let _ = std::fs::remove_dir_all(&dir);
+}
