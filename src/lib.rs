@@ -63,6 +63,8 @@
 
 #![warn(missing_docs)]
 
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod generate;
 pub mod index;
 mod memory;

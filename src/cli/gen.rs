@@ -44,8 +44,26 @@ impl GenArgs {
         if let Some(dir) = &self.check {
             return check(dir, variant, global.json);
         }
+        // A table position has white pawns on ranks 2..H-2 and black pawns
+        // on ranks 3..H-1, one pawn a square.
+        let (w, h) = (board.width(), board.height());
+        let most = (w as u32 * (h as u32 - 2)).min(255) as u8;
         let target = match (&self.class, self.max_pawns) {
-            (Some(c), _) => Target::Class(c.parse::<Material>().map_err(CliError::input)?),
+            (Some(c), _) => {
+                let m = c.parse::<Material>().map_err(CliError::input)?;
+                let side = w as u32 * (h as u32 - 3);
+                if m.white as u32 > side || m.black as u32 > side || m.total() > most {
+                    return Err(CliError::input(format!(
+                        "class {m} has no positions on {board}: a table position holds at most {side} pawns a side and {most} in all"
+                    )));
+                }
+                Target::Class(m)
+            }
+            (None, Some(n)) if n > most => {
+                return Err(CliError::input(format!(
+                    "--max-pawns {n}: a table position of {board} holds at most {most} pawns (--max-pawns {most} makes every table)"
+                )))
+            }
             (None, Some(n)) if n >= 2 => Target::MaxPawns(n),
             (None, _) => {
                 return Err(CliError::input(
@@ -54,9 +72,11 @@ impl GenArgs {
             }
         };
         let memory_limit = match self.memory_mb {
-            Some(mb) => mb << 20,
+            Some(0) => return Err(CliError::input("--memory-mb must be 1 or more")),
+            Some(mb) => mb.saturating_mul(1 << 20),
             None => available_memory().map(|b| b / 10 * 9).unwrap_or(u64::MAX),
         };
+        writable_dir(&self.out)?;
         let config = GenConfig {
             progress: !global.json,
             memory_limit,
@@ -126,11 +146,31 @@ impl GenArgs {
     }
 }
 
-/// `peasant gen --check DIR`: exit status 1 if a table is damaged or a
-/// value disagrees with its successors.
+/// `peasant gen --check DIR`: one line per table (stderr as it goes), a
+/// summary line (stdout); exit status 1 if a table is damaged, cannot be
+/// read, could not be checked or has a value that disagrees with its
+/// successors, 2 if DIR holds no table of the variant.
 fn check(dir: &std::path::Path, variant: Variant, json: bool) -> Result<(), CliError> {
+    if !dir.is_dir() {
+        return Err(CliError::input(if dir.exists() {
+            format!(
+                "{} is not a directory (gen --check takes the directory of the tables)",
+                dir.display()
+            )
+        } else {
+            format!("{}: no such directory", dir.display())
+        }));
+    }
     let log = |line: &str| eprintln!("{line}");
     let report = verify_tables(dir, variant, &log).map_err(CliError::failure)?;
+    if report.classes.is_empty() {
+        return Err(CliError::input(format!(
+            "no tables for {} in {}{}",
+            super::variant_flags(variant),
+            dir.display(),
+            other_tables(dir)
+        )));
+    }
     if json {
         let classes: Vec<_> = report
             .classes
@@ -139,6 +179,9 @@ fn check(dir: &std::path::Path, variant: Variant, json: bool) -> Result<(), CliE
                 json!({
                     "class": c.material.to_string(),
                     "path": c.path.display().to_string(),
+                    "ok": c.is_ok(),
+                    "damage": c.damage,
+                    "unchecked": c.unchecked,
                     "positions": c.positions,
                     "bytes": c.file_bytes,
                     "mismatches": c.mismatches,
@@ -149,24 +192,156 @@ fn check(dir: &std::path::Path, variant: Variant, json: bool) -> Result<(), CliE
             .collect();
         print_json(&json!({ "ok": report.is_ok(), "classes": classes }));
     } else {
-        let positions: u64 = report.classes.iter().map(|c| c.positions).sum();
-        let bad: u64 = report.classes.iter().map(|c| c.mismatches).sum();
-        println!(
-            "{} tables, {positions} positions checked, {bad} mismatches",
-            report.classes.len()
-        );
+        println!("{}", report.summary());
     }
-    if report.classes.is_empty() {
+    if !report.is_ok() {
+        let names = |it: &mut dyn Iterator<Item = &peasant::table::ClassCheck>| {
+            it.map(|c| {
+                c.path
+                    .file_name()
+                    .map_or(c.material.to_string(), |n| n.to_string_lossy().into_owned())
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+        };
+        let mut parts = Vec::new();
+        for (what, list) in [
+            ("damaged or unreadable", names(&mut report.damaged())),
+            ("not checked", names(&mut report.unchecked())),
+            ("with wrong values", names(&mut report.wrong())),
+        ] {
+            if !list.is_empty() {
+                parts.push(format!("{what}: {list}"));
+            }
+        }
+        return Err(CliError::failure(format!(
+            "{} of {} tables in {} are not sound; {}",
+            report.classes.iter().filter(|c| !c.is_ok()).count(),
+            report.classes.len(),
+            dir.display(),
+            parts.join("; ")
+        )));
+    }
+    Ok(())
+}
+
+/// ", which holds tables of 5x5, 4x8 -noep" when `dir` holds tables of
+/// other boards or rules (read from the file names), else "".
+fn other_tables(dir: &std::path::Path) -> String {
+    let mut kinds: Vec<String> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            table_kind(&name).map(str::to_string)
+        })
+        .collect();
+    kinds.sort();
+    kinds.dedup();
+    if kinds.is_empty() {
+        String::new()
+    } else {
+        format!(
+            ", which holds tables of {} (select them with --board WxH, --no-en-passant, --seventh-rank-wins)",
+            kinds.join(", ")
+        )
+    }
+}
+
+/// Makes `dir` (and its parents) if it does not exist and checks that a
+/// file can be made in it, so that a bad `--out` is refused (status 2)
+/// before any work: a path that is a file, a directory that cannot be made
+/// or written.
+fn writable_dir(dir: &std::path::Path) -> Result<(), CliError> {
+    if dir.exists() && !dir.is_dir() {
         return Err(CliError::input(format!(
-            "no tables for {} in {}",
+            "{} is not a directory (--out takes the directory of the tables)",
+            dir.display()
+        )));
+    }
+    std::fs::create_dir_all(dir)
+        .map_err(|e| CliError::input(format!("cannot make directory {}: {e}", dir.display())))?;
+    let probe = dir.join(format!(".peasant-write-test-{}", std::process::id()));
+    std::fs::write(&probe, b"")
+        .map_err(|e| CliError::input(format!("cannot write in {}: {e}", dir.display())))?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
+}
+
+/// Refuses a `--tables` path that is not a directory, or a directory that
+/// holds no table of `variant` (naming the boards and rules it holds
+/// tables of), before any work: status 2.
+pub fn tables_dir(dir: &std::path::Path, variant: Variant) -> Result<(), CliError> {
+    if !dir.exists() {
+        return Err(CliError::input(format!(
+            "no table directory {}: generate tables with peasant gen {} --max-pawns N --out {}",
+            dir.display(),
             super::variant_flags(variant),
             dir.display()
         )));
     }
-    if !report.is_ok() {
-        return Err(CliError::failure(
-            "some table values disagree with their successors",
-        ));
+    if !dir.is_dir() {
+        return Err(CliError::input(format!(
+            "{} is not a directory (--tables takes the directory of the tables)",
+            dir.display()
+        )));
+    }
+    let prefix = format!("{}-", file_name_kind(variant));
+    let ours = std::fs::read_dir(dir)
+        .map_err(|e| CliError::input(format!("cannot read directory {}: {e}", dir.display())))?
+        .flatten()
+        .any(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            name.ends_with(".ptb") && table_kind(&name).is_some_and(|k| same_rules(k, &prefix))
+        });
+    if !ours {
+        return Err(CliError::input(format!(
+            "no tables for {} in {}{}",
+            super::variant_flags(variant),
+            dir.display(),
+            other_tables(dir)
+        )));
     }
     Ok(())
+}
+
+/// The part of a table file name before the class: `8x8`, `5x5-noep`.
+fn file_name_kind(variant: Variant) -> String {
+    let name = peasant::table::file_name(variant, Material::new(1, 1));
+    name.strip_suffix("-1v1.ptb").unwrap_or(&name).to_string()
+}
+
+/// The kind (board and rules) of a table file name, `5x5-noep` of
+/// `5x5-noep-2v1.ptb`.
+fn table_kind(name: &str) -> Option<&str> {
+    name.strip_suffix(".ptb")?.rsplit_once('-').map(|(k, _)| k)
+}
+
+/// Whether tables of `kind` answer positions of the variant whose file
+/// names start with `prefix`: the same rules, the same height, a board
+/// as wide or narrower (narrow tables answer wider boards).
+fn same_rules(kind: &str, prefix: &str) -> bool {
+    let ours = prefix.trim_end_matches('-');
+    let split = |k: &str| -> Option<(u8, u8, String)> {
+        let (board, rules) = k.split_once('-').unwrap_or((k, ""));
+        let (w, h) = board.split_once('x')?;
+        Some((w.parse().ok()?, h.parse().ok()?, rules.to_string()))
+    };
+    match (split(kind), split(ours)) {
+        (Some((w, h, r)), Some((ow, oh, or))) => h == oh && r == or && w <= ow,
+        _ => false,
+    }
+}
+
+/// Refuses a `--hash-mb` of more memory than the system has (status 2).
+pub fn hash_fits(hash_mb: usize) -> Result<(), CliError> {
+    let bytes = (hash_mb as u64).saturating_mul(1 << 20);
+    match available_memory() {
+        Some(have) if bytes > have => Err(CliError::input(format!(
+            "--hash-mb {hash_mb}: only {} MiB of memory are available",
+            have >> 20
+        ))),
+        _ => Ok(()),
+    }
 }

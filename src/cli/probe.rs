@@ -22,12 +22,22 @@ pub struct ProbeArgs {
 
 pub fn table_error(e: TableError) -> CliError {
     match e {
+        // A directory that is not there, not a directory, or of other
+        // tables says so rather than naming one missing class.
         TableError::Missing {
-            material, variant, ..
-        } => CliError::input(format!(
-            "{e}; generate it with: peasant gen {} --class {material}",
-            super::variant_flags(variant)
-        )),
+            ref path,
+            material,
+            variant,
+        } => match path
+            .parent()
+            .map(|dir| super::gen::tables_dir(dir, variant))
+        {
+            Some(Err(better)) => better,
+            _ => CliError::input(format!(
+                "{e}; generate it with: peasant gen {} --class {material}",
+                super::variant_flags(variant)
+            )),
+        },
         _ => CliError::failure(e),
     }
 }

@@ -37,6 +37,11 @@ impl VerifyArgs {
     pub fn run(&self, global: &GlobalArgs) -> Result<(), CliError> {
         let board = global.board()?.unwrap_or_default();
         let variant = Variant::new(board, global.rules());
+        if self.samples == 0 {
+            return Err(CliError::input("--samples must be 1 or more"));
+        }
+        super::gen::tables_dir(&self.tables, variant)?;
+        super::gen::hash_fits(self.hash_mb)?;
         let tb = Tablebase::new(&self.tables, variant);
         let config = CrossCheckConfig {
             samples: self.samples,
@@ -48,6 +53,7 @@ impl VerifyArgs {
         let report = cross_check(&tb, &config).map_err(|e| match e {
             CrossCheckError::Table(e) => table_error(e),
             CrossCheckError::Solve(e) => solve_error(e),
+            CrossCheckError::NoGame(_) => CliError::input(e),
         })?;
         let checked = report.checked;
         let mut disagreements = Vec::new();

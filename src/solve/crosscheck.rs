@@ -63,6 +63,10 @@ pub enum CrossCheckError {
     /// memory, say).
     #[error(transparent)]
     Solve(#[from] SolveError),
+    /// Every start position of the variant is over at once: no game to
+    /// play out.
+    #[error("no start position of {0} has a game in progress (every setup that fits the board is over at once): nothing to play out")]
+    NoGame(Variant),
 }
 
 /// The start positions of `variant`'s board: the pawn game, Peasants'
@@ -92,6 +96,9 @@ pub fn cross_check(
     config: &CrossCheckConfig,
 ) -> Result<CrossCheckReport, CrossCheckError> {
     let starts = starts(tables.variant());
+    if starts.is_empty() {
+        return Err(CrossCheckError::NoGame(tables.variant()));
+    }
     let mut rng = SplitMix64::new(config.seed);
     let solver = Solver::new(
         SolverConfig {
@@ -102,7 +109,9 @@ pub fn cross_check(
         None,
     )?;
     let mut report = CrossCheckReport::default();
-    while report.checked < config.samples && report.playouts < 1000 * config.samples.max(1) {
+    while report.checked < config.samples
+        && report.playouts < config.samples.max(1).saturating_mul(1000)
+    {
         report.playouts += 1;
         // One random game; keep the positions the tables can answer.
         let mut p = starts[rng.index(starts.len())];

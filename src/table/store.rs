@@ -129,7 +129,11 @@ pub fn write_table_with(
         f.sync_all()?;
         std::fs::rename(&tmp, &path)
     };
-    write().map_err(|e| TableError::io(&path, e))?;
+    write().map_err(|e| {
+        // Never leave a part of a file behind, not even under the temporary name.
+        let _ = std::fs::remove_file(&tmp);
+        TableError::io(&path, e)
+    })?;
     Ok(path)
 }
 

@@ -1,5 +1,7 @@
 //! `peasant gen --check DIR`: every checksum of every table, and every
-//! position against its successors (as Syzygy's `rtbver` does).
+//! position against its successors (as Syzygy's `rtbver` does). A damaged
+//! file does not stop the check: every file is looked at, and each damaged
+//! one is named with what is wrong with it.
 
 use super::{file_name, DenseTable, Table, TableError};
 use crate::index::domain::{search_one_ply, TableValues};
@@ -20,7 +22,8 @@ pub struct ClassCheck {
     pub material: Material,
     /// Its table file.
     pub path: PathBuf,
-    /// Positions checked: one per number of the class's index.
+    /// Positions compared with their successors (0 if the values could not
+    /// be compared).
     pub positions: u64,
     /// Size of the file in bytes.
     pub file_bytes: u64,
@@ -28,8 +31,54 @@ pub struct ClassCheck {
     pub mismatches: u64,
     /// The first such position, its stored and its recomputed value.
     pub first_mismatch: Option<String>,
+    /// What is wrong with the file itself (a checksum, its length, its
+    /// header, a value out of range; or it cannot be read), if anything: it
+    /// cannot be used. Starts with `DAMAGED:` or `UNREADABLE:` and names
+    /// the file.
+    pub damage: Option<String>,
+    /// Why the values were not compared with their successors although the
+    /// file itself is sound: a table they come from is damaged or missing.
+    pub unchecked: Option<String>,
     /// Seconds the class's check took.
     pub seconds: f64,
+}
+
+impl ClassCheck {
+    /// The file is sound and every position agrees with its successors.
+    pub fn is_ok(&self) -> bool {
+        self.mismatches == 0 && self.damage.is_none() && self.unchecked.is_none()
+    }
+
+    /// One line for people: the class, what was found, the file.
+    pub fn line(&self) -> String {
+        let m = self.material;
+        let path = self.path.display();
+        if let Some(why) = &self.damage {
+            return format!("{m}: {why}");
+        }
+        if let Some(why) = &self.unchecked {
+            return format!(
+                "{m}: checksums good, values NOT checked ({why}): {} bytes {path}",
+                self.file_bytes
+            );
+        }
+        let verdict = if self.mismatches == 0 {
+            "ok"
+        } else {
+            "WRONG VALUES"
+        };
+        format!(
+            "{m}: {verdict}: {} positions, {} bytes, {} mismatches{} ({:.2} s) {path}",
+            self.positions,
+            self.file_bytes,
+            self.mismatches,
+            self.first_mismatch
+                .as_deref()
+                .map(|s| format!(", first {s}"))
+                .unwrap_or_default(),
+            self.seconds,
+        )
+    }
 }
 
 /// What checking a directory found, class by class, lowest total first.
@@ -40,16 +89,50 @@ pub struct VerifyReport {
 }
 
 impl VerifyReport {
-    /// Whether every position of every class agrees with the best of its moves.
+    /// No file is damaged, every class was checked and every value agrees.
     pub fn is_ok(&self) -> bool {
-        self.classes.iter().all(|c| c.mismatches == 0)
+        self.classes.iter().all(ClassCheck::is_ok)
+    }
+
+    /// The classes whose file is damaged.
+    pub fn damaged(&self) -> impl Iterator<Item = &ClassCheck> {
+        self.classes.iter().filter(|c| c.damage.is_some())
+    }
+
+    /// The classes whose file is sound but whose values could not be
+    /// compared with their successors.
+    pub fn unchecked(&self) -> impl Iterator<Item = &ClassCheck> {
+        self.classes
+            .iter()
+            .filter(|c| c.damage.is_none() && c.unchecked.is_some())
+    }
+
+    /// The classes with values that disagree with their successors.
+    pub fn wrong(&self) -> impl Iterator<Item = &ClassCheck> {
+        self.classes.iter().filter(|c| c.mismatches > 0)
+    }
+
+    /// One line: how many tables, how many intact, damaged, unchecked and
+    /// with wrong values, and how many positions were compared.
+    pub fn summary(&self) -> String {
+        let positions: u64 = self.classes.iter().map(|c| c.positions).sum();
+        let mismatches: u64 = self.classes.iter().map(|c| c.mismatches).sum();
+        format!(
+            "{} tables: {} intact, {} damaged, {} not checked against their successors, {} with wrong values; {positions} positions checked, {mismatches} mismatches",
+            self.classes.len(),
+            self.classes.iter().filter(|c| c.is_ok()).count(),
+            self.damaged().count(),
+            self.unchecked().count(),
+            self.wrong().count(),
+        )
     }
 }
 
 /// Dense tables of the classes in memory, as the source of successors'
-/// values.
+/// values; damaged classes answer with their damage.
 struct Loaded {
     map: HashMap<Material, Arc<DenseTable>>,
+    broken: HashMap<Material, (PathBuf, String)>,
     dir: PathBuf,
     variant: Variant,
 }
@@ -59,28 +142,57 @@ impl TableValues for Loaded {
 
     fn table_value(&self, pos: &Position) -> Result<Value, TableError> {
         let m = Material::of(pos);
-        match self.map.get(&m) {
-            Some(t) => t.get(pos),
-            None => Err(TableError::Missing {
-                material: m,
-                variant: self.variant,
-                path: self.dir.join(file_name(self.variant, m)),
-            }),
+        if let Some(t) = self.map.get(&m) {
+            return t.get(pos);
         }
+        if let Some((path, why)) = self.broken.get(&m) {
+            return Err(TableError::Damaged {
+                path: path.clone(),
+                why: why.clone(),
+            });
+        }
+        Err(TableError::Missing {
+            material: m,
+            variant: self.variant,
+            path: self.dir.join(file_name(self.variant, m)),
+        })
+    }
+}
+
+/// What is wrong with a table file, naming it.
+fn damage_text(e: &TableError) -> String {
+    match e {
+        TableError::Damaged { path, why } => format!("DAMAGED: {}: {why}", path.display()),
+        TableError::Io { .. } => format!("UNREADABLE: {e}"),
+        other => format!("DAMAGED: {other}"),
+    }
+}
+
+/// Why a class's values could not be compared, naming the table at fault.
+fn unchecked_text(e: &TableError) -> String {
+    match e {
+        TableError::Damaged { path, .. } | TableError::Io { path, .. } => {
+            format!("{} is damaged or unreadable", path.display())
+        }
+        TableError::Missing { path, .. } => format!("{} is missing", path.display()),
+        other => other.to_string(),
     }
 }
 
 /// Checks every table of `variant` in `dir`: the file's checksums and
 /// layout when opened, every block's checksum and range when decompressed,
 /// then every position's value against the best of its moves' values (from
-/// the tables of the same total and of one pawn fewer, which must be
-/// there). `log` gets one line per class. A damaged or missing table is an
-/// error naming the file; values that disagree are counted in the report.
+/// the tables of the same total and of one pawn fewer). `log` gets one line
+/// per class ([`ClassCheck::line`]) as it is checked. A damaged file does
+/// not stop the check: it is recorded in the report (with what is wrong),
+/// and the classes that need its values are recorded as not checked. Only
+/// a directory that cannot be read is an error.
 pub fn verify_tables(
     dir: &Path,
     variant: Variant,
     log: &dyn Fn(&str),
 ) -> Result<VerifyReport, TableError> {
+    std::fs::read_dir(dir).map_err(|e| TableError::io(dir, e))?;
     let max_total = (white_domain(variant).count() + black_domain(variant).count()) as u8;
     let present: Vec<Material> = Material::up_to(max_total)
         .into_iter()
@@ -89,6 +201,7 @@ pub fn verify_tables(
     let mut report = VerifyReport::default();
     let mut loaded = Loaded {
         map: HashMap::new(),
+        broken: HashMap::new(),
         dir: dir.to_path_buf(),
         variant,
     };
@@ -107,58 +220,76 @@ pub fn verify_tables(
             .collect();
         for &m in &classes {
             let path = dir.join(file_name(variant, m));
-            let table = Table::open(&path, variant, m)?;
-            files.insert(m, (path, table.file_len()));
-            loaded.map.insert(m, Arc::new(table.to_dense()?));
+            let len = std::fs::metadata(&path).map(|md| md.len()).unwrap_or(0);
+            files.insert(m, (path.clone(), len));
+            match Table::open(&path, variant, m).and_then(|t| t.to_dense()) {
+                Ok(dense) => {
+                    loaded.map.insert(m, Arc::new(dense));
+                }
+                Err(e) => {
+                    loaded.broken.insert(m, (path, damage_text(&e)));
+                }
+            }
         }
         for &m in &classes {
             let start = std::time::Instant::now();
-            let table = loaded.map[&m].clone();
-            let index = table.index();
-            let found = (0..index.len())
-                .into_par_iter()
-                .try_fold(
-                    || (0u64, None::<String>),
-                    |(mut bad, mut first), i| {
-                        let pos = index.unrank(i);
-                        let stored = table.get(&pos)?;
-                        let expected = search_one_ply(&loaded, &pos)?;
-                        if stored != expected {
-                            bad += 1;
-                            if first.is_none() {
-                                first =
-                                    Some(format!("{pos}: stored {stored}, moves give {expected}"));
-                            }
-                        }
-                        Ok::<_, TableError>((bad, first))
-                    },
-                )
-                .try_reduce(|| (0, None), |a, b| Ok((a.0 + b.0, a.1.or(b.1))))?;
             let (path, file_bytes) = files[&m].clone();
-            let check = ClassCheck {
+            let mut check = ClassCheck {
                 material: m,
-                path,
-                positions: index.len(),
+                path: path.clone(),
+                positions: 0,
                 file_bytes,
-                mismatches: found.0,
-                first_mismatch: found.1,
-                seconds: start.elapsed().as_secs_f64(),
+                mismatches: 0,
+                first_mismatch: None,
+                damage: None,
+                unchecked: None,
+                seconds: 0.0,
             };
-            log(&format!(
-                "{m}: {} positions, {} bytes, {} mismatches{} ({:.2} s) {}",
-                check.positions,
-                check.file_bytes,
-                check.mismatches,
-                check
-                    .first_mismatch
-                    .as_deref()
-                    .map(|s| format!(", first {s}"))
-                    .unwrap_or_default(),
-                check.seconds,
-                check.path.display()
-            ));
+            match loaded.map.get(&m).cloned() {
+                None => check.damage = Some(loaded.broken[&m].1.clone()),
+                Some(table) => match compare(&loaded, &table) {
+                    Ok((mismatches, first)) => {
+                        check.positions = table.index().len();
+                        check.mismatches = mismatches;
+                        check.first_mismatch = first;
+                    }
+                    Err(e) if e.path() == path => {
+                        // The file's own sections disagree with each other.
+                        check.damage = Some(damage_text(&e));
+                        loaded.map.remove(&m);
+                        loaded.broken.insert(m, (path, damage_text(&e)));
+                    }
+                    Err(e) => check.unchecked = Some(unchecked_text(&e)),
+                },
+            }
+            check.seconds = start.elapsed().as_secs_f64();
+            log(&check.line());
             report.classes.push(check);
         }
     }
     Ok(report)
+}
+
+/// Every position of `table` against the best of its moves: the number
+/// that disagree and the first of them.
+fn compare(loaded: &Loaded, table: &DenseTable) -> Result<(u64, Option<String>), TableError> {
+    let index = table.index();
+    (0..index.len())
+        .into_par_iter()
+        .try_fold(
+            || (0u64, None::<String>),
+            |(mut bad, mut first), i| {
+                let pos = index.unrank(i);
+                let stored = table.get(&pos)?;
+                let expected = search_one_ply(loaded, &pos)?;
+                if stored != expected {
+                    bad += 1;
+                    if first.is_none() {
+                        first = Some(format!("{pos}: stored {stored}, moves give {expected}"));
+                    }
+                }
+                Ok::<_, TableError>((bad, first))
+            },
+        )
+        .try_reduce(|| (0, None), |a, b| Ok((a.0 + b.0, a.1.or(b.1))))
 }
