@@ -24,6 +24,7 @@ use crate::rules::position::{Outcome, Position};
 use crate::rules::square::Square;
 use crate::rules::value::{Value, Wdl};
 use crate::solve::leaf::{known, Counters, Known, Tally};
+use crate::solve::profile::{self, End};
 use crate::table::{TableError, Tablebase};
 use rayon::prelude::*;
 use std::cell::UnsafeCell;
@@ -86,6 +87,9 @@ pub struct SolverConfig {
     /// Win/draw/loss mode: take a free runner ([`crate::resolve_runner`])
     /// as a win instead of searching it.
     pub runner: bool,
+    /// Take dead positions ([`crate::rules::is_dead`]: no capture and no
+    /// promotion can ever happen) as draws instead of searching them.
+    pub dead: bool,
     /// Stop with [`SolveError::Stopped`] after about this many nodes (exactly,
     /// on one thread): to interrupt a long solve and resume it later.
     pub max_nodes: Option<u64>,
@@ -101,6 +105,7 @@ impl Default for SolverConfig {
             threads: 1,
             race: true,
             runner: true,
+            dead: true,
             etc: true,
             null_window: false,
             max_nodes: None,
@@ -144,6 +149,8 @@ pub struct SolveStats {
     pub race_hits: u64,
     /// Leaves won by a free runner.
     pub runner_hits: u64,
+    /// Leaves drawn as dead positions.
+    pub dead_hits: u64,
     /// Transposition-table entries found.
     pub tt_hits: u64,
 }
@@ -521,6 +528,7 @@ impl<'a> Solver<'a> {
 
     fn flush(&self, w: &mut Worker) {
         self.counters.flush(&mut w.tally.stats);
+        profile::flush();
     }
 
     /// The score of a win/draw/loss in win/draw/loss mode.
@@ -668,10 +676,12 @@ impl<'a> Solver<'a> {
         ply: usize,
     ) -> Result<i32, SolveError> {
         w.tally.node(&self.counters)?;
+        let class = profile::enter(pos, ply);
         match known(
             pos,
             self.config.race,
             self.config.runner,
+            self.config.dead,
             self.tables,
             self.config.dtm,
             &mut w.tally.stats,
@@ -690,9 +700,11 @@ impl<'a> Solver<'a> {
             upper = e.upper as i32;
             tt_best = e.best;
             if lower >= beta || lower == upper {
+                profile::end(End::Transposition);
                 return Ok(lower);
             }
             if upper <= alpha {
+                profile::end(End::Transposition);
                 return Ok(upper);
             }
             alpha = alpha.max(lower);
@@ -700,6 +712,7 @@ impl<'a> Solver<'a> {
         }
         let mut moves = pos.legal_moves();
         if moves.is_empty() {
+            profile::end(End::Stalemate);
             return Ok(0);
         }
         self.order(w, pos, moves.as_mut_slice(), tt_best, ply);
@@ -717,6 +730,7 @@ impl<'a> Solver<'a> {
         for &m in moves.iter() {
             let child = pos.play(m);
             if child.winner_by_rule().is_some() {
+                profile::end(End::WinNow);
                 best = self.win_now();
                 best_move = code(m);
                 children.clear();
@@ -743,6 +757,7 @@ impl<'a> Solver<'a> {
                 }
             }
             if best >= beta {
+                profile::end(End::Etc);
                 children.clear();
             } else {
                 // Only a proof of the cut counts; the searches below
@@ -750,6 +765,9 @@ impl<'a> Solver<'a> {
                 best = -INF;
                 best_move = NO_MOVE;
             }
+        }
+        if !children.is_empty() {
+            profile::end_with(class, End::Searched);
         }
         for &(m, c, _) in children.iter() {
             let cs = match self.search(w, &c, self.to_child(beta), self.to_child(alpha), ply + 1) {

@@ -8,6 +8,7 @@
 pub(crate) mod alphabeta;
 pub(crate) mod leaf;
 pub(crate) mod pns;
+pub mod profile;
 pub(crate) mod savefile;
 
 pub use alphabeta::{

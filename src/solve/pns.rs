@@ -82,6 +82,9 @@ pub struct PnConfig {
     /// Take a free runner ([`crate::resolve_runner`]) as a win instead of
     /// searching it.
     pub runner: bool,
+    /// Take dead positions ([`crate::rules::is_dead`]) as draws instead of
+    /// searching them.
+    pub dead: bool,
 }
 
 impl Default for PnConfig {
@@ -96,6 +99,7 @@ impl Default for PnConfig {
             max_nodes: None,
             race: true,
             runner: true,
+            dead: true,
         }
     }
 }
@@ -341,6 +345,7 @@ impl<'a> PnSolver<'a> {
             pos,
             self.config.race,
             self.config.runner,
+            self.config.dead,
             self.tables,
             false,
             &mut w.tally.stats,
