@@ -19,6 +19,7 @@
 
 use crate::rules::canonical::{canonical_with, position_key, CanonicalRules};
 use crate::rules::color::Color;
+use crate::rules::dead::is_dead;
 use crate::rules::moves::{Move, MoveKind};
 use crate::rules::position::{Outcome, Position};
 use crate::rules::square::Square;
@@ -179,6 +180,9 @@ pub struct Proven {
 }
 
 const INF: i32 = 30_000;
+/// The move-order bonus of a move whose pawn lands on a square no enemy
+/// pawn attacks (in ranks of advance).
+const SAFE_LANDING: i32 = 3;
 const NO_MOVE: u16 = 0;
 
 /// What a probe finds: the bounds of the score, the best move and the
@@ -629,6 +633,13 @@ impl<'a> Solver<'a> {
             Color::Black => h - 1 - s.rank(),
         };
         let killers = w.killers.get(ply).copied().unwrap_or([NO_MOVE; 2]);
+        // The squares the opponent's pawns attack.
+        let theirs = pos.pawns(!pos.turn());
+        let attacked = match pos.turn() {
+            Color::White => theirs.down(1),
+            Color::Black => theirs.up(1),
+        };
+        let attacked = attacked.left() | attacked.right();
         let mut keys = [0i32; crate::rules::moves::MAX_MOVES];
         for (k, &m) in keys.iter_mut().zip(moves.iter()) {
             let c = code(m);
@@ -648,6 +659,12 @@ impl<'a> Solver<'a> {
             }
             if m.kind == MoveKind::DoublePush {
                 key += 5;
+            }
+            // A pawn landing where no enemy pawn attacks it: a hint worth
+            // a few ranks of advance (Peasants' Chess 4x8 and the pawn
+            // game 7x7: a quarter fewer nodes; NOTES-reduce.md).
+            if !attacked.contains(m.to) {
+                key += SAFE_LANDING;
             }
             *k = key;
         }
@@ -744,10 +761,20 @@ impl<'a> Solver<'a> {
         // Enhanced transposition cutoff: a child already known to be bad
         // enough for the opponent cuts before any search.
         if self.config.etc && best == -INF {
-            for &(m, _, k) in children.iter() {
-                if let Some(e) = self.tt.probe(k) {
-                    let s = self.to_parent(e.upper as i32);
-                    if s > best && e.upper as i32 != INF {
+            for &(m, c, k) in children.iter() {
+                // A dead child is a draw: as good as an exact entry (its
+                // value is never stored, being a leaf).
+                let upper = if self.config.dead && is_dead(&c) {
+                    Some(0)
+                } else {
+                    self.tt
+                        .probe(k)
+                        .map(|e| e.upper as i32)
+                        .filter(|&u| u != INF)
+                };
+                if let Some(u) = upper {
+                    let s = self.to_parent(u);
+                    if s > best {
                         best = s;
                         best_move = code(m);
                         if s >= beta {
