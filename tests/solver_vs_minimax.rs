@@ -37,9 +37,10 @@ fn check_canonical(v: Variant, setups: bool, randoms: usize) -> usize {
     all.len()
 }
 
-/// The solver (win/draw/loss and DTM modes; with move order, the race and
-/// free-runner rules and the enhanced transposition cutoff, and without
-/// any of them) gives minimax's value on every position.
+/// The solver (win/draw/loss and DTM modes; with move order, the race,
+/// free-runner and dead-position rules and the enhanced transposition
+/// cutoff, and without any of them) gives minimax's value on every
+/// position.
 fn check_solver(v: Variant, setups: bool, randoms: usize, tables: Option<&Tablebase>) -> usize {
     let t = std::time::Instant::now();
     let mut memo = MinimaxMemo::default();
@@ -50,6 +51,7 @@ fn check_solver(v: Variant, setups: bool, randoms: usize, tables: Option<&Tableb
         ordering,
         race: ordering,
         runner: ordering,
+        dead: ordering,
         etc: ordering,
         ..SolverConfig::default()
     };

@@ -74,6 +74,15 @@ pub struct SolveArgs {
     /// rule).
     #[arg(long, hide = true)]
     pub no_runner: bool,
+    /// Search dead positions (no capture and no promotion can ever happen)
+    /// instead of taking them as draws (to measure the rule).
+    #[arg(long, hide = true)]
+    pub no_dead: bool,
+    /// Count where the nodes go (pawns, segments, depth, what ended them)
+    /// and print the profile on stdout after the solve (alpha-beta; one
+    /// thread for complete counts).
+    #[arg(long, hide = true)]
+    pub profile: bool,
     /// No enhanced transposition cutoff (looking up every child before
     /// searching any): to measure it.
     #[arg(long, hide = true)]
@@ -223,6 +232,7 @@ impl SolveArgs {
             ordering: !self.no_order,
             race: !self.no_race,
             runner: !self.no_runner,
+            dead: !self.no_dead,
             etc: !self.no_etc,
             null_window: self.null_window,
             canonical,
@@ -241,6 +251,7 @@ impl SolveArgs {
                     max_nodes: self.max_nodes,
                     race: !self.no_race,
                     runner: !self.no_runner,
+                    dead: !self.no_dead,
                 },
                 tb.as_ref(),
             )
@@ -250,6 +261,9 @@ impl SolveArgs {
             ab = Solver::new(config, tb.as_ref()).map_err(solve_error)?;
             &ab
         };
+        if self.profile {
+            peasant::solve::profile::enable();
+        }
         let quiet = self.quiet;
         let session = Session::new(solver, &pos, self.save.as_deref()).map_err(proven_error)?;
         let loaded = session.loaded();
@@ -288,6 +302,9 @@ impl SolveArgs {
             }
         });
         let (seconds, stats) = (end.seconds, end.stats);
+        if self.profile {
+            println!("{}", peasant::solve::profile::take());
+        }
         let saved = end.saved.transpose().map_err(proven_error)?;
         let saved_text = match (session.path(), saved) {
             (Some(path), Some(n)) => format!("{n} proven positions saved to {}", path.display()),
@@ -330,6 +347,7 @@ impl SolveArgs {
                 "rule_leaves": stats.rule_hits,
                 "race_leaves": stats.race_hits,
                 "runner_leaves": stats.runner_hits,
+                "dead_leaves": stats.dead_hits,
                 "tt_hits": stats.tt_hits,
                 "seconds": seconds,
                 "threads": self.threads,
@@ -359,13 +377,14 @@ impl SolveArgs {
         };
         println!("line:   {} ({kind})", line_san.join(" "));
         println!(
-            "nodes:  {} ({:.2} M/s), table hits {}, rule leaves {}, race leaves {}, runner leaves {}, tt hits {}",
+            "nodes:  {} ({:.2} M/s), table hits {}, rule leaves {}, race leaves {}, runner leaves {}, dead leaves {}, tt hits {}",
             stats.nodes,
             stats.nodes as f64 / seconds.max(1e-9) / 1e6,
             stats.table_hits,
             stats.rule_hits,
             stats.race_hits,
             stats.runner_hits,
+            stats.dead_hits,
             stats.tt_hits
         );
         println!(

@@ -11,6 +11,7 @@
 pub(crate) mod bitboard;
 pub(crate) mod canonical;
 pub(crate) mod color;
+pub(crate) mod dead;
 pub(crate) mod error;
 pub(crate) mod fen;
 pub(crate) mod moves;
@@ -27,6 +28,7 @@ pub(crate) mod variant;
 pub use bitboard::Bitboard;
 pub use canonical::{canonical, canonical_with, position_key, CanonicalRules};
 pub use color::{ByColor, Color};
+pub use dead::{dead_segments, is_dead};
 pub use error::{FenError, IllegalPosition, MaterialError, MoveError, PositionError};
 pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};
 pub use parse::parse_position;

@@ -2,9 +2,11 @@
 //! knowledge they apply to a node before searching it, and the counters,
 //! stop flag and node budget of a solve.
 
+use crate::rules::dead::is_dead;
 use crate::rules::position::Position;
 use crate::rules::shortcuts::{resolve_by_rule, resolve_race, resolve_runner};
 use crate::rules::value::{Value, Wdl};
+use crate::solve::profile::{self, End};
 use crate::solve::types::{SolveError, SolveStats};
 use crate::table::Tablebase;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -36,11 +38,13 @@ impl Known {
 /// known without search, counted in `stats`. `exact`: a table probe reads
 /// the DTM too (else only the WDL section, half the blocks to decompress),
 /// and the free-runner rule, which knows a win but not its distance, is
-/// left out.
+/// left out. `dead`: take dead positions ([`is_dead`]) as draws.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn known(
     pos: &Position,
     race: bool,
     runner: bool,
+    dead: bool,
     tables: Option<&Tablebase>,
     exact: bool,
     stats: &mut SolveStats,
@@ -52,21 +56,30 @@ pub(crate) fn known(
     }
     if let Some(v) = resolve_by_rule(pos) {
         stats.rule_hits += 1;
+        profile::end(End::Rule);
         return Ok(Some(Known::Exact(v)));
     }
     if race {
         if let Some(v) = resolve_race(pos) {
             stats.race_hits += 1;
+            profile::end(End::Race);
             return Ok(Some(Known::Exact(v)));
         }
     }
     if runner && !exact && resolve_runner(pos) {
         stats.runner_hits += 1;
+        profile::end(End::Runner);
         return Ok(Some(Known::Wdl(Wdl::Win)));
+    }
+    if dead && is_dead(pos) {
+        stats.dead_hits += 1;
+        profile::end(End::Dead);
+        return Ok(Some(Known::Exact(Value::Draw)));
     }
     if let Some(tb) = tables {
         if tb.covers(pos)? {
             stats.table_hits += 1;
+            profile::end(End::Table);
             return Ok(Some(if exact {
                 Known::Exact(tb.probe(pos)?)
             } else {
@@ -111,6 +124,7 @@ pub(crate) struct Counters {
     rule_hits: AtomicU64,
     race_hits: AtomicU64,
     runner_hits: AtomicU64,
+    dead_hits: AtomicU64,
     tt_hits: AtomicU64,
     stop: Arc<AtomicBool>,
     /// Stop when `nodes` reaches this (`u64::MAX`: no budget).
@@ -125,6 +139,7 @@ impl Counters {
             rule_hits: AtomicU64::new(0),
             race_hits: AtomicU64::new(0),
             runner_hits: AtomicU64::new(0),
+            dead_hits: AtomicU64::new(0),
             tt_hits: AtomicU64::new(0),
             stop: Arc::new(AtomicBool::new(false)),
             max_nodes: AtomicU64::new(max_nodes.unwrap_or(u64::MAX)),
@@ -153,6 +168,7 @@ impl Counters {
             rule_hits: self.rule_hits.load(Relaxed),
             race_hits: self.race_hits.load(Relaxed),
             runner_hits: self.runner_hits.load(Relaxed),
+            dead_hits: self.dead_hits.load(Relaxed),
             tt_hits: self.tt_hits.load(Relaxed),
         }
     }
@@ -165,6 +181,7 @@ impl Counters {
         self.rule_hits.fetch_add(s.rule_hits, Relaxed);
         self.race_hits.fetch_add(s.race_hits, Relaxed);
         self.runner_hits.fetch_add(s.runner_hits, Relaxed);
+        self.dead_hits.fetch_add(s.dead_hits, Relaxed);
         self.tt_hits.fetch_add(s.tt_hits, Relaxed);
     }
 

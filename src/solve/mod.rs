@@ -9,6 +9,7 @@ pub(crate) mod alphabeta;
 pub(crate) mod crosscheck;
 pub(crate) mod leaf;
 pub(crate) mod pns;
+pub mod profile;
 pub(crate) mod savefile;
 pub(crate) mod session;
 pub(crate) mod tt;

@@ -83,6 +83,9 @@ pub struct PnConfig {
     /// Take a free runner ([`crate::rules::resolve_runner`]) as a win instead of
     /// searching it.
     pub runner: bool,
+    /// Take dead positions ([`crate::rules::is_dead`]) as draws instead of
+    /// searching them.
+    pub dead: bool,
 }
 
 impl Default for PnConfig {
@@ -97,6 +100,7 @@ impl Default for PnConfig {
             max_nodes: None,
             race: true,
             runner: true,
+            dead: true,
         }
     }
 }
@@ -347,6 +351,7 @@ impl<'a> PnSolver<'a> {
             pos,
             self.config.race,
             self.config.runner,
+            self.config.dead,
             self.tables,
             false,
             &mut w.tally.stats,

@@ -88,6 +88,9 @@ pub struct SolveStats {
     pub race_hits: u64,
     /// Leaves won by a free runner.
     pub runner_hits: u64,
+    /// Leaves drawn as dead positions (no capture and no promotion can
+    /// ever happen).
+    pub dead_hits: u64,
     /// Transposition-table entries found.
     pub tt_hits: u64,
 }
