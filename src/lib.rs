@@ -10,10 +10,12 @@
 //! assert_eq!(perft(&start, 2), 64);
 //! ```
 
+pub mod explore;
 pub mod generate;
 pub mod index;
 mod rng;
 pub mod rules;
+pub mod serve;
 pub mod solve;
 pub mod table;
 
