@@ -34,7 +34,7 @@ pub struct PlayArgs {
     /// Where the tables are (used where they hold the position).
     #[arg(long, value_name = "DIR")]
     pub tables: Option<PathBuf>,
-    /// Seconds of thought per move (default 5; 4 under --protocol).
+    /// Seconds of thought per move (default 5; 3.5 under --protocol).
     #[arg(long, value_name = "SECS")]
     pub think: Option<f64>,
     /// Write the game's PGN to FILE (it is printed anyway).
@@ -146,7 +146,7 @@ impl PlayArgs {
             color,
             gaps,
             avoid,
-            think: self.think(4.0)?,
+            think: self.think(3.5)?,
             rules: global.rules(),
             hash_mb: self.hash_mb,
         };

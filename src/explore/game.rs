@@ -136,7 +136,7 @@ pub fn play<R: BufRead, W: Write>(
                 writeln!(out, "hint: {} ({})", c.mv.san(), describe_choice(&c))?;
             }
             "value" => match player.value(&pos, think) {
-                Some((v, src)) => writeln!(out, "value: you {} ({src})", describe(v))?,
+                Some((v, src)) => writeln!(out, "value: {human} {} ({src})", describe(v))?,
                 None => writeln!(out, "value: not proven within the time")?,
             },
             "undo" => {

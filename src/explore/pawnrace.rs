@@ -127,9 +127,10 @@ pub fn run<R: BufRead, W: Write>(
         },
         tables,
     );
+    let mut proposed = (2, 2);
     if config.color == Color::Black {
-        let g = config.gaps.unwrap_or_else(|| choose_gaps(&config.avoid));
-        writeln!(out, "{}", gaps_text(g))?;
+        proposed = config.gaps.unwrap_or_else(|| choose_gaps(&config.avoid));
+        writeln!(out, "{}", gaps_text(proposed))?;
         out.flush()?;
     }
     let mut line = String::new();
@@ -145,9 +146,12 @@ pub fn run<R: BufRead, W: Write>(
         }
     };
     if !read(&mut input, &mut line)? {
-        return Err(ProtocolError::BadInput(
-            "the input ended before the gaps were confirmed".into(),
-        ));
+        // The input ended before the game began.
+        return Ok(ProtocolGame {
+            start: start_position(proposed, config.rules),
+            moves: Vec::new(),
+            outcome: None,
+        });
     }
     let gaps = parse_gaps(&line).ok_or_else(|| {
         ProtocolError::BadInput(format!(
