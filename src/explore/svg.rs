@@ -122,7 +122,7 @@ pub fn board_svg(pos: &Position, options: &SvgOptions) -> String {
         let (x, y) = corner(ep);
         let _ = writeln!(
             out,
-            "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"none\" stroke=\"#777\" stroke-dasharray=\"3 3\" class=\"ep\"/>",
+            "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"none\" stroke=\"#777\" stroke-dasharray=\"3 3\" class=\"ep\" pointer-events=\"none\"/>",
             x + s / 2,
             y + s / 2,
             s / 5
@@ -142,7 +142,7 @@ pub fn board_svg(pos: &Position, options: &SvgOptions) -> String {
         let (px, py) = (-uy * head * 0.55, ux * head * 0.55);
         let _ = writeln!(
             out,
-            "<g class=\"arrow\" opacity=\"0.8\"><line x1=\"{x1:.1}\" y1=\"{y1:.1}\" x2=\"{bx:.1}\" y2=\"{by:.1}\" \
+            "<g class=\"arrow\" opacity=\"0.8\" pointer-events=\"none\"><line x1=\"{x1:.1}\" y1=\"{y1:.1}\" x2=\"{bx:.1}\" y2=\"{by:.1}\" \
              stroke=\"{ARROW}\" stroke-width=\"{:.1}\" stroke-linecap=\"round\"/>\
              <polygon points=\"{x2:.1},{y2:.1} {:.1},{:.1} {:.1},{:.1}\" fill=\"{ARROW}\"/></g>",
             s as f64 * 0.16,
