@@ -361,3 +361,45 @@ pub fn table_analysis(tb: &Tablebase, pos: &Position) -> Result<Option<Analysis>
         moves: moves.into_iter().map(|(m, v)| (m, exact(v))).collect(),
     }))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{parse_position, Board, Rules};
+
+    /// A stand-in for the proof logs: win/draw/loss from a search.
+    struct Searched;
+
+    impl Knowledge for Searched {
+        fn lookup(&self, pos: &Position) -> Option<Solution> {
+            let solver = Solver::new(SolverConfig::default(), None);
+            let s = solver.solve(pos).ok()?;
+            Some(wdl_only(s.wdl))
+        }
+    }
+
+    #[test]
+    fn extra_knowledge_answers_as_proof() {
+        let pos = parse_position("pawngame", Some(Board::new(4, 5).unwrap()), Rules::default())
+            .unwrap();
+        let searched = Oracle::new(None, Budget::default()).analyse(&pos).unwrap();
+        assert_eq!(searched.source, Source::Search);
+        let proof = Oracle::new(None, Budget::default())
+            .with_knowledge(Arc::new(Searched))
+            .analyse(&pos)
+            .unwrap();
+        assert_eq!(proof.source, Source::Proof);
+        assert_eq!(proof.value.wdl, searched.value.wdl);
+        assert_eq!(proof.moves.len(), searched.moves.len());
+        for (m, s) in &proof.moves {
+            let same = searched.moves.iter().find(|(n, _)| n == m).unwrap();
+            assert_eq!(s.wdl, same.1.wdl, "{m}");
+            assert_eq!(s.value, None);
+        }
+        // Best first.
+        assert!(proof
+            .moves
+            .windows(2)
+            .all(|w| solution_key(&w[0].1) >= solution_key(&w[1].1)));
+    }
+}
