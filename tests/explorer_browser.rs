@@ -30,7 +30,11 @@ fn find(names: &[&str]) -> Option<String> {
 }
 
 fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
 }
 
 /// One HTTP request with a JSON body; the JSON answer.
@@ -56,12 +60,11 @@ fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&Json>) -> Json
         raw.push(byte[0]);
     }
     let head = String::from_utf8_lossy(&raw).to_string();
-    let len = head
-        .lines()
-        .find_map(|l| {
-            let (k, v) = l.split_once(':')?;
-            k.eq_ignore_ascii_case("content-length").then(|| v.trim().parse::<usize>().ok())?
-        });
+    let len = head.lines().find_map(|l| {
+        let (k, v) = l.split_once(':')?;
+        k.eq_ignore_ascii_case("content-length")
+            .then(|| v.trim().parse::<usize>().ok())?
+    });
     let mut rest = Vec::new();
     match len {
         Some(n) => {
@@ -74,7 +77,10 @@ fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&Json>) -> Json
     }
     let rest = String::from_utf8_lossy(&rest).to_string();
     let text = format!("{head}{rest}");
-    let rest = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") {
+    let rest = if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
         dechunk(&rest)
     } else {
         rest
@@ -90,7 +96,7 @@ fn dechunk(mut s: &str) -> String {
             break;
         }
         out.push_str(&rest[..n]);
-        s = &rest[n..].trim_start_matches("\r\n");
+        s = rest[n..].trim_start_matches("\r\n");
     }
     out
 }
@@ -113,7 +119,10 @@ impl Driver {
         let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
         let t = Instant::now();
         while TcpStream::connect(addr).is_err() {
-            assert!(t.elapsed() < Duration::from_secs(30), "chromedriver does not listen");
+            assert!(
+                t.elapsed() < Duration::from_secs(30),
+                "chromedriver does not listen"
+            );
             std::thread::sleep(Duration::from_millis(100));
         }
         let caps = json!({ "capabilities": { "alwaysMatch": {
@@ -156,7 +165,11 @@ impl Driver {
     }
 
     fn script(&self, code: &str) -> Json {
-        self.cmd("POST", "/execute/sync", Some(json!({ "script": code, "args": [] })))
+        self.cmd(
+            "POST",
+            "/execute/sync",
+            Some(json!({ "script": code, "args": [] })),
+        )
     }
 
     fn find(&self, css: &str) -> Vec<String> {
@@ -168,12 +181,25 @@ impl Driver {
         r.as_array()
             .unwrap()
             .iter()
-            .map(|e| e.as_object().unwrap().values().next().unwrap().as_str().unwrap().to_string())
+            .map(|e| {
+                e.as_object()
+                    .unwrap()
+                    .values()
+                    .next()
+                    .unwrap()
+                    .as_str()
+                    .unwrap()
+                    .to_string()
+            })
             .collect()
     }
 
     fn click(&self, element: &str) {
-        self.cmd("POST", &format!("/element/{element}/click"), Some(json!({})));
+        self.cmd(
+            "POST",
+            &format!("/element/{element}/click"),
+            Some(json!({})),
+        );
     }
 
     /// Waits until `code` returns something truthy; returns it.
@@ -184,7 +210,10 @@ impl Driver {
             if !(v.is_null() || v == json!(false) || v == json!("")) {
                 return v;
             }
-            assert!(t.elapsed() < Duration::from_secs(30), "timed out waiting for {what}");
+            assert!(
+                t.elapsed() < Duration::from_secs(30),
+                "timed out waiting for {what}"
+            );
             std::thread::sleep(Duration::from_millis(100));
         }
     }
@@ -194,7 +223,12 @@ impl Drop for Driver {
     fn drop(&mut self) {
         if !self.session.is_empty() {
             let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                http(self.addr, "DELETE", &format!("/session/{}", self.session), None)
+                http(
+                    self.addr,
+                    "DELETE",
+                    &format!("/session/{}", self.session),
+                    None,
+                )
             }));
         }
         let _ = self.child.kill();
@@ -222,7 +256,10 @@ fn page_state(d: &Driver, not_fen: &str) -> Json {
 fn pawns_of(fen: &str) -> Vec<String> {
     let pos = parse_position(fen, None, Rules::default()).unwrap();
     let mut out = Vec::new();
-    for (color, name) in [(peasant::Color::White, "white"), (peasant::Color::Black, "black")] {
+    for (color, name) in [
+        (peasant::Color::White, "white"),
+        (peasant::Color::Black, "black"),
+    ] {
         for sq in pos.pawns(color) {
             out.push(format!("pawn {name}@{sq}"));
         }
@@ -235,9 +272,19 @@ fn pawns_of(fen: &str) -> Vec<String> {
 fn check_page(s: &Json) {
     let fen = s["fen"].as_str().unwrap();
     let pos = parse_position(fen, None, Rules::default()).unwrap();
-    let shown: Vec<String> = s["pawns"].as_array().unwrap().iter().map(|x| x.as_str().unwrap().to_string()).collect();
+    let shown: Vec<String> = s["pawns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap().to_string())
+        .collect();
     assert_eq!(shown, pawns_of(fen));
-    let mut listed: Vec<String> = s["moves"].as_array().unwrap().iter().map(|x| x.as_str().unwrap().to_string()).collect();
+    let mut listed: Vec<String> = s["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap().to_string())
+        .collect();
     let mut legal: Vec<String> = pos.legal_moves().iter().map(|m| m.uci()).collect();
     listed.sort();
     legal.sort();
@@ -251,7 +298,10 @@ fn explorer_follows_clicks() {
         find(&["chromium", "chromium-browser"]),
         find(&["chromedriver"]),
     ) else {
-        assert!(!required, "chromium and chromedriver are required (PEASANT_REQUIRE_EXTERNAL=1)");
+        assert!(
+            !required,
+            "chromium and chromedriver are required (PEASANT_REQUIRE_EXTERNAL=1)"
+        );
         println!("skipped: chromium or chromedriver not installed");
         return;
     };
@@ -261,7 +311,11 @@ fn explorer_follows_clicks() {
     let profile = std::env::temp_dir().join(format!("peasant-chromium-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&profile);
     let d = Driver::start(&chromium, &chromedriver, &profile);
-    d.cmd("POST", "/url", Some(json!({ "url": format!("http://{addr}/") })));
+    d.cmd(
+        "POST",
+        "/url",
+        Some(json!({ "url": format!("http://{addr}/") })),
+    );
 
     // The start: the 5x5 pawn game.
     let first = page_state(&d, "");

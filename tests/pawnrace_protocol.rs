@@ -164,7 +164,9 @@ fn wins_every_game(think: &str, seeds: &[u64]) {
             .iter()
             .map(|&(color, kind, seed)| {
                 let think = think.to_string();
-                std::thread::spawn(move || (color, kind, seed, game(color, "DD", kind, seed, &think)))
+                std::thread::spawn(move || {
+                    (color, kind, seed, game(color, "DD", kind, seed, &think))
+                })
             })
             .collect();
         for h in handles {
@@ -186,7 +188,12 @@ fn wins_every_game(think: &str, seeds: &[u64]) {
 
 #[test]
 fn wins_against_random_and_greedy() {
-    wins_every_game("0.5", &[1]);
+    // PEASANT_PROTOCOL_SEEDS=1,2,3 plays more games (a measurement).
+    let seeds: Vec<u64> = std::env::var("PEASANT_PROTOCOL_SEEDS")
+        .ok()
+        .map(|s| s.split(',').filter_map(|x| x.trim().parse().ok()).collect())
+        .unwrap_or_else(|| vec![1]);
+    wins_every_game("0.5", &seeds);
 }
 
 #[test]

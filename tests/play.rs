@@ -50,7 +50,14 @@ fn scripted_game(
     let mut child = Command::new(env!("CARGO_BIN_EXE_peasant"))
         .args(["--board", &board])
         .args(rules_args)
-        .args(["play", &start.to_string(), "--as", human.name(), "--think", "20"])
+        .args([
+            "play",
+            &start.to_string(),
+            "--as",
+            human.name(),
+            "--think",
+            "20",
+        ])
         .args(["--pgn", pgn_file])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -91,7 +98,9 @@ fn scripted_game(
             let (text, prompted) = until_prompt(&mut out);
             assert!(prompted);
             let prompt = format!("your move ({human})> ");
-            let said = text.strip_suffix(&prompt).unwrap_or_else(|| panic!("{text}"));
+            let said = text
+                .strip_suffix(&prompt)
+                .unwrap_or_else(|| panic!("{text}"));
             assert_eq!(said.lines().count(), 1, "{text}");
             assert!(text.contains("'e9' is not a legal move here"), "{text}");
             // The value from the person's view.
@@ -114,18 +123,29 @@ fn scripted_game(
         }
         send(&mut stdin, "hint");
         let (text, _) = until_prompt(&mut out);
-        let rest = text.strip_prefix("hint: ").unwrap_or_else(|| panic!("{text}"));
+        let rest = text
+            .strip_prefix("hint: ")
+            .unwrap_or_else(|| panic!("{text}"));
         let san = rest.split_whitespace().next().unwrap();
         let m = pos.parse_move(san).unwrap();
         let value = minimax(&pos, &mut memo);
-        assert_eq!(minimax(&pos.play(m), &mut memo).before_move(), value, "hint {san} at {pos}");
+        assert_eq!(
+            minimax(&pos.play(m), &mut memo).before_move(),
+            value,
+            "hint {san} at {pos}"
+        );
         assert!(rest.contains(&words(value)), "{rest}");
         send(&mut stdin, san);
         pos = pos.play(m);
     }
     let status = child.wait().unwrap();
     let mut err = String::new();
-    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
     assert!(status.success(), "{err}");
     assert!(pos.is_game_over(), "{transcript}");
     transcript
@@ -153,7 +173,10 @@ fn a_whole_game_against_perfect_play() {
     let pgn = std::fs::read_to_string(&pgn_path).unwrap();
     assert!(transcript.contains(&pgn), "the PGN is printed too");
     assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
-    assert!(pgn.contains("[Variant \"pawns 5x5 no-en-passant\"]"), "{pgn}");
+    assert!(
+        pgn.contains("[Variant \"pawns 5x5 no-en-passant\"]"),
+        "{pgn}"
+    );
     assert!(pgn.contains(&format!("[FEN \"{start}\"]")), "{pgn}");
     // Five plies, each with its value: the winner's from 5 down, the
     // loser's from 4 down.
@@ -165,11 +188,21 @@ fn a_whole_game_against_perfect_play() {
 
     // The other side: the person defends a lost position (4x4 pawn game,
     // white loses in 2) and the engine wins fastest.
-    let start = parse_position("pawngame", Some(Board::new(4, 4).unwrap()), Rules::default()).unwrap();
+    let start = parse_position(
+        "pawngame",
+        Some(Board::new(4, 4).unwrap()),
+        Rules::default(),
+    )
+    .unwrap();
     let transcript = scripted_game(start, Color::White, &[], pgn_path.to_str().unwrap(), false);
     assert!(transcript.contains("result: 0-1"), "{transcript}");
     // 4x5, the person black: whatever the value, the claims match minimax.
-    let start = parse_position("pawngame", Some(Board::new(4, 5).unwrap()), Rules::default()).unwrap();
+    let start = parse_position(
+        "pawngame",
+        Some(Board::new(4, 5).unwrap()),
+        Rules::default(),
+    )
+    .unwrap();
     scripted_game(start, Color::Black, &[], pgn_path.to_str().unwrap(), false);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -191,6 +224,10 @@ fn bad_arguments() {
     ] {
         let out = run(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
-        assert_eq!(String::from_utf8_lossy(&out.stderr).trim().lines().count(), 1, "{args:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr).trim().lines().count(),
+            1,
+            "{args:?}"
+        );
     }
 }

@@ -24,7 +24,11 @@ fn start(oracle: Oracle) -> SocketAddr {
 /// One GET request: status, content type and body.
 fn get(addr: SocketAddr, path: &str) -> (u16, String, String) {
     let mut s = TcpStream::connect(addr).unwrap();
-    write!(s, "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").unwrap();
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
     let mut raw = Vec::new();
     s.read_to_end(&mut raw).unwrap();
     let text = String::from_utf8(raw).unwrap();
@@ -34,7 +38,8 @@ fn get(addr: SocketAddr, path: &str) -> (u16, String, String) {
         .lines()
         .find_map(|l| {
             let (k, v) = l.split_once(':')?;
-            k.eq_ignore_ascii_case("content-type").then(|| v.trim().to_string())
+            k.eq_ignore_ascii_case("content-type")
+                .then(|| v.trim().to_string())
         })
         .unwrap_or_default();
     (status, ctype, body.to_string())
@@ -60,7 +65,13 @@ fn value_fields(v: Value) -> (Json, Json) {
 }
 
 /// Checks every field of a probe of `pos` against minimax.
-fn check_probe(addr: SocketAddr, pos: &Position, extra: &str, source: &str, memo: &mut MinimaxMemo) {
+fn check_probe(
+    addr: SocketAddr,
+    pos: &Position,
+    extra: &str,
+    source: &str,
+    memo: &mut MinimaxMemo,
+) {
     let path = format!("/api/probe?fen={}{extra}", q(&pos.to_string()));
     let (status, j) = get_json(addr, &path);
     assert_eq!(status, 200, "{path}: {j}");
@@ -77,7 +88,12 @@ fn check_probe(addr: SocketAddr, pos: &Position, extra: &str, source: &str, memo
         assert_eq!(m["san"], mv.san());
         let mv_value = minimax(&pos.play(mv), memo).before_move();
         let (value, dtm) = value_fields(mv_value);
-        assert_eq!((&m["value"], &m["dtm"]), (&value, &dtm), "{path} {}", m["san"]);
+        assert_eq!(
+            (&m["value"], &m["dtm"]),
+            (&value, &dtm),
+            "{path} {}",
+            m["san"]
+        );
         // Best first.
         assert!(previous.is_none_or(|p| p >= mv_value), "{path}: order");
         previous = Some(mv_value);
@@ -159,7 +175,10 @@ fn probe_and_mainline_agree_with_minimax() {
     // with the seventh rank winning; setup names with board=.
     let (_, j) = get_json(addr, "/api/probe?fen=3%2F2p%2FppP%2F3%2F3_b_-");
     assert_eq!((&j["value"], &j["dtm"]), (&"draw".into(), &Json::Null));
-    let (_, j) = get_json(addr, "/api/probe?fen=3%2F2p%2FppP%2F3%2F3_b_-&seventh_rank_wins=1");
+    let (_, j) = get_json(
+        addr,
+        "/api/probe?fen=3%2F2p%2FppP%2F3%2F3_b_-&seventh_rank_wins=1",
+    );
     assert_eq!((&j["value"], &j["dtm"]), (&"win".into(), &1.into()));
     let (_, j) = get_json(addr, "/api/probe?fen=pawngame&board=4x4");
     assert_eq!((&j["value"], &j["dtm"]), (&"loss".into(), &2.into()));
@@ -176,7 +195,11 @@ fn tables_answer_with_their_source() {
     let dir = common::gen(variant, 4, "serve-tables");
     let addr = start(Oracle::new(Some(dir.clone()), Budget::default()));
     let mut memo = MinimaxMemo::default();
-    for fen in ["4/1pp1/4/1PP1/4 w -", "4/p3/1p2/2P1/4 b -", "4/2p1/4/P3/4 w -"] {
+    for fen in [
+        "4/1pp1/4/1PP1/4 w -",
+        "4/p3/1p2/2P1/4 b -",
+        "4/2p1/4/P3/4 w -",
+    ] {
         let pos = parse_position(fen, None, Rules::default()).unwrap();
         check_probe(addr, &pos, "", "table", &mut memo);
     }
@@ -189,7 +212,10 @@ fn tables_answer_with_their_source() {
 #[test]
 fn board_pictures() {
     let addr = start(Oracle::new(None, Budget::default()));
-    let (status, ctype, body) = get(addr, "/board.svg?fen=pawngame&board=5x6&lastmove=b2b3&arrow=c2c4&flip=1");
+    let (status, ctype, body) = get(
+        addr,
+        "/board.svg?fen=pawngame&board=5x6&lastmove=b2b3&arrow=c2c4&flip=1",
+    );
     assert_eq!((status, ctype.as_str()), (200, "image/svg+xml"));
     assert!(body.starts_with("<svg"));
     assert_eq!(body.matches("<rect x=").count(), 1 + 30);

@@ -82,7 +82,9 @@ impl PlayArgs {
             return self.run_protocol(global, color);
         }
         if self.gaps.is_some() || self.avoid.is_some() {
-            return Err(CliError::input("--gaps and --avoid go with --protocol pawnrace"));
+            return Err(CliError::input(
+                "--gaps and --avoid go with --protocol pawnrace",
+            ));
         }
         let text = self
             .pos
@@ -140,7 +142,9 @@ impl PlayArgs {
                 .collect::<Result<_, _>>()?,
         };
         if color == Color::White && (gaps.is_some() || !avoid.is_empty()) {
-            return Err(CliError::input("--gaps and --avoid are black's choice: use --as black"));
+            return Err(CliError::input(
+                "--gaps and --avoid are black's choice: use --as black",
+            ));
         }
         let config = ProtocolConfig {
             color,

@@ -41,7 +41,9 @@ impl ShowArgs {
                 t.as_deref()
                     .map(|t| {
                         parse_uci_squares(t).ok_or_else(|| {
-                            CliError::input(format!("'{t}' is not a move in long form such as e2e4"))
+                            CliError::input(format!(
+                                "'{t}' is not a move in long form such as e2e4"
+                            ))
                         })
                     })
                     .transpose()

@@ -10,9 +10,9 @@
 //! next; and when time runs out before a winning move is proven, a short
 //! heuristic search among the moves not proven to lose.
 
-use crate::explore::oracle::{exact, table_analysis, with_deadline, wdl_only, Source};
+use crate::explore::oracle::{exact, table_analysis, wdl_only, with_deadline, Source};
 use crate::rules::{Color, Move, Outcome, Position, Wdl};
-use crate::solve::{Question, SolveError, Solution, Solver, SolverConfig};
+use crate::solve::{Question, Solution, SolveError, Solver, SolverConfig};
 use crate::table::Tablebase;
 use std::time::{Duration, Instant};
 
@@ -99,7 +99,10 @@ impl<'t> Player<'t> {
     pub fn choose(&self, pos: &Position, think: Duration) -> Choice {
         let start = Instant::now();
         let moves: Vec<Move> = pos.legal_moves().to_vec();
-        assert!(!moves.is_empty(), "choose needs a position with a legal move");
+        assert!(
+            !moves.is_empty(),
+            "choose needs a position with a legal move"
+        );
         // A move that ends the game with a win needs no search.
         for &m in &moves {
             if let Some(Outcome::Decisive { winner }) = pos.play(m).outcome() {
@@ -341,7 +344,15 @@ pub fn heuristic_choice(pos: &Position, pool: &[Move], deadline: Instant) -> Mov
         let mut scored = Vec::with_capacity(order.len());
         let mut finished = true;
         for &m in &order {
-            match negamax(&pos.play(m), depth - 1, -WIN_SCORE - 1, -alpha, 1, deadline, &mut nodes) {
+            match negamax(
+                &pos.play(m),
+                depth - 1,
+                -WIN_SCORE - 1,
+                -alpha,
+                1,
+                deadline,
+                &mut nodes,
+            ) {
                 Some(s) => {
                     let s = -s;
                     scored.push((m, s));
@@ -383,7 +394,7 @@ fn negamax(
     nodes: &mut u64,
 ) -> Option<i32> {
     *nodes += 1;
-    if *nodes % 4096 == 0 && Instant::now() >= deadline {
+    if (*nodes).is_multiple_of(4096) && Instant::now() >= deadline {
         return None;
     }
     if let Some(s) = terminal_score(pos, ply) {
@@ -396,7 +407,15 @@ fn negamax(
     moves.sort_by_key(|m| std::cmp::Reverse((m.is_capture(), advance_of(pos, *m))));
     let mut best = -WIN_SCORE - 1;
     for m in moves {
-        let s = -negamax(&pos.play(m), depth - 1, -beta, -alpha, ply + 1, deadline, nodes)?;
+        let s = -negamax(
+            &pos.play(m),
+            depth - 1,
+            -beta,
+            -alpha,
+            ply + 1,
+            deadline,
+            nodes,
+        )?;
         best = best.max(s);
         alpha = alpha.max(s);
         if alpha >= beta {
@@ -420,7 +439,12 @@ mod tests {
     use crate::rules::{parse_position, Board, Rules, Value};
 
     fn pos(text: &str, board: &str) -> Position {
-        parse_position(text, Some(board.parse::<Board>().unwrap()), Rules::default()).unwrap()
+        parse_position(
+            text,
+            Some(board.parse::<Board>().unwrap()),
+            Rules::default(),
+        )
+        .unwrap()
     }
 
     #[test]
@@ -438,7 +462,11 @@ mod tests {
         let player = Player::new(PlayerConfig::default(), None);
         let c = player.choose(&p, Duration::from_secs(20));
         assert_eq!(c.value, Some(exact(Value::Win(5))));
-        assert!(["b3", "c3", "d3"].contains(&c.mv.san().as_str()), "{}", c.mv);
+        assert!(
+            ["b3", "c3", "d3"].contains(&c.mv.san().as_str()),
+            "{}",
+            c.mv
+        );
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! error ([`OracleError::NoAnswer`]), never a guess.
 
 use crate::rules::{Move, Position, Value, Variant, Wdl};
-use crate::solve::{Proven, SolveError, Solution, Solver, SolverConfig};
+use crate::solve::{Proven, Solution, SolveError, Solver, SolverConfig};
 use crate::table::{TableError, Tablebase};
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -243,7 +243,12 @@ impl Oracle {
 
     /// A solver of `pos`'s variant in DTM or win/draw/loss mode, with the
     /// node budget and the extra knowledge loaded.
-    pub fn solver<'t>(&self, pos: &Position, tables: Option<&'t Tablebase>, dtm: bool) -> Solver<'t> {
+    pub fn solver<'t>(
+        &self,
+        pos: &Position,
+        tables: Option<&'t Tablebase>,
+        dtm: bool,
+    ) -> Solver<'t> {
         let solver = Solver::new(
             SolverConfig {
                 hash_mb: self.hash_mb,
@@ -380,8 +385,12 @@ mod tests {
 
     #[test]
     fn extra_knowledge_answers_as_proof() {
-        let pos = parse_position("pawngame", Some(Board::new(4, 5).unwrap()), Rules::default())
-            .unwrap();
+        let pos = parse_position(
+            "pawngame",
+            Some(Board::new(4, 5).unwrap()),
+            Rules::default(),
+        )
+        .unwrap();
         let searched = Oracle::new(None, Budget::default()).analyse(&pos).unwrap();
         assert_eq!(searched.source, Source::Search);
         let proof = Oracle::new(None, Budget::default())

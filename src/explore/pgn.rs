@@ -29,7 +29,11 @@ pub fn numbered_moves(pos: &Position, line: &[Move]) -> String {
 
 /// [`numbered_moves`] with a `{comment}` after each move that has one
 /// (a move number is repeated after a comment, as PGN writers do).
-pub fn numbered_with_comments(pos: &Position, line: &[Move], comments: &[Option<String>]) -> String {
+pub fn numbered_with_comments(
+    pos: &Position,
+    line: &[Move],
+    comments: &[Option<String>],
+) -> String {
     let mut out = Vec::new();
     let mut number = 1;
     let mut turn = pos.turn();
@@ -37,9 +41,7 @@ pub fn numbered_with_comments(pos: &Position, line: &[Move], comments: &[Option<
     for (i, m) in line.iter().enumerate() {
         match turn {
             Color::White => out.push(format!("{number}. {}", m.san())),
-            Color::Black if i == 0 || after_comment => {
-                out.push(format!("{number}... {}", m.san()))
-            }
+            Color::Black if i == 0 || after_comment => out.push(format!("{number}... {}", m.san())),
             Color::Black => out.push(m.san()),
         }
         after_comment = false;
@@ -121,8 +123,12 @@ mod tests {
 
     #[test]
     fn numbers_comments_and_result() {
-        let pos = parse_position("pawngame", Some(Board::new(4, 4).unwrap()), Rules::default())
-            .unwrap();
+        let pos = parse_position(
+            "pawngame",
+            Some(Board::new(4, 4).unwrap()),
+            Rules::default(),
+        )
+        .unwrap();
         let a = pos.parse_move("axb3").unwrap();
         let p1 = pos.play(a);
         let b = p1.parse_move("c1").unwrap_or_else(|_| p1.legal_moves()[0]);
@@ -133,9 +139,15 @@ mod tests {
             &line,
             &[Some("loses in 2".into()), Some("wins {in} 1".into())],
         );
-        assert_eq!(text, format!("1. axb3 {{loses in 2}} 1... {} {{wins in 1}}", b.san()));
+        assert_eq!(
+            text,
+            format!("1. axb3 {{loses in 2}} 1... {} {{wins in 1}}", b.san())
+        );
         let black_first = p1;
-        assert_eq!(numbered_moves(&black_first, &line[1..]), format!("1... {}", b.san()));
+        assert_eq!(
+            numbered_moves(&black_first, &line[1..]),
+            format!("1... {}", b.san())
+        );
         let pgn = line_pgn(&pos, Value::Loss(2), &[]);
         assert!(pgn.contains("[Variant \"pawns 4x4\"]"));
         assert!(pgn.ends_with("\n\n*\n"));

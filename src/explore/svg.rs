@@ -91,7 +91,7 @@ pub fn board_svg(pos: &Position, options: &SvgOptions) -> String {
         }
     }
     // Coordinates: file letters below, rank numbers on the left.
-    let font = (s / 3).max(10).min(MARGIN - 4);
+    let font = (s / 3).clamp(10, MARGIN - 4);
     for file in 0..w as u8 {
         let (x, _) = corner(Square::new(file, 0));
         let _ = writeln!(

@@ -106,7 +106,12 @@ impl Query {
 }
 
 fn flag(params: &[(String, String)], key: &str) -> Result<bool, String> {
-    match params.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.as_str()) {
+    match params
+        .iter()
+        .rev()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.as_str())
+    {
         None | Some("0") | Some("false") => Ok(false),
         Some("1") | Some("true") | Some("") => Ok(true),
         Some(v) => Err(format!("option {key}={v}: expected 1 or 0")),
@@ -127,7 +132,13 @@ fn parse_query(params: Vec<(String, String)>, allowed: &[&str]) -> Result<Query,
         en_passant: !flag(&params, "no_en_passant")?,
         seventh_rank_wins: flag(&params, "seventh_rank_wins")?,
     };
-    let get = |key: &str| params.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.clone());
+    let get = |key: &str| {
+        params
+            .iter()
+            .rev()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.clone())
+    };
     let fen = get("fen").ok_or("missing option 'fen' (a position text or setup name)")?;
     let fen = fen.replace('_', " ");
     let board = match get("board") {
@@ -223,9 +234,9 @@ pub fn handle(oracle: &Oracle, method: &str, url: &str) -> Reply {
                 let squares = |key: &str| -> Result<Option<_>, String> {
                     match q.get(key) {
                         None | Some("") => Ok(None),
-                        Some(t) => parse_uci_squares(t)
-                            .map(Some)
-                            .ok_or_else(|| format!("option {key}={t}: expected a move such as e2e4")),
+                        Some(t) => parse_uci_squares(t).map(Some).ok_or_else(|| {
+                            format!("option {key}={t}: expected a move such as e2e4")
+                        }),
                     }
                 };
                 let options = (|| -> Result<SvgOptions, String> {
@@ -342,8 +353,14 @@ mod tests {
         let j: Json = serde_json::from_str(&r.body).unwrap();
         assert_eq!(j["value"], "loss");
         assert_eq!(j["dtm"], 2);
-        assert_eq!(handle(&oracle, "GET", "/api/probe?fen=pawngame&board=9x9").status, 400);
-        assert_eq!(handle(&oracle, "GET", "/api/probe?fen=pawngame&bogus=1").status, 400);
+        assert_eq!(
+            handle(&oracle, "GET", "/api/probe?fen=pawngame&board=9x9").status,
+            400
+        );
+        assert_eq!(
+            handle(&oracle, "GET", "/api/probe?fen=pawngame&bogus=1").status,
+            400
+        );
         assert_eq!(handle(&oracle, "POST", "/").status, 405);
     }
 }
