@@ -231,3 +231,41 @@ fn bad_arguments() {
         );
     }
 }
+
+#[test]
+fn unproven_moves_say_so_and_quit_ends_the_game() {
+    // The 8x8 pawn game is far beyond a fraction of a second of search:
+    // the engine plays the best move found and says it is not proven.
+    let out = Command::new(env!("CARGO_BIN_EXE_peasant"))
+        .args([
+            "play",
+            "pawngame",
+            "--as",
+            "black",
+            "--think",
+            "0.3",
+            "--hash-mb",
+            "16",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            child.stdin.take().unwrap().write_all(b"quit\n")?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("peasant plays "))
+        .unwrap();
+    assert!(
+        line.ends_with(": not proven: the best move found in time"),
+        "{line}"
+    );
+    assert!(text.contains("result: *"), "{text}");
+    assert!(text.contains("{not proven} *"), "{text}");
+}
