@@ -71,7 +71,7 @@ fn check_position(pos: &Position) {
 /// Position text: `data` as a position argument (a setup name or a position
 /// text) under each rule set, with and without a `--board` (the one the
 /// first byte picks). Reading never panics; what it accepts passes
-/// [`check_position`]; what `fen::parse` accepts but `from_setup` refuses
+/// `check_position`; what `fen::parse` accepts but `from_setup` refuses
 /// is refused by `parse_position` too.
 pub fn position_text(data: &[u8]) {
     let Some((&selector, rest)) = data.split_first() else {

@@ -63,6 +63,7 @@
 
 #![warn(missing_docs)]
 
+pub mod explore;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod generate;
@@ -70,6 +71,8 @@ pub mod index;
 mod memory;
 mod rng;
 pub mod rules;
+#[cfg(feature = "serve")]
+pub mod serve;
 pub mod solve;
 pub mod table;
 

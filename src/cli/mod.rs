@@ -4,8 +4,10 @@
 
 mod gen;
 mod perft;
+mod play;
 mod probe;
 mod progress;
+mod serve;
 mod show;
 mod solve;
 mod verify;
@@ -86,6 +88,10 @@ pub enum Command {
     Solve(solve::SolveArgs),
     /// Check the tables against the search on random reachable positions.
     Verify(verify::VerifyArgs),
+    /// Play against perfect play in the terminal, or speak the Pawn Race protocol.
+    Play(play::PlayArgs),
+    /// Serve the HTTP API and the explorer page.
+    Serve(serve::ServeArgs),
 }
 
 /// A command's failure: what to print and which exit status to give.
@@ -173,6 +179,8 @@ pub fn main() -> i32 {
         Command::Probe(args) => args.run(&cli.global),
         Command::Solve(args) => args.run(&cli.global),
         Command::Verify(args) => args.run(&cli.global),
+        Command::Play(args) => args.run(&cli.global),
+        Command::Serve(args) => args.run(&cli.global),
     };
     match result {
         Ok(()) => 0,

@@ -4,7 +4,8 @@
 
 use super::{print_json, CliError, GlobalArgs};
 use clap::Args;
-use peasant::{rules::Outcome, table::TableError, Color, Move, Position, Tablebase, Value};
+use peasant::explore::pgn::{numbered_moves, result_tag};
+use peasant::{table::TableError, Move, Position, Tablebase, Value};
 use serde_json::json;
 use std::path::PathBuf;
 
@@ -46,59 +47,9 @@ fn dtm_json(v: Value) -> serde_json::Value {
     v.dtm().map_or(serde_json::Value::Null, |d| json!(d))
 }
 
-/// The PGN result of the game at the end of `line` from `pos`.
-fn result_tag(pos: &Position, line: &[Move]) -> &'static str {
-    let end = line.iter().fold(*pos, |p, &m| p.play(m));
-    match end.outcome() {
-        Some(Outcome::Decisive {
-            winner: Color::White,
-        }) => "1-0",
-        Some(Outcome::Decisive {
-            winner: Color::Black,
-        }) => "0-1",
-        Some(Outcome::Draw) => "1/2-1/2",
-        None => "*",
-    }
-}
-
-/// The moves of `line` from `pos` in SAN with move numbers (`1. e4 d5`,
-/// or `1... d5` when black moves first).
-fn numbered_moves(pos: &Position, line: &[Move]) -> String {
-    let mut out = Vec::new();
-    let mut number = 1;
-    let mut turn = pos.turn();
-    for (i, m) in line.iter().enumerate() {
-        match turn {
-            Color::White => out.push(format!("{number}. {}", m.san())),
-            Color::Black if i == 0 => out.push(format!("{number}... {}", m.san())),
-            Color::Black => out.push(m.san()),
-        }
-        if turn == Color::Black {
-            number += 1;
-        }
-        turn = !turn;
-    }
-    out.join(" ")
-}
-
 /// A PGN game of the line of perfect play from `pos`.
 pub fn pgn(pos: &Position, value: Value, line: &[Move]) -> String {
-    let result = result_tag(pos, line);
-    let v = pos.variant();
-    let mut variant = format!("{}", v.board);
-    if !v.rules.en_passant {
-        variant.push_str(" no-en-passant");
-    }
-    if v.rules.seventh_rank_wins {
-        variant.push_str(" seventh-rank-wins");
-    }
-    let moves = numbered_moves(pos, line);
-    let sep = if moves.is_empty() { "" } else { " " };
-    format!(
-        "[Event \"peasant probe: {value}\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"-\"]\n\
-         [White \"peasant\"]\n[Black \"peasant\"]\n[Result \"{result}\"]\n[Variant \"pawns {variant}\"]\n\
-         [SetUp \"1\"]\n[FEN \"{pos}\"]\n\n{moves}{sep}{result}\n"
-    )
+    peasant::explore::pgn::line_pgn(pos, value, line)
 }
 
 impl ProbeArgs {

@@ -1,7 +1,8 @@
-//! `peasant show <POS>`
+//! `peasant show <POS> [--svg FILE [--lastmove UCI] [--arrow UCI] [--flip]]`
 
 use super::{print_json, CliError, GlobalArgs};
 use clap::Args;
+use peasant::explore::svg::{board_svg, parse_uci_squares, SvgOptions};
 use peasant::{rules::Outcome, Position};
 use serde_json::json;
 
@@ -9,6 +10,18 @@ use serde_json::json;
 pub struct ShowArgs {
     /// A position text (FEN subset) or a setup name: peasants, pawngame, pawnrace:X:Y.
     pub pos: String,
+    /// Write an SVG picture of the board to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<std::path::PathBuf>,
+    /// With --svg: highlight this move (long form, e2e4) as the last one.
+    #[arg(long, value_name = "UCI", requires = "svg")]
+    pub lastmove: Option<String>,
+    /// With --svg: draw an arrow for this move (long form).
+    #[arg(long, value_name = "UCI", requires = "svg")]
+    pub arrow: Option<String>,
+    /// With --svg: draw the board from black's side.
+    #[arg(long, requires = "svg")]
+    pub flip: bool,
 }
 
 /// The outcome in words for JSON: "white wins", "black wins", "draw", or null.
@@ -23,6 +36,27 @@ fn outcome_json(pos: &Position) -> serde_json::Value {
 impl ShowArgs {
     pub fn run(&self, global: &GlobalArgs) -> Result<(), CliError> {
         let pos = global.position(&self.pos)?;
+        if let Some(path) = &self.svg {
+            let squares = |t: &Option<String>| -> Result<_, CliError> {
+                t.as_deref()
+                    .map(|t| {
+                        parse_uci_squares(t).ok_or_else(|| {
+                            CliError::input(format!(
+                                "'{t}' is not a move in long form such as e2e4"
+                            ))
+                        })
+                    })
+                    .transpose()
+            };
+            let options = SvgOptions {
+                last_move: squares(&self.lastmove)?,
+                arrow: squares(&self.arrow)?,
+                flipped: self.flip,
+                square_px: 0,
+            };
+            std::fs::write(path, board_svg(&pos, &options))
+                .map_err(|e| CliError::failure(format!("{}: {e}", path.display())))?;
+        }
         let moves: Vec<String> = pos.legal_moves().iter().map(|m| m.san()).collect();
         let variant = pos.variant();
         if global.json {

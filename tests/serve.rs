@@ -1,0 +1,313 @@
+//! The HTTP API through real HTTP on a free loopback port: every field of
+//! `/api/probe` and `/api/mainline` against plain minimax on small boards
+//! (from the search and from generated tables), the board picture, bad
+//! queries (400 with one line of JSON), no answer within the budget (404),
+//! and many clients at once.
+
+mod common;
+
+use common::{minimax, MinimaxMemo};
+use peasant::explore::{Budget, Oracle};
+use peasant::serve::Server;
+use peasant::{parse_position, Board, Position, Rules, Value, Variant};
+use serde_json::Value as Json;
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+
+fn start(oracle: Oracle) -> SocketAddr {
+    let server = Server::bind("127.0.0.1:0", oracle, 4).unwrap();
+    let addr = server.local_addr().unwrap();
+    server.spawn();
+    addr
+}
+
+/// One GET request: status, content type and body.
+fn get(addr: SocketAddr, path: &str) -> (u16, String, String) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).unwrap();
+    let text = String::from_utf8(raw).unwrap();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap();
+    let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
+    let ctype = head
+        .lines()
+        .find_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            k.eq_ignore_ascii_case("content-type")
+                .then(|| v.trim().to_string())
+        })
+        .unwrap_or_default();
+    (status, ctype, body.to_string())
+}
+
+fn get_json(addr: SocketAddr, path: &str) -> (u16, Json) {
+    let (status, ctype, body) = get(addr, path);
+    assert_eq!(ctype, "application/json", "{path}");
+    let j = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{path}: {e}: {body}"));
+    (status, j)
+}
+
+fn q(fen: &str) -> String {
+    fen.replace(' ', "_").replace('/', "%2F")
+}
+
+fn value_fields(v: Value) -> (Json, Json) {
+    match v {
+        Value::Win(d) => ("win".into(), d.into()),
+        Value::Loss(d) => ("loss".into(), d.into()),
+        Value::Draw => ("draw".into(), Json::Null),
+    }
+}
+
+/// Checks every field of a probe of `pos` against minimax.
+fn check_probe(
+    addr: SocketAddr,
+    pos: &Position,
+    extra: &str,
+    source: &str,
+    memo: &mut MinimaxMemo,
+) {
+    let path = format!("/api/probe?fen={}{extra}", q(&pos.to_string()));
+    let (status, j) = get_json(addr, &path);
+    assert_eq!(status, 200, "{path}: {j}");
+    assert_eq!(j["fen"], pos.to_string());
+    assert_eq!(j["source"], source, "{path}");
+    let v = minimax(pos, memo);
+    let (value, dtm) = value_fields(v);
+    assert_eq!((&j["value"], &j["dtm"]), (&value, &dtm), "{path}");
+    let moves = j["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), pos.legal_moves().len());
+    let mut previous: Option<Value> = None;
+    for m in moves {
+        let mv = pos.parse_move(m["uci"].as_str().unwrap()).unwrap();
+        assert_eq!(m["san"], mv.san());
+        let mv_value = minimax(&pos.play(mv), memo).before_move();
+        let (value, dtm) = value_fields(mv_value);
+        assert_eq!(
+            (&m["value"], &m["dtm"]),
+            (&value, &dtm),
+            "{path} {}",
+            m["san"]
+        );
+        // Best first.
+        assert!(previous.is_none_or(|p| p >= mv_value), "{path}: order");
+        previous = Some(mv_value);
+    }
+    if let Some(first) = moves.first() {
+        assert_eq!(first["value"], j["value"]);
+    }
+}
+
+fn positions(board: &str, rules: Rules, plies: usize) -> Vec<Position> {
+    let b: Board = board.parse().unwrap();
+    let start = parse_position("pawngame", Some(b), rules).unwrap();
+    // The start and every position a few plies deep along the first moves.
+    let mut out = vec![start];
+    let mut frontier = vec![start];
+    for _ in 0..plies {
+        let mut next = Vec::new();
+        for p in &frontier {
+            for &m in p.legal_moves().iter().take(3) {
+                next.push(p.play(m));
+            }
+        }
+        out.extend(&next);
+        frontier = next;
+    }
+    out
+}
+
+#[test]
+fn probe_and_mainline_agree_with_minimax() {
+    let addr = start(Oracle::new(None, Budget::default()));
+    for (board, rules, extra) in [
+        ("4x5", Rules::default(), ""),
+        ("5x5", Rules::default(), ""),
+        (
+            "5x5",
+            Rules {
+                en_passant: false,
+                seventh_rank_wins: false,
+            },
+            "&no_en_passant=1",
+        ),
+        (
+            "4x5",
+            Rules {
+                en_passant: true,
+                seventh_rank_wins: true,
+            },
+            "&seventh_rank_wins=1",
+        ),
+    ] {
+        let mut memo = MinimaxMemo::default();
+        for pos in positions(board, rules, 3) {
+            check_probe(addr, &pos, extra, "search", &mut memo);
+            // The line plays the value out: as long as the DTM, ends the game.
+            let path = format!("/api/mainline?fen={}{extra}", q(&pos.to_string()));
+            let (status, j) = get_json(addr, &path);
+            assert_eq!(status, 200, "{path}: {j}");
+            let v = minimax(&pos, &mut memo);
+            assert_eq!(j["value"], value_fields(v).0);
+            let line = j["line"].as_array().unwrap();
+            let mut p = pos;
+            for san in line {
+                let m = p.parse_move(san.as_str().unwrap()).unwrap();
+                assert_eq!(
+                    minimax(&p.play(m), &mut memo).before_move(),
+                    minimax(&p, &mut memo),
+                    "{path}: {san} keeps the value"
+                );
+                p = p.play(m);
+            }
+            assert!(p.is_game_over(), "{path}");
+            if let Some(d) = v.dtm() {
+                assert_eq!(line.len() as u32, d, "{path}");
+            }
+        }
+    }
+    // The worked example of RULES.md: a draw by the real rules, a win in 1
+    // with the seventh rank winning; setup names with board=.
+    let (_, j) = get_json(addr, "/api/probe?fen=3%2F2p%2FppP%2F3%2F3_b_-");
+    assert_eq!((&j["value"], &j["dtm"]), (&"draw".into(), &Json::Null));
+    let (_, j) = get_json(
+        addr,
+        "/api/probe?fen=3%2F2p%2FppP%2F3%2F3_b_-&seventh_rank_wins=1",
+    );
+    assert_eq!((&j["value"], &j["dtm"]), (&"win".into(), &1.into()));
+    let (_, j) = get_json(addr, "/api/probe?fen=pawngame&board=4x4");
+    assert_eq!((&j["value"], &j["dtm"]), (&"loss".into(), &2.into()));
+    // A finished game: no moves, lost for the side to move.
+    let (status, j) = get_json(addr, "/api/probe?fen=4%2F1p2%2F1P2%2F4_w_-");
+    assert_eq!(status, 200, "{j}");
+    assert_eq!(j["moves"].as_array().unwrap().len(), 0);
+    assert_eq!(j["value"], "draw");
+}
+
+#[test]
+fn tables_answer_with_their_source() {
+    let variant = Variant::new(Board::new(4, 5).unwrap(), Rules::default());
+    let dir = common::gen(variant, 4, "serve-tables");
+    let addr = start(Oracle::new(
+        Some(dir.path().to_path_buf()),
+        Budget::default(),
+    ));
+    let mut memo = MinimaxMemo::default();
+    for fen in [
+        "4/1pp1/4/1PP1/4 w -",
+        "4/p3/1p2/2P1/4 b -",
+        "4/2p1/4/P3/4 w -",
+    ] {
+        let pos = parse_position(fen, None, Rules::default()).unwrap();
+        check_probe(addr, &pos, "", "table", &mut memo);
+    }
+    // More pawns than the tables hold: the search, with tables at its leaves.
+    let pos = parse_position("pawngame", Some(variant.board), Rules::default()).unwrap();
+    check_probe(addr, &pos, "", "search", &mut memo);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn board_pictures() {
+    let addr = start(Oracle::new(None, Budget::default()));
+    let (status, ctype, body) = get(
+        addr,
+        "/board.svg?fen=pawngame&board=5x6&lastmove=b2b3&arrow=c2c4&flip=1",
+    );
+    assert_eq!((status, ctype.as_str()), (200, "image/svg+xml"));
+    assert!(body.starts_with("<svg"));
+    assert_eq!(body.matches("<rect x=").count(), 1 + 30);
+    assert_eq!(body.matches("class=\"pawn white\"").count(), 5);
+    assert_eq!(body.matches("class=\"arrow\"").count(), 1);
+    // `show --svg` draws the same picture.
+    let file = common::temp_dir("svg").with_extension("svg");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_peasant"))
+        .args(["--board", "5x6", "show", "pawngame", "--svg"])
+        .arg(&file)
+        .args(["--lastmove", "b2b3", "--arrow", "c2c4", "--flip"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), body);
+    let _ = std::fs::remove_file(&file);
+    let (status, _, body) = get(addr, "/");
+    assert_eq!(status, 200);
+    assert!(body.contains("peasant explorer") && body.contains("/api/probe"));
+}
+
+#[test]
+fn bad_queries_and_budgets() {
+    let addr = start(Oracle::new(None, Budget::default()));
+    for path in [
+        "/api/probe?fen=5%2Fppppp%2F5%2FPPPPP%2F5_x_-",
+        "/api/probe?fen=notaposition",
+        "/api/probe?fen=pawngame&board=9x9",
+        "/api/probe?fen=pawngame&board=5x5&no_en_passant=maybe",
+        "/api/probe?fen=pawngame&board=5x5&colour=red",
+        "/api/probe",
+        "/api/probe?fen=%zz",
+        "/api/mainline?fen=4%2F4%2F4%2FPPP1_w_-",
+        "/board.svg?fen=pawngame&board=5x5&arrow=e9e10",
+        "/board.svg?fen=pawngame&board=5x5&size=100000",
+    ] {
+        let (status, j) = get_json(addr, path);
+        assert_eq!(status, 400, "{path}: {j}");
+        let e = j["error"].as_str().unwrap();
+        assert!(!e.is_empty() && !e.contains('\n'), "{path}: {e}");
+    }
+    let (status, j) = get_json(addr, "/nowhere");
+    assert_eq!(status, 404, "{j}");
+    // A budget too small for the 8x8 pawn game: 404, and the server goes on.
+    let small = start(Oracle::new(
+        None,
+        Budget {
+            nodes: Some(10_000),
+            time: None,
+        },
+    ));
+    let (status, j) = get_json(small, "/api/probe?fen=pawngame");
+    assert_eq!(status, 404, "{j}");
+    assert!(j["error"].as_str().unwrap().contains("budget"), "{j}");
+    let (status, _) = get_json(small, "/api/mainline?fen=pawngame");
+    assert_eq!(status, 404);
+    let (status, j) = get_json(small, "/api/probe?fen=pawngame&board=4x4");
+    assert_eq!((status, &j["value"]), (200, &"loss".into()));
+}
+
+#[test]
+fn many_clients_at_once() {
+    let addr = start(Oracle::new(None, Budget::default()));
+    let (_, expected) = get_json(addr, "/api/probe?fen=pawngame&board=5x5");
+    let clients: Vec<_> = (0..24)
+        .map(|i| {
+            let expected = expected.clone();
+            std::thread::spawn(move || {
+                for k in 0..4 {
+                    match (i + k) % 3 {
+                        0 => {
+                            let (status, j) = get_json(addr, "/api/probe?fen=pawngame&board=5x5");
+                            assert_eq!((status, &j), (200, &expected));
+                        }
+                        1 => {
+                            let (status, _, body) = get(addr, "/board.svg?fen=peasants&board=8x8");
+                            assert_eq!(status, 200);
+                            assert!(body.ends_with("</svg>\n"));
+                        }
+                        _ => {
+                            let (status, _) = get_json(addr, "/api/probe?fen=bad");
+                            assert_eq!(status, 400);
+                        }
+                    }
+                }
+            })
+        })
+        .collect();
+    for c in clients {
+        c.join().unwrap();
+    }
+}
