@@ -14,6 +14,7 @@ pub mod generate;
 pub mod index;
 mod rng;
 pub mod rules;
+pub mod prove;
 pub mod solve;
 pub mod table;
 

@@ -5,6 +5,7 @@
 mod gen;
 mod perft;
 mod probe;
+mod prove;
 mod show;
 mod solve;
 mod verify;
@@ -85,6 +86,9 @@ pub enum Command {
     Solve(solve::SolveArgs),
     /// Check the tables against the search on random reachable positions.
     Verify(verify::VerifyArgs),
+    /// Prove a position's value with jobs farmed to workers, logged durably
+    /// in a proof directory (resumable, mergeable, checkable).
+    Prove(prove::ProveArgs),
 }
 
 /// A command's failure: what to print and which exit status to give.
@@ -160,6 +164,7 @@ pub fn main() -> i32 {
         Command::Probe(args) => args.run(&cli.global),
         Command::Solve(args) => args.run(&cli.global),
         Command::Verify(args) => args.run(&cli.global),
+        Command::Prove(args) => args.run(&cli.global),
     };
     match result {
         Ok(()) => 0,
