@@ -69,6 +69,7 @@ pub mod fuzzing;
 pub mod generate;
 pub mod index;
 mod memory;
+pub mod prove;
 mod rng;
 pub mod rules;
 #[cfg(feature = "serve")]

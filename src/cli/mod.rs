@@ -7,6 +7,7 @@ mod perft;
 mod play;
 mod probe;
 mod progress;
+mod prove;
 mod serve;
 mod show;
 mod solve;
@@ -92,6 +93,9 @@ pub enum Command {
     Play(play::PlayArgs),
     /// Serve the HTTP API and the explorer page.
     Serve(serve::ServeArgs),
+    /// Prove a position's value with jobs farmed to workers, logged durably
+    /// in a proof directory (resumable, mergeable, checkable).
+    Prove(prove::ProveArgs),
 }
 
 /// A command's failure: what to print and which exit status to give.
@@ -181,6 +185,7 @@ pub fn main() -> i32 {
         Command::Verify(args) => args.run(&cli.global),
         Command::Play(args) => args.run(&cli.global),
         Command::Serve(args) => args.run(&cli.global),
+        Command::Prove(args) => args.run(&cli.global),
     };
     match result {
         Ok(()) => 0,

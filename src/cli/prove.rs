@@ -1,0 +1,503 @@
+//! `peasant prove`: durable proofs farmed to workers (see
+//! [`peasant::prove`]).
+//!
+//! - `peasant prove <POS> --dir DIR [--all-moves] [--workers N]
+//!   [--job-nodes N] [--tables DIR] [--hash-mb M] [--json]`: prove (or
+//!   resume proving) the value of POS, logging every job in DIR.
+//! - `peasant prove --status DIR [--json] [--tree]`: what DIR's log proves.
+//! - `peasant prove --check DIR [--samples N]`: re-check DIR's log.
+//! - `peasant prove --merge A B ... --dir OUT`: merge logs of one game.
+//! - `peasant prove --simulate DIR --workers 8,64,256,1024`: predicted
+//!   speedups of DIR's jobs on that many workers.
+//!
+//! Exit status: 0 done (a proof complete, a check clean), 1 damaged data or
+//! a check that found a disagreement, 2 bad input, 3 stopped by
+//! `--max-jobs`, 130 stopped by Ctrl-C (the log keeps every finished job).
+
+use super::{print_json, CliError, GlobalArgs};
+use clap::Args;
+use peasant::prove::{
+    self, simulate, LogContents, Manager, ManagerConfig, RunEnd, RunOptions, ThreadWorkers,
+    WorkerConfig,
+};
+use peasant::{Solver, SplitMix64, Tablebase, Wdl};
+use serde_json::json;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+#[derive(Args, Debug)]
+pub struct ProveArgs {
+    /// A position text (FEN subset) or a setup name.
+    pub pos: Option<String>,
+    /// The proof directory (its log is DIR/proof.log); with --merge, the
+    /// directory to merge into.
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+    /// Establish the value of every first move as well.
+    #[arg(long)]
+    pub all_moves: bool,
+    /// Worker threads (default: all cores); with --simulate, a list of
+    /// worker counts (8,64,256,1024).
+    #[arg(long, value_name = "N")]
+    pub workers: Option<String>,
+    /// Node budget of one job.
+    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    pub job_nodes: u64,
+    /// Answer positions whose class has a table in DIR from the tables.
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
+    /// Transposition table of each worker in MiB.
+    #[arg(long, value_name = "M", default_value_t = 64)]
+    pub hash_mb: usize,
+    /// With --tables: MiB of decompressed table blocks kept in memory.
+    #[arg(long, value_name = "M", default_value_t = 64)]
+    pub cache_mb: usize,
+    /// Print what the proof directory DIR proves.
+    #[arg(long, value_name = "DIR")]
+    pub status: Option<PathBuf>,
+    /// With --status: print the proven top of the tree.
+    #[arg(long)]
+    pub tree: bool,
+    /// With --tree: how many plies below the first moves to print.
+    #[arg(long, value_name = "N", default_value_t = 6)]
+    pub tree_depth: usize,
+    /// Check the proof directory DIR: interior nodes against their
+    /// children, and --samples logged answers solved again.
+    #[arg(long, value_name = "DIR")]
+    pub check: Option<PathBuf>,
+    /// With --check: how many logged answers to solve again.
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    pub samples: usize,
+    /// Merge the logs of these proof directories (or log files) into --dir.
+    #[arg(long, value_name = "DIR", num_args = 1..)]
+    pub merge: Vec<PathBuf>,
+    /// Replay the jobs of DIR's log on --workers simulated workers.
+    #[arg(long, value_name = "DIR")]
+    pub simulate: Option<PathBuf>,
+    /// Stop after N jobs of this run (exit status 3).
+    #[arg(long, value_name = "N")]
+    pub max_jobs: Option<u64>,
+    /// Stop after SECS seconds (exit status 3; jobs in flight are lost).
+    #[arg(long, value_name = "SECS")]
+    pub max_seconds: Option<u64>,
+    /// Sync the log to disk after every line (default: at most a second apart).
+    #[arg(long, hide = true)]
+    pub sync_each_line: bool,
+    /// No progress lines on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Exit status of a run stopped by --max-jobs or --max-seconds.
+pub const EXIT_STOPPED: i32 = 3;
+/// Exit status of a run stopped by Ctrl-C.
+pub const EXIT_INTERRUPTED: i32 = 130;
+
+fn log_error(e: prove::LogError) -> CliError {
+    if e.is_input() {
+        CliError::input(e)
+    } else {
+        CliError::failure(e)
+    }
+}
+
+fn wdl_json(v: Option<Wdl>) -> serde_json::Value {
+    v.map_or(serde_json::Value::Null, |v| json!(v.to_string()))
+}
+
+/// The object `prove --json` and `prove --status --json` print.
+fn summary_json(m: &Manager, open: usize, seconds: f64) -> serde_json::Value {
+    let moves: Vec<serde_json::Value> = m
+        .move_values()
+        .iter()
+        .map(|mv| json!({"move": mv.san, "value": wdl_json(mv.value)}))
+        .collect();
+    json!({
+        "fen": m.root().to_string(),
+        "value": wdl_json(m.value()),
+        "complete": m.complete(),
+        "moves": moves,
+        "jobs": m.counts.logged_jobs + m.counts.jobs,
+        "open": open,
+        "nodes": m.counts.logged_nodes + m.counts.nodes,
+        "seconds": (seconds * 1000.0).round() / 1000.0,
+    })
+}
+
+fn print_summary(m: &Manager, open: usize, seconds: f64) {
+    println!(
+        "{}: {}{}",
+        m.root(),
+        prove::wdl_text(m.value()),
+        if m.complete() {
+            " (proof complete)"
+        } else {
+            " (proof not complete)"
+        }
+    );
+    let moves: Vec<String> = m
+        .move_values()
+        .iter()
+        .map(|mv| format!("{} {}", mv.san, prove::wdl_text(mv.value)))
+        .collect();
+    println!("moves: {}", moves.join(", "));
+    println!(
+        "jobs: {} ({} this run, {} open), nodes: {}, seconds: {:.1}",
+        m.counts.logged_jobs + m.counts.jobs,
+        m.counts.jobs,
+        open,
+        m.counts.logged_nodes + m.counts.nodes,
+        seconds
+    );
+}
+
+impl ProveArgs {
+    pub fn run(&self, global: &GlobalArgs) -> Result<(), CliError> {
+        let modes = self.pos.is_some() as u8
+            + self.status.is_some() as u8
+            + self.check.is_some() as u8
+            + !self.merge.is_empty() as u8
+            + self.simulate.is_some() as u8;
+        if modes != 1 {
+            return Err(CliError::input(
+                "prove needs exactly one of: a position, --status DIR, --check DIR, --merge A B, --simulate DIR",
+            ));
+        }
+        if let Some(dir) = &self.status {
+            return self.status(dir, global);
+        }
+        if let Some(dir) = &self.check {
+            return self.check(dir);
+        }
+        if !self.merge.is_empty() {
+            return self.merge();
+        }
+        if let Some(dir) = &self.simulate {
+            return self.simulate(dir);
+        }
+        self.prove(global)
+    }
+
+    fn workers_count(&self) -> Result<usize, CliError> {
+        match &self.workers {
+            None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+            Some(s) => match s.parse::<usize>() {
+                Ok(n) if n >= 1 => Ok(n),
+                _ => Err(CliError::input(format!(
+                    "--workers {s}: expected a number of workers, at least 1"
+                ))),
+            },
+        }
+    }
+
+    fn prove(&self, global: &GlobalArgs) -> Result<(), CliError> {
+        let text = self.pos.as_deref().expect("a position");
+        let root = global.position(text)?;
+        if let Some(outcome) = root.outcome() {
+            return Err(CliError::input(format!(
+                "the game is already over ({outcome}): there is nothing to prove"
+            )));
+        }
+        let Some(dir) = &self.dir else {
+            return Err(CliError::input("prove <POS> needs --dir DIR for its log"));
+        };
+        if self.job_nodes == 0 {
+            return Err(CliError::input("--job-nodes must be at least 1"));
+        }
+        let workers = self.workers_count()?;
+        let variant = root.variant();
+        let tables = self
+            .tables
+            .as_ref()
+            .map(|d| Arc::new(Tablebase::new(d, variant).with_cache_mib(self.cache_mb)));
+        let worker_config = WorkerConfig {
+            hash_mb: self.hash_mb,
+        };
+        // Under mpirun or srun (feature `mpi`): rank 0 manages, the other
+        // ranks are the workers.
+        #[cfg(feature = "mpi")]
+        let _universe = if prove::mpi::launched() {
+            prove::mpi::init()
+        } else {
+            None
+        };
+        #[cfg(feature = "mpi")]
+        let mpi_pool: Option<Box<dyn prove::Workers>> = match &_universe {
+            Some(u) if u.world().size() > 1 => {
+                use mpi::topology::Communicator;
+                let world = u.world();
+                if world.rank() != 0 {
+                    prove::mpi::worker_loop(&world, worker_config, tables.as_deref());
+                    return Ok(());
+                }
+                Some(Box::new(prove::mpi::MpiWorkers::new(world)))
+            }
+            _ => None,
+        };
+        #[cfg(not(feature = "mpi"))]
+        let mpi_pool: Option<Box<dyn prove::Workers>> = None;
+        let mut pool: Box<dyn prove::Workers> = match mpi_pool {
+            Some(p) => p,
+            None => Box::new(
+                ThreadWorkers::new(workers, worker_config, tables)
+                    .map_err(super::solve::solve_error)?,
+            ),
+        };
+        let log = if dir.join(prove::LOG_FILE).exists() {
+            prove::read_logs(std::slice::from_ref(dir), Some(variant)).map_err(log_error)?
+        } else {
+            LogContents {
+                variant,
+                jobs: vec![],
+                roots: vec![],
+                damaged: vec![],
+            }
+        };
+        log.report_damage();
+        let mut writer = prove::LogWriter::open(dir, variant).map_err(log_error)?;
+        writer.sync_each_line = self.sync_each_line;
+        writer
+            .append_root(&prove::RootRecord {
+                pos: root,
+                all_moves: self.all_moves,
+            })
+            .map_err(log_error)?;
+        let config = ManagerConfig {
+            job_nodes: self.job_nodes,
+            all_moves: self.all_moves,
+        };
+        let mut manager = Manager::new(root, config, &log);
+        let stop = Arc::new(AtomicBool::new(false));
+        {
+            let stop = Arc::clone(&stop);
+            let _ = ctrlc::set_handler(move || {
+                if stop.swap(true, Ordering::SeqCst) {
+                    std::process::exit(EXIT_INTERRUPTED);
+                }
+            });
+        }
+        if let Some(secs) = self.max_seconds {
+            let stop = Arc::clone(&stop);
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_secs(secs));
+                stop.store(true, Ordering::SeqCst);
+            });
+        }
+        let start = Instant::now();
+        let end = prove::run(
+            &mut manager,
+            pool.as_mut(),
+            &mut writer,
+            &RunOptions {
+                stop: &stop,
+                progress: (!self.quiet).then_some(Duration::from_secs(10)),
+                max_jobs: self.max_jobs,
+            },
+        )
+        .map_err(CliError::failure)?;
+        drop(pool);
+        let seconds = start.elapsed().as_secs_f64();
+        let open = if end == RunEnd::Complete {
+            0
+        } else {
+            manager.open_leaves()
+        };
+        if global.json {
+            print_json(&summary_json(&manager, open, seconds));
+        } else {
+            print_summary(&manager, open, seconds);
+        }
+        match end {
+            RunEnd::Complete => Ok(()),
+            RunEnd::JobLimit => Err(CliError {
+                message: "stopped by --max-jobs/--max-seconds; run again to resume".into(),
+                status: EXIT_STOPPED,
+            }),
+            RunEnd::Stopped if self.max_seconds.is_some() => Err(CliError {
+                message: "stopped by --max-seconds; run again to resume".into(),
+                status: EXIT_STOPPED,
+            }),
+            RunEnd::Stopped => Err(CliError {
+                message: "interrupted; run again to resume".into(),
+                status: EXIT_INTERRUPTED,
+            }),
+        }
+    }
+
+    /// Reads DIR's log and replays its last root: the manager as the log
+    /// leaves it, and the number of open jobs.
+    fn replay(dir: &PathBuf) -> Result<(LogContents, Manager, usize), CliError> {
+        let log = prove::read_logs(std::slice::from_ref(dir), None).map_err(log_error)?;
+        log.report_damage();
+        let Some(root) = log.roots.last() else {
+            return Err(CliError::failure(format!(
+                "{}: the log names no root position",
+                dir.display()
+            )));
+        };
+        let config = ManagerConfig {
+            job_nodes: 1,
+            all_moves: root.all_moves,
+        };
+        let mut manager = Manager::new(root.pos, config, &log);
+        let open = manager.open_leaves();
+        Ok((log, manager, open))
+    }
+
+    fn status(&self, dir: &PathBuf, global: &GlobalArgs) -> Result<(), CliError> {
+        let (log, manager, open) = Self::replay(dir)?;
+        let seconds: f64 = log.jobs.iter().map(|j| j.seconds).sum();
+        if global.json {
+            print_json(&summary_json(&manager, open, seconds));
+        } else {
+            print_summary(&manager, open, seconds);
+            if self.tree {
+                print!("{}", manager.tree(self.tree_depth));
+            }
+        }
+        Ok(())
+    }
+
+    fn check(&self, dir: &PathBuf) -> Result<(), CliError> {
+        let (log, manager, _) = Self::replay(dir)?;
+        let mut problems: Vec<String> = Vec::new();
+        let damaged = log.damaged.iter().filter(|d| !d.torn).count();
+        if damaged > 0 {
+            problems.push(format!("{damaged} damaged line(s)"));
+        }
+        for (key, q) in log.conflicts() {
+            problems.push(format!(
+                "position key {key:032x}: {} answered both yes and no",
+                prove::log::question_text(q)
+            ));
+        }
+        if manager.counts.contradictions > 0 {
+            problems.push(format!(
+                "{} answers contradict each other",
+                manager.counts.contradictions
+            ));
+        }
+        problems.extend(manager.disagreements());
+        // Re-solve a random sample of logged answers with a fresh solver.
+        let answered: Vec<&prove::JobRecord> = log
+            .jobs
+            .iter()
+            .filter(|j| j.answer != prove::Answer::Open)
+            .collect();
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64);
+        let mut rng = SplitMix64::new(seed);
+        let n = self.samples.min(answered.len());
+        let solver = Solver::new(
+            prove::worker::solver_config(WorkerConfig {
+                hash_mb: self.hash_mb,
+            }),
+            None,
+        )
+        .map_err(super::solve::solve_error)?;
+        let mut picked: Vec<usize> = (0..answered.len()).collect();
+        for i in 0..n {
+            let k = i + rng.below((picked.len() - i) as u64) as usize;
+            picked.swap(i, k);
+        }
+        for &i in &picked[..n] {
+            let j = answered[i];
+            let got = solver
+                .answer(&j.pos, j.question, None)
+                .map_err(CliError::failure)?;
+            if Some(got) != j.answer.as_bool() {
+                problems.push(format!(
+                    "{} {}: logged {}, solved again {}",
+                    j.pos,
+                    prove::log::question_text(j.question),
+                    j.answer.text(),
+                    prove::Answer::of_bool(got).text()
+                ));
+            }
+        }
+        if let Some(t) = log.damaged.iter().find(|d| d.torn) {
+            println!(
+                "note: {}:{}: a torn last line (a run was killed while writing it)",
+                t.file.display(),
+                t.line
+            );
+        }
+        println!(
+            "checked {} jobs, {} positions in the tree, {} answers solved again: {}",
+            log.jobs.len(),
+            manager.size(),
+            n,
+            if problems.is_empty() {
+                "no disagreement".to_string()
+            } else {
+                format!("{} problem(s)", problems.len())
+            }
+        );
+        if problems.is_empty() {
+            return Ok(());
+        }
+        for p in problems.iter().take(10) {
+            println!("  {p}");
+        }
+        Err(CliError::failure(format!(
+            "{}: the proof log does not check",
+            dir.display()
+        )))
+    }
+
+    fn merge(&self) -> Result<(), CliError> {
+        let Some(out) = &self.dir else {
+            return Err(CliError::input("--merge needs --dir OUT"));
+        };
+        let report = prove::merge(&self.merge, out).map_err(log_error)?;
+        println!(
+            "merged into {}: {} jobs, {} roots, {} duplicates, {} conflicting pairs left out, {} damaged lines left out",
+            out.display(),
+            report.jobs,
+            report.roots,
+            report.duplicates,
+            report.conflicts,
+            report.damaged
+        );
+        if report.conflicts > 0 {
+            return Err(CliError::failure("the logs contradict each other"));
+        }
+        Ok(())
+    }
+
+    fn simulate(&self, dir: &PathBuf) -> Result<(), CliError> {
+        let list = self.workers.as_deref().unwrap_or("8,64,256,1024");
+        let counts: Result<Vec<usize>, _> = list.split(',').map(|s| s.trim().parse()).collect();
+        let counts = counts
+            .ok()
+            .filter(|c| !c.is_empty() && !c.contains(&0))
+            .ok_or_else(|| {
+                CliError::input(format!("--workers {list}: expected counts like 8,64"))
+            })?;
+        let log = prove::read_logs(std::slice::from_ref(dir), None).map_err(log_error)?;
+        log.report_damage();
+        let (work, span) = simulate::work_and_span(&log.jobs);
+        println!(
+            "{} jobs, {:.1} s of work, critical path {:.1} s (speedup bound {:.0}x)",
+            log.jobs.len(),
+            work,
+            span,
+            if span > 0.0 { work / span } else { 1.0 }
+        );
+        println!("workers  makespan_s  speedup  idle");
+        for p in counts {
+            let r = simulate::simulate(&log.jobs, p);
+            println!(
+                "{:>7}  {:>10.2}  {:>7.1}  {:>4.0}%",
+                p,
+                r.makespan,
+                r.speedup,
+                100.0 * r.idle
+            );
+        }
+        Ok(())
+    }
+}

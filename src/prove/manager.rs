@@ -1,0 +1,698 @@
+//! The proof manager: the top of the proof tree as a DAG of canonical
+//! positions (transpositions merged), jobs chosen in proof-number fashion.
+//!
+//! Every node carries two binary questions, "does the side to move win?"
+//! (W) and "does it avoid losing?" (A); their answers make its value (W yes:
+//! win; A no: loss; W no and A yes: draw), and W yes implies A yes, A no
+//! implies W no. For an expanded node the questions follow from its
+//! children's opposite questions: W(n) = some child with A(c) no, A(n) =
+//! some child with W(c) no. Each unanswered pair (node, question) has a
+//! proof number (how many leaves must still be answered for a yes) and a
+//! disproof number (for a no): at a leaf 1 and 1, at an expanded node the
+//! proof number is the smallest disproof number of its children's pairs and
+//! the disproof number the sum of their proof numbers. A leaf pair that a
+//! job is answering counts as very expensive ([`BUSY`]), so that parallel
+//! workers get different leaves.
+//!
+//! The goals are the root's value (both questions until one settles it), or
+//! with `all_moves` the value of every child of the root. Among the goals'
+//! open pairs the one with the smallest proof or disproof number is chosen
+//! and followed down, at each node to the child whose pair has the smallest
+//! disproof number, to a leaf: the most-proving leaf. Its job asks its
+//! question with a node budget; a `yes` or `no` settles the pair, an `open`
+//! (budget spent) expands the node one ply. A job whose pair is no longer
+//! needed by any goal (a sibling's proof settled its parent) is cancelled.
+//!
+//! Answers already in the proof log settle their pairs when a node is made,
+//! and a logged `open` expands its node when its pair is chosen, so nothing
+//! logged is solved again.
+
+use crate::prove::log::{Answer, JobRecord, LogContents};
+use crate::prove::worker::{Job, JobResult};
+use crate::rules::{canonical, position_key, Move, Position, Wdl};
+use crate::solve::Question;
+use std::collections::HashMap;
+
+/// Proof and disproof numbers of a settled pair.
+pub const INF: u64 = u64::MAX / 4;
+/// What a leaf pair being answered by a job counts for.
+pub const BUSY: u64 = 1 << 24;
+
+type NodeId = u32;
+
+/// The index of a question in a node's arrays.
+fn qi(q: Question) -> usize {
+    match q {
+        Question::Wins => 0,
+        Question::AvoidsLoss => 1,
+    }
+}
+
+fn question(i: usize) -> Question {
+    if i == 0 {
+        Question::Wins
+    } else {
+        Question::AvoidsLoss
+    }
+}
+
+/// The value two answers make, if they make one.
+pub fn value_of(wins: Option<bool>, avoids_loss: Option<bool>) -> Option<Wdl> {
+    match (wins, avoids_loss) {
+        (Some(true), _) => Some(Wdl::Win),
+        (_, Some(false)) => Some(Wdl::Loss),
+        (Some(false), Some(true)) => Some(Wdl::Draw),
+        _ => None,
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Node {
+    pos: Position,
+    key: u128,
+    /// The game is over in this position (not in the index).
+    terminal: bool,
+    children: Option<Vec<(Move, NodeId)>>,
+    ans: [Option<bool>; 2],
+    /// Answers given by a job or the log (not derived from children).
+    direct: [Option<bool>; 2],
+    best: [Option<String>; 2],
+    busy: [Option<u64>; 2],
+    /// The job whose `open` answer made this node (0: none).
+    dep: u64,
+    parents: Vec<NodeId>,
+    /// The last [`Manager::mark_needed`] that reached this pair.
+    mark: [u32; 2],
+    pn: [u64; 2],
+    dn: [u64; 2],
+    free: [bool; 2],
+}
+
+/// How the manager works.
+#[derive(Clone, Copy, Debug)]
+pub struct ManagerConfig {
+    /// Node budget of a job.
+    pub job_nodes: u64,
+    /// Establish the value of every first move, not only the root's.
+    pub all_moves: bool,
+}
+
+/// Counters for reports.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Counts {
+    /// Jobs finished (logged) in this run.
+    pub jobs: u64,
+    /// Their nodes.
+    pub nodes: u64,
+    /// Jobs cancelled in this run.
+    pub cancelled: u64,
+    /// Jobs in the log before this run.
+    pub logged_jobs: u64,
+    /// Their nodes.
+    pub logged_nodes: u64,
+    /// Answers that contradicted what was known (never expected: a sign of
+    /// a wrong log line or a solver bug).
+    pub contradictions: u64,
+}
+
+/// The proof manager of one root.
+pub struct Manager {
+    root: Position,
+    root_id: NodeId,
+    root_moves: Vec<(Move, NodeId)>,
+    config: ManagerConfig,
+    nodes: Vec<Node>,
+    index: HashMap<u128, NodeId>,
+    known: HashMap<(u128, usize), (bool, Option<String>)>,
+    opened: HashMap<(u128, usize), u64>,
+    in_flight: HashMap<u64, (NodeId, usize)>,
+    goals: Vec<NodeId>,
+    next_id: u64,
+    /// Pairs whose numbers may have changed.
+    dirty: Vec<(NodeId, usize)>,
+    epoch: u32,
+    pub counts: Counts,
+}
+
+/// The value of a position or a move, from the mover's view.
+#[derive(Clone, Debug)]
+pub struct MoveValue {
+    pub san: String,
+    pub value: Option<Wdl>,
+}
+
+impl Manager {
+    /// A manager of `root` that takes every answer of `log` as known. The
+    /// root must not be a finished game.
+    pub fn new(root: Position, config: ManagerConfig, log: &LogContents) -> Manager {
+        let mut known = HashMap::new();
+        let mut opened: HashMap<(u128, usize), u64> = HashMap::new();
+        let mut counts = Counts::default();
+        for j in &log.jobs {
+            let k = (j.key(), qi(j.question));
+            counts.logged_jobs += 1;
+            counts.logged_nodes += j.nodes;
+            match j.answer.as_bool() {
+                Some(b) => {
+                    known.insert(k, (b, j.best.clone()));
+                }
+                None => {
+                    let e = opened.entry(k).or_insert(j.id);
+                    *e = (*e).max(j.id);
+                }
+            }
+        }
+        let mut m = Manager {
+            root,
+            root_id: 0,
+            root_moves: Vec::new(),
+            config,
+            nodes: Vec::new(),
+            index: HashMap::new(),
+            known,
+            opened,
+            in_flight: HashMap::new(),
+            goals: Vec::new(),
+            next_id: log.max_id() + 1,
+            dirty: Vec::new(),
+            epoch: 0,
+            counts,
+        };
+        m.root_id = m.node_of(&root, 0);
+        m.root_moves = root
+            .legal_moves()
+            .iter()
+            .map(|&mv| (mv, m.node_of(&root.play(mv), 0)))
+            .collect();
+        if config.all_moves {
+            // The root's children are the root moves' positions.
+            let children = m.root_moves.clone();
+            for &(_, c) in &children {
+                m.nodes[c as usize].parents.push(m.root_id);
+            }
+            m.nodes[m.root_id as usize].children = Some(children);
+            m.dirty.extend([(m.root_id, 0), (m.root_id, 1)]);
+            m.goals = m.root_moves.iter().map(|&(_, c)| c).collect();
+        } else {
+            m.goals = vec![m.root_id];
+        }
+        // The tree the log grew: every node with a logged `open` job is
+        // expanded (so a resumed proof meets its logged answers again
+        // before it starts any new job).
+        let mut k = 0;
+        while k < m.nodes.len() {
+            let key = m.nodes[k].key;
+            let opened = (0..2).find_map(|i| m.opened.get(&(key, i)).copied());
+            if let (Some(id), false) = (opened, m.nodes[k].terminal) {
+                m.expand(k as NodeId, id);
+            }
+            k += 1;
+        }
+        m.refresh();
+        m
+    }
+
+    /// The node of a position (any form: it is made canonical), made if new.
+    fn node_of(&mut self, pos: &Position, dep: u64) -> NodeId {
+        let terminal = if pos.winner_by_rule().is_some() {
+            // The side to move has lost.
+            Some([Some(false), Some(false)])
+        } else if pos.count_moves() == 0 {
+            Some([Some(false), Some(true)])
+        } else {
+            None
+        };
+        let c = canonical(pos);
+        let key = position_key(&c);
+        if terminal.is_none() {
+            if let Some(&id) = self.index.get(&key) {
+                return id;
+            }
+        }
+        let id = self.nodes.len() as NodeId;
+        let mut node = Node {
+            pos: c,
+            key,
+            terminal: terminal.is_some(),
+            children: None,
+            ans: terminal.unwrap_or([None, None]),
+            direct: [None, None],
+            best: [None, None],
+            busy: [None, None],
+            dep,
+            parents: Vec::new(),
+            mark: [0, 0],
+            pn: [1, 1],
+            dn: [1, 1],
+            free: [true, true],
+        };
+        if terminal.is_none() {
+            for i in 0..2 {
+                if let Some((b, best)) = self.known.get(&(key, i)) {
+                    node.direct[i] = Some(*b);
+                    node.best[i] = best.clone();
+                }
+            }
+        }
+        self.nodes.push(node);
+        if terminal.is_none() {
+            self.index.insert(key, id);
+            for i in 0..2 {
+                if let Some(b) = self.nodes[id as usize].direct[i] {
+                    self.set_answer(id, i, b);
+                }
+            }
+        }
+        id
+    }
+
+    /// Settles pair (n, i) as `b`, with its implications.
+    fn set_answer(&mut self, n: NodeId, i: usize, b: bool) {
+        let node = &mut self.nodes[n as usize];
+        match node.ans[i] {
+            Some(old) if old != b => {
+                self.counts.contradictions += 1;
+                eprintln!(
+                    "peasant: contradiction at {} ({}): {} and {}",
+                    node.pos,
+                    crate::prove::log::question_text(question(i)),
+                    old,
+                    b
+                );
+                return;
+            }
+            Some(_) => return,
+            None => {}
+        }
+        node.ans[i] = Some(b);
+        self.dirty.push((n, i));
+        // W yes implies A yes; A no implies W no.
+        if i == 0 && b {
+            self.set_answer(n, 1, true);
+        }
+        if i == 1 && !b {
+            self.set_answer(n, 0, false);
+        }
+    }
+
+    /// Expands node `n` one ply (nothing if it already is).
+    fn expand(&mut self, n: NodeId, dep: u64) {
+        if self.nodes[n as usize].children.is_some() || self.nodes[n as usize].terminal {
+            return;
+        }
+        let pos = self.nodes[n as usize].pos;
+        let children: Vec<(Move, NodeId)> = pos
+            .legal_moves()
+            .iter()
+            .map(|&m| (m, self.node_of(&pos.play(m), dep)))
+            .collect();
+        for &(_, c) in &children {
+            self.nodes[c as usize].parents.push(n);
+        }
+        self.nodes[n as usize].children = Some(children);
+        self.dirty.extend([(n, 0), (n, 1)]);
+    }
+
+    /// Proof number, disproof number and whether a free leaf lies below,
+    /// of pair (n, i), as last computed.
+    fn numbers(&self, n: NodeId, i: usize) -> (u64, u64, bool) {
+        let node = &self.nodes[n as usize];
+        match node.ans[i] {
+            Some(true) => (0, INF, false),
+            Some(false) => (INF, 0, false),
+            None => (node.pn[i], node.dn[i], node.free[i]),
+        }
+    }
+
+    /// Recomputes pair (n, i) from its children's numbers (settling it if
+    /// they do); if anything changed, its parents' pairs are next.
+    fn update(&mut self, n: NodeId, i: usize) {
+        let node = &self.nodes[n as usize];
+        let new = if node.ans[i].is_some() {
+            self.numbers(n, i)
+        } else {
+            match &node.children {
+                None if node.busy[i].is_some() => (BUSY, BUSY, false),
+                None => (1, 1, true),
+                Some(children) => {
+                    let (mut pn, mut dn, mut free) = (INF, 0u64, false);
+                    let (mut any_no, mut all_yes) = (false, true);
+                    for &(_, c) in children {
+                        let (cp, cd, cf) = self.numbers(c, 1 - i);
+                        match self.nodes[c as usize].ans[1 - i] {
+                            Some(false) => any_no = true,
+                            Some(true) => {}
+                            None => all_yes = false,
+                        }
+                        pn = pn.min(cd);
+                        dn = dn.saturating_add(cp).min(INF - 1);
+                        free |= cf;
+                    }
+                    if any_no || all_yes {
+                        // Pushes (n, i) again, to be stored as settled.
+                        self.set_answer(n, i, any_no);
+                        return;
+                    }
+                    (pn, dn, free)
+                }
+            }
+        };
+        let node = &mut self.nodes[n as usize];
+        if (node.pn[i], node.dn[i], node.free[i]) == new {
+            return;
+        }
+        (node.pn[i], node.dn[i], node.free[i]) = new;
+        for k in 0..self.nodes[n as usize].parents.len() {
+            let p = self.nodes[n as usize].parents[k];
+            self.dirty.push((p, 1 - i));
+        }
+    }
+
+    /// The pairs of goal `g` still needed for its value.
+    fn needed(&self, g: NodeId) -> Vec<usize> {
+        let a = self.nodes[g as usize].ans;
+        match (a[0], a[1]) {
+            (Some(true), _) | (_, Some(false)) | (Some(false), Some(true)) => vec![],
+            (Some(false), None) => vec![1],
+            (_, Some(true)) => vec![0],
+            _ => vec![0, 1],
+        }
+    }
+
+    /// Brings every number up to date (and settles what follows).
+    pub fn refresh(&mut self) {
+        while let Some((n, i)) = self.dirty.pop() {
+            self.update(n, i);
+        }
+    }
+
+    /// Marks every open pair some goal still needs (reached from the goals
+    /// through open pairs).
+    fn mark_needed(&mut self) {
+        self.epoch += 1;
+        let mut stack: Vec<(NodeId, usize)> = Vec::new();
+        for &g in &self.goals {
+            for i in self.needed(g) {
+                stack.push((g, i));
+            }
+        }
+        while let Some((n, i)) = stack.pop() {
+            let node = &mut self.nodes[n as usize];
+            if node.ans[i].is_some() || node.mark[i] == self.epoch {
+                continue;
+            }
+            node.mark[i] = self.epoch;
+            if let Some(children) = &self.nodes[n as usize].children {
+                stack.extend(children.iter().map(|&(_, c)| (c, 1 - i)));
+            }
+        }
+    }
+
+    /// Whether every goal has its value.
+    pub fn done(&self) -> bool {
+        self.goals.iter().all(|&g| self.needed(g).is_empty()) && self.value().is_some()
+    }
+
+    /// Jobs in flight whose pair no goal needs any more.
+    pub fn unneeded_jobs(&mut self) -> Vec<u64> {
+        if self.in_flight.is_empty() {
+            return Vec::new();
+        }
+        self.mark_needed();
+        self.in_flight
+            .iter()
+            .filter(|(_, &(n, i))| {
+                let node = &self.nodes[n as usize];
+                node.ans[i].is_some() || node.mark[i] != self.epoch
+            })
+            .map(|(&id, _)| id)
+            .collect()
+    }
+
+    pub fn in_flight(&self) -> usize {
+        self.in_flight.len()
+    }
+
+    /// The most-proving free leaf pair, if any.
+    fn select(&self) -> Option<(NodeId, usize)> {
+        let mut best: Option<(u64, NodeId, usize)> = None;
+        for &g in &self.goals {
+            for i in self.needed(g) {
+                let node = &self.nodes[g as usize];
+                if node.ans[i].is_none() && node.free[i] {
+                    let cost = node.pn[i].min(node.dn[i]);
+                    if best.is_none_or(|(c, _, _)| cost < c) {
+                        best = Some((cost, g, i));
+                    }
+                }
+            }
+        }
+        let (_, mut n, mut i) = best?;
+        loop {
+            let node = &self.nodes[n as usize];
+            let Some(children) = &node.children else {
+                return Some((n, i));
+            };
+            let mut pick: Option<(u64, u64, NodeId)> = None;
+            for &(_, c) in children {
+                let cn = &self.nodes[c as usize];
+                if cn.ans[1 - i].is_none() && cn.free[1 - i] {
+                    let score = (cn.dn[1 - i], cn.pn[1 - i]);
+                    if pick.is_none_or(|(d, p, _)| score < (d, p)) {
+                        pick = Some((score.0, score.1, c));
+                    }
+                }
+            }
+            let (_, _, c) = pick?;
+            n = c;
+            i = 1 - i;
+        }
+    }
+
+    /// The next job to run, if a free leaf is left: leaves whose job is
+    /// logged as `open` are expanded on the way, without a job.
+    pub fn next_job(&mut self) -> Option<Job> {
+        loop {
+            let (n, i) = self.select()?;
+            let key = self.nodes[n as usize].key;
+            if let Some(&id) = self.opened.get(&(key, i)) {
+                self.expand(n, id);
+                self.refresh();
+                continue;
+            }
+            let id = self.next_id;
+            self.next_id += 1;
+            self.nodes[n as usize].busy[i] = Some(id);
+            self.in_flight.insert(id, (n, i));
+            self.dirty.push((n, i));
+            self.refresh();
+            return Some(Job {
+                id,
+                pos: self.nodes[n as usize].pos,
+                question: question(i),
+                budget: self.config.job_nodes,
+            });
+        }
+    }
+
+    /// Takes a finished job's result; returns the line to log (none for a
+    /// cancelled job).
+    pub fn finish(&mut self, r: &JobResult) -> Option<JobRecord> {
+        let (n, i) = self.in_flight.remove(&r.id)?;
+        self.nodes[n as usize].busy[i] = None;
+        self.dirty.push((n, i));
+        if r.cancelled {
+            self.counts.cancelled += 1;
+            self.refresh();
+            return None;
+        }
+        self.counts.jobs += 1;
+        self.counts.nodes += r.nodes;
+        let key = self.nodes[n as usize].key;
+        match r.answer.as_bool() {
+            Some(b) => {
+                self.known.insert((key, i), (b, r.best.clone()));
+                self.nodes[n as usize].direct[i] = Some(b);
+                self.nodes[n as usize].best[i] = r.best.clone();
+                self.set_answer(n, i, b);
+            }
+            None => {
+                self.opened.insert((key, i), r.id);
+                self.expand(n, r.id);
+            }
+        }
+        self.refresh();
+        let node = &self.nodes[n as usize];
+        Some(JobRecord {
+            pos: node.pos,
+            question: question(i),
+            answer: r.answer,
+            nodes: r.nodes,
+            seconds: r.seconds,
+            best: r.best.clone(),
+            id: r.id,
+            dep: node.dep,
+        })
+    }
+
+    /// The root's value from the mover's view, once known.
+    pub fn value(&self) -> Option<Wdl> {
+        let a = self.nodes[self.root_id as usize].ans;
+        value_of(a[0], a[1])
+    }
+
+    /// Every first move with its value from the mover's view (known ones).
+    pub fn move_values(&self) -> Vec<MoveValue> {
+        self.root_moves
+            .iter()
+            .map(|&(m, c)| {
+                let a = self.nodes[c as usize].ans;
+                MoveValue {
+                    san: m.san(),
+                    value: value_of(a[0], a[1]).map(negate),
+                }
+            })
+            .collect()
+    }
+
+    /// Whether the proof is complete: the root's value, and with
+    /// `all_moves` every first move's.
+    pub fn complete(&self) -> bool {
+        self.done()
+    }
+
+    pub fn root(&self) -> &Position {
+        &self.root
+    }
+
+    /// Nodes in the DAG.
+    pub fn size(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Marks every free leaf pair a goal still needs as busy (as if a job
+    /// ran on each) and returns how many there were: the open jobs of a
+    /// proof read from its log. Logged `open` answers are expanded first.
+    pub fn open_leaves(&mut self) -> usize {
+        let mut n = 0;
+        while self.next_job().is_some() {
+            n += 1;
+        }
+        n
+    }
+
+    /// The proven top of the tree as indented text: for each settled node
+    /// its value and position; a win shows one winning move, a draw one
+    /// drawing move and every move that cannot win, a loss every move.
+    /// Down to `depth` plies.
+    pub fn tree(&self, depth: usize) -> String {
+        let mut out = String::new();
+        let root_val = self.value();
+        out.push_str(&format!("{} {}\n", self.root, wdl_text(root_val)));
+        for &(m, c) in &self.root_moves {
+            let a = self.nodes[c as usize].ans;
+            out.push_str(&format!(
+                "  {} {}\n",
+                m.san(),
+                wdl_text(value_of(a[0], a[1]).map(negate))
+            ));
+            self.tree_node(c, 2, depth, &mut out);
+        }
+        out
+    }
+
+    fn tree_node(&self, n: NodeId, indent: usize, depth: usize, out: &mut String) {
+        let node = &self.nodes[n as usize];
+        let pad = "  ".repeat(indent);
+        let Some(v) = value_of(node.ans[0], node.ans[1]) else {
+            out.push_str(&format!("{pad}(open) {}\n", node.pos));
+            return;
+        };
+        if node.terminal {
+            return;
+        }
+        if node.direct.iter().any(Option::is_some) && node.children.is_none() {
+            let best = node.best.iter().flatten().next();
+            out.push_str(&format!(
+                "{pad}{} {} by a job{}\n",
+                node.pos,
+                v,
+                best.map(|b| format!(", best {b}")).unwrap_or_default()
+            ));
+            return;
+        }
+        let Some(children) = &node.children else {
+            out.push_str(&format!("{pad}{} {v}\n", node.pos));
+            return;
+        };
+        out.push_str(&format!("{pad}{} {v}\n", node.pos));
+        if indent > depth {
+            return;
+        }
+        for &(m, c) in children {
+            let cv = value_of(self.nodes[c as usize].ans[0], self.nodes[c as usize].ans[1]);
+            let mv = cv.map(negate);
+            let show = match v {
+                Wdl::Win => mv == Some(Wdl::Win),
+                Wdl::Draw => mv == Some(Wdl::Draw) || self.nodes[c as usize].ans[1] == Some(true),
+                Wdl::Loss => true,
+            };
+            if show {
+                out.push_str(&format!("{pad}  {} {}\n", m.san(), wdl_text(mv)));
+                self.tree_node(c, indent + 2, depth, out);
+                if v == Wdl::Win {
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Interior nodes whose direct (logged) answer differs from what their
+    /// children's answers give: each a sign of a wrong line.
+    pub fn disagreements(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for node in &self.nodes {
+            let Some(children) = &node.children else {
+                continue;
+            };
+            for i in 0..2 {
+                let Some(d) = node.direct[i] else { continue };
+                let cs: Vec<Option<bool>> = children
+                    .iter()
+                    .map(|&(_, c)| self.nodes[c as usize].ans[1 - i])
+                    .collect();
+                let derived = if cs.contains(&Some(false)) {
+                    Some(true)
+                } else if cs.iter().all(|&a| a == Some(true)) {
+                    Some(false)
+                } else {
+                    None
+                };
+                if derived.is_some_and(|x| x != d) {
+                    out.push(format!(
+                        "{} {}: logged {}, children give {}",
+                        node.pos,
+                        crate::prove::log::question_text(question(i)),
+                        Answer::of_bool(d).text(),
+                        Answer::of_bool(!d).text()
+                    ));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// A value seen from the other side.
+pub fn negate(v: Wdl) -> Wdl {
+    match v {
+        Wdl::Win => Wdl::Loss,
+        Wdl::Draw => Wdl::Draw,
+        Wdl::Loss => Wdl::Win,
+    }
+}
+
+/// `win`, `draw`, `loss` or `open`.
+pub fn wdl_text(v: Option<Wdl>) -> String {
+    v.map_or("open".to_string(), |v| v.to_string())
+}

@@ -1,0 +1,29 @@
+//! Stage 6, the proof manager: proofs bigger than one process and one
+//! sitting. The manager ([`Manager`]) keeps the top of the proof tree as a
+//! DAG of canonical positions and farms binary questions about its most
+//! promising open leaves ("does the side to move win?", "does it avoid
+//! losing?", each with a node budget) to workers ([`Workers`]: local
+//! threads, or MPI ranks with the `mpi` feature) that run the alpha-beta
+//! solver of stage 5. A job whose budget runs out expands its position one
+//! ply. Every finished job is appended to a durable, checksummed text log
+//! ([`log`]) in the proof directory, so a killed run resumes from the log,
+//! nothing logged is solved again, and logs of several machines merge.
+//!
+//! It hands on the value of a position (and of every first move) with the
+//! log that proves it, which `peasant prove --check` re-checks.
+
+pub mod log;
+pub mod manager;
+#[cfg(feature = "mpi")]
+pub mod mpi;
+pub mod run;
+pub mod simulate;
+pub mod worker;
+
+pub use log::{
+    merge, read_logs, Answer, JobRecord, LogContents, LogError, LogWriter, MergeReport, RootRecord,
+    LOG_FILE,
+};
+pub use manager::{negate, value_of, wdl_text, Manager, ManagerConfig, MoveValue};
+pub use run::{progress_line, run, RunEnd, RunError, RunOptions};
+pub use worker::{run_job, Job, JobResult, ThreadWorkers, WorkerConfig, Workers};

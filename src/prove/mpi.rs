@@ -1,0 +1,243 @@
+//! MPI ranks as workers (cargo feature `mpi`): under `mpirun -np N` or
+//! Slurm's `srun`, rank 0 runs the manager and ranks 1..N answer jobs, each
+//! with its own solver (own transposition table, own table cache).
+//!
+//! Messages are short texts (tab-separated): rank 0 sends a job (tag
+//! [`TAG_JOB`]: id, game, position, question, budget), a cancel ([`TAG_CANCEL`]:
+//! id) or the end ([`TAG_QUIT`]); a worker answers with a result
+//! ([`TAG_RESULT`]: id, answer, nodes, seconds, best move, cancelled, error).
+//! A worker runs its job on a second thread and keeps listening, so a
+//! cancel stops a job made unnecessary; only the main thread calls MPI.
+
+use crate::prove::log::{parse_variant_tag, variant_tag, Answer};
+use crate::prove::worker::{run_job, solver_config, Job, JobResult, WorkerConfig, Workers};
+use crate::rules::Position;
+use crate::solve::{Question, Solver};
+use crate::table::Tablebase;
+use mpi::topology::{Communicator, Rank, SimpleCommunicator};
+use mpi::traits::*;
+use std::collections::HashMap;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+pub const TAG_JOB: i32 = 1;
+pub const TAG_CANCEL: i32 = 2;
+pub const TAG_RESULT: i32 = 3;
+pub const TAG_QUIT: i32 = 4;
+
+/// Whether this process was started by an MPI launcher (mpirun, srun).
+pub fn launched() -> bool {
+    [
+        "OMPI_COMM_WORLD_SIZE",
+        "PMI_SIZE",
+        "PMIX_RANK",
+        "MPI_LOCALNRANKS",
+    ]
+    .iter()
+    .any(|v| std::env::var_os(v).is_some())
+}
+
+/// Starts MPI; `None` if it cannot be started.
+pub fn init() -> Option<mpi::environment::Universe> {
+    mpi::initialize_with_threading(mpi::Threading::Funneled).map(|(u, _)| u)
+}
+
+/// The ranks 1.. of `world` as workers of rank 0.
+pub struct MpiWorkers {
+    world: SimpleCommunicator,
+    idle: Vec<Rank>,
+    running: HashMap<u64, Rank>,
+    ranks: usize,
+}
+
+impl MpiWorkers {
+    pub fn new(world: SimpleCommunicator) -> MpiWorkers {
+        let size = world.size();
+        MpiWorkers {
+            world,
+            idle: (1..size).rev().collect(),
+            running: HashMap::new(),
+            ranks: (size - 1).max(0) as usize,
+        }
+    }
+}
+
+fn question_code(q: Question) -> &'static str {
+    match q {
+        Question::Wins => "w",
+        Question::AvoidsLoss => "a",
+    }
+}
+
+impl Workers for MpiWorkers {
+    fn count(&self) -> usize {
+        self.ranks
+    }
+
+    fn start(&mut self, job: Job) -> Result<(), String> {
+        let rank = self.idle.pop().ok_or("no idle rank")?;
+        let text = format!(
+            "{}\t{}\t{}\t{}\t{}",
+            job.id,
+            variant_tag(job.pos.variant()),
+            job.pos,
+            question_code(job.question),
+            job.budget
+        );
+        self.world
+            .process_at_rank(rank)
+            .send_with_tag(text.as_bytes(), TAG_JOB);
+        self.running.insert(job.id, rank);
+        Ok(())
+    }
+
+    fn cancel(&mut self, id: u64) {
+        if let Some(&rank) = self.running.get(&id) {
+            self.world
+                .process_at_rank(rank)
+                .send_with_tag(id.to_string().as_bytes(), TAG_CANCEL);
+        }
+    }
+
+    fn wait(&mut self, timeout: Duration) -> Result<Option<JobResult>, String> {
+        let end = Instant::now() + timeout;
+        loop {
+            if let Some((msg, status)) = self
+                .world
+                .any_process()
+                .immediate_matched_probe_with_tag(TAG_RESULT)
+            {
+                let (bytes, _) = msg.matched_receive_vec::<u8>();
+                let r = parse_result(&bytes)
+                    .ok_or_else(|| format!("rank {}: a garbled result", status.source_rank()))?;
+                self.running.remove(&r.id);
+                self.idle.push(status.source_rank());
+                return Ok(Some(r));
+            }
+            if Instant::now() >= end {
+                return Ok(None);
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+}
+
+impl Drop for MpiWorkers {
+    fn drop(&mut self) {
+        for rank in 1..self.world.size() {
+            self.world
+                .process_at_rank(rank)
+                .send_with_tag(&b""[..], TAG_QUIT);
+        }
+    }
+}
+
+fn result_text(r: &JobResult) -> String {
+    format!(
+        "{}\t{}\t{}\t{}\t{}\t{}\t{}",
+        r.id,
+        r.answer.text(),
+        r.nodes,
+        r.seconds,
+        r.best.as_deref().unwrap_or("-"),
+        r.cancelled as u8,
+        r.error.as_deref().unwrap_or("-")
+    )
+}
+
+fn parse_result(bytes: &[u8]) -> Option<JobResult> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    let f: Vec<&str> = text.split('\t').collect();
+    if f.len() != 7 {
+        return None;
+    }
+    Some(JobResult {
+        id: f[0].parse().ok()?,
+        answer: match f[1] {
+            "yes" => Answer::Yes,
+            "no" => Answer::No,
+            "open" => Answer::Open,
+            _ => return None,
+        },
+        nodes: f[2].parse().ok()?,
+        seconds: f[3].parse().ok()?,
+        best: (f[4] != "-").then(|| f[4].to_string()),
+        cancelled: f[5] == "1",
+        error: (f[6] != "-").then(|| f[6].to_string()),
+    })
+}
+
+fn parse_job(bytes: &[u8]) -> Option<Job> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    let f: Vec<&str> = text.split('\t').collect();
+    if f.len() != 5 {
+        return None;
+    }
+    let variant = parse_variant_tag(f[1])?;
+    let setup = crate::rules::notation::parse(f[2]).ok()?;
+    Some(Job {
+        id: f[0].parse().ok()?,
+        pos: Position::from_setup(&setup, variant).ok()?,
+        question: match f[3] {
+            "w" => Question::Wins,
+            "a" => Question::AvoidsLoss,
+            _ => return None,
+        },
+        budget: f[4].parse().ok()?,
+    })
+}
+
+/// The loop of a worker rank: answers rank 0's jobs until told to quit.
+pub fn worker_loop(world: &SimpleCommunicator, config: WorkerConfig, tables: Option<&Tablebase>) {
+    let solver = match Solver::new(solver_config(config), tables) {
+        Ok(solver) => solver,
+        Err(e) => {
+            eprintln!("peasant: rank {}: {e}", world.rank());
+            world.abort(2)
+        }
+    };
+    let stop = solver.stop_flag();
+    let manager = world.process_at_rank(0);
+    loop {
+        let (msg, status) = manager.matched_probe();
+        let (bytes, _) = msg.matched_receive_vec::<u8>();
+        match status.tag() {
+            TAG_QUIT => return,
+            TAG_CANCEL => continue, // for a job that already finished
+            TAG_JOB => {}
+            _ => continue,
+        }
+        let Some(job) = parse_job(&bytes) else {
+            eprintln!("peasant: rank {}: a garbled job", world.rank());
+            return;
+        };
+        stop.store(false, Ordering::SeqCst);
+        let mut quit = false;
+        let result = std::thread::scope(|scope| {
+            let handle = scope.spawn(|| run_job(&solver, &stop, &job));
+            while !handle.is_finished() {
+                if let Some((msg, status)) = manager.immediate_matched_probe() {
+                    let (bytes, _) = msg.matched_receive_vec::<u8>();
+                    let id = std::str::from_utf8(&bytes)
+                        .ok()
+                        .and_then(|s| s.parse().ok());
+                    match status.tag() {
+                        TAG_CANCEL if id == Some(job.id) => stop.store(true, Ordering::SeqCst),
+                        TAG_QUIT => {
+                            quit = true;
+                            stop.store(true, Ordering::SeqCst);
+                        }
+                        _ => {}
+                    }
+                } else {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+            }
+            handle.join().expect("the job thread")
+        });
+        if quit {
+            return;
+        }
+        manager.send_with_tag(result_text(&result).as_bytes(), TAG_RESULT);
+    }
+}

@@ -1,0 +1,127 @@
+//! One `prove` run: the manager's loop over a pool of workers, with the
+//! log written as jobs finish, progress lines and an orderly stop.
+
+use crate::prove::log::{LogError, LogWriter};
+use crate::prove::manager::Manager;
+use crate::prove::worker::Workers;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+use thiserror::Error;
+
+/// Why a run could not go on.
+#[derive(Debug, Error)]
+pub enum RunError {
+    #[error(transparent)]
+    Log(#[from] LogError),
+    #[error("worker: {0}")]
+    Worker(String),
+    #[error("no job left to run but the proof is not complete (a manager bug)")]
+    Stuck,
+}
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunEnd {
+    /// Every goal has its value.
+    Complete,
+    /// Stopped by `stop` (Ctrl-C): the jobs in flight were cancelled.
+    Stopped,
+    /// The run's job limit was reached.
+    JobLimit,
+}
+
+/// Options of a run.
+pub struct RunOptions<'a> {
+    /// Set from elsewhere (a signal handler) to stop the run.
+    pub stop: &'a AtomicBool,
+    /// Print a progress line on stderr this often (`None`: never).
+    pub progress: Option<Duration>,
+    /// Stop after this many jobs of this run (for tests and bounded runs).
+    pub max_jobs: Option<u64>,
+}
+
+/// Runs `manager` on `workers` until the proof is complete or stopped,
+/// logging every finished job to `log`.
+pub fn run(
+    manager: &mut Manager,
+    workers: &mut dyn Workers,
+    log: &mut LogWriter,
+    options: &RunOptions,
+) -> Result<RunEnd, RunError> {
+    let start = Instant::now();
+    let mut last_progress = Instant::now();
+    let mut last_cancel_check = Instant::now();
+    let mut cancelled: std::collections::HashSet<u64> = Default::default();
+    let end = loop {
+        if options.stop.load(Ordering::Relaxed) {
+            break RunEnd::Stopped;
+        }
+        if manager.done() {
+            break RunEnd::Complete;
+        }
+        if options.max_jobs.is_some_and(|m| manager.counts.jobs >= m) {
+            break RunEnd::JobLimit;
+        }
+        // Looking for unneeded jobs walks the open part of the tree: not
+        // more often than every 50 ms.
+        if last_cancel_check.elapsed() >= Duration::from_millis(50) {
+            last_cancel_check = Instant::now();
+            for id in manager.unneeded_jobs() {
+                if cancelled.insert(id) {
+                    workers.cancel(id);
+                }
+            }
+        }
+        while manager.in_flight() < workers.count() {
+            match manager.next_job() {
+                Some(job) => workers.start(job).map_err(RunError::Worker)?,
+                None => break,
+            }
+        }
+        if manager.in_flight() == 0 {
+            if manager.done() {
+                continue;
+            }
+            return Err(RunError::Stuck);
+        }
+        let mut wait = Duration::from_millis(500);
+        while let Some(r) = workers.wait(wait).map_err(RunError::Worker)? {
+            if let Some(e) = &r.error {
+                return Err(RunError::Worker(e.clone()));
+            }
+            cancelled.remove(&r.id);
+            if let Some(record) = manager.finish(&r) {
+                log.append_job(&record)?;
+            }
+            wait = Duration::ZERO;
+        }
+        if let Some(every) = options.progress {
+            if last_progress.elapsed() >= every {
+                last_progress = Instant::now();
+                eprintln!("{}", progress_line(manager, start.elapsed()));
+            }
+        }
+    };
+    // Jobs still in flight are lost (the workers' owner stops them): the
+    // next run asks them again.
+    log.sync()?;
+    Ok(end)
+}
+
+/// One line for people: what the run has done so far.
+pub fn progress_line(manager: &Manager, elapsed: Duration) -> String {
+    let moves = manager.move_values();
+    let known = moves.iter().filter(|m| m.value.is_some()).count();
+    format!(
+        "prove: {:.0}s, {} jobs ({} nodes), {} running, {} cancelled, {} positions in the tree, root {}, {}/{} first moves known",
+        elapsed.as_secs_f64(),
+        manager.counts.jobs,
+        manager.counts.nodes,
+        manager.in_flight(),
+        manager.counts.cancelled,
+        manager.size(),
+        crate::prove::manager::wdl_text(manager.value()),
+        known,
+        moves.len()
+    )
+}

@@ -1,0 +1,261 @@
+//! Workers: whatever answers jobs. A [`Workers`] implementation takes a
+//! [`Job`] (a canonical position, a question, a node budget), runs it on
+//! one of its workers with the alpha-beta [`Solver`] and hands back a
+//! [`JobResult`]. [`ThreadWorkers`] are local threads, each with its own
+//! solver (its own transposition table, kept from job to job); with the
+//! cargo feature `mpi`, `crate::prove::mpi` makes MPI ranks workers.
+
+use crate::prove::log::Answer;
+use crate::rules::Position;
+use crate::solve::{Question, SolveError, Solver, SolverConfig};
+use crate::table::Tablebase;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// One unit of work: answer `question` about `pos` within `budget` nodes.
+#[derive(Clone, Debug)]
+pub struct Job {
+    pub id: u64,
+    pub pos: Position,
+    pub question: Question,
+    pub budget: u64,
+}
+
+/// What a worker found.
+#[derive(Clone, Debug)]
+pub struct JobResult {
+    pub id: u64,
+    pub answer: Answer,
+    pub nodes: u64,
+    pub seconds: f64,
+    /// For a `yes`, a move that achieves it (standard notation).
+    pub best: Option<String>,
+    /// Stopped by [`Workers::cancel`]: nothing learnt, nothing to log.
+    pub cancelled: bool,
+    /// The solver failed (a damaged table): the proof cannot go on.
+    pub error: Option<String>,
+}
+
+/// A pool of workers, local or remote. The manager never has more jobs in
+/// flight than [`Workers::count`].
+pub trait Workers {
+    /// How many jobs can run at once.
+    fn count(&self) -> usize;
+    /// Starts `job` on an idle worker.
+    fn start(&mut self, job: Job) -> Result<(), String>;
+    /// Asks the worker running job `id` to stop it (its result comes back
+    /// with `cancelled`, or with its answer if it finished first).
+    fn cancel(&mut self, id: u64);
+    /// The next finished job, waiting at most `timeout`.
+    fn wait(&mut self, timeout: Duration) -> Result<Option<JobResult>, String>;
+}
+
+/// Runs one job on `solver` (whose stop flag is `stop`: set by a cancel;
+/// the caller clears it before the job).
+pub fn run_job(solver: &Solver, stop: &AtomicBool, job: &Job) -> JobResult {
+    let start = Instant::now();
+    let n0 = solver.stats().nodes;
+    let mut result = JobResult {
+        id: job.id,
+        answer: Answer::Open,
+        nodes: 0,
+        seconds: 0.0,
+        best: None,
+        cancelled: false,
+        error: None,
+    };
+    match solver.answer(&job.pos, job.question, Some(job.budget)) {
+        Ok(b) => {
+            result.answer = Answer::of_bool(b);
+            if b {
+                result.best = witness(solver, &job.pos, job.question, job.budget);
+            }
+        }
+        Err(SolveError::Stopped) => result.cancelled = stop.load(Ordering::Relaxed),
+        Err(e) => result.error = Some(e.to_string()),
+    }
+    result.nodes = solver.stats().nodes - n0;
+    result.seconds = start.elapsed().as_secs_f64();
+    result
+}
+
+/// A move of `pos` that achieves a `yes` to `question`, found by asking
+/// each child the opposite question (cheap: the search that answered left
+/// its children's bounds in the transposition table); `None` if that runs
+/// out of budget.
+fn witness(solver: &Solver, pos: &Position, question: Question, budget: u64) -> Option<String> {
+    let per_child = (budget / 8).max(1000);
+    for &m in pos.legal_moves().iter() {
+        let child = pos.play(m);
+        let achieves = if child.winner_by_rule().is_some() {
+            true
+        } else if child.count_moves() == 0 {
+            question == Question::AvoidsLoss
+        } else {
+            let opposite = match question {
+                Question::Wins => Question::AvoidsLoss,
+                Question::AvoidsLoss => Question::Wins,
+            };
+            match solver.answer(&child, opposite, Some(per_child)) {
+                Ok(b) => !b,
+                Err(_) => return None,
+            }
+        };
+        if achieves {
+            return Some(m.san());
+        }
+    }
+    None
+}
+
+/// Settings every worker's solver gets.
+#[derive(Clone, Copy, Debug)]
+pub struct WorkerConfig {
+    /// Transposition table of each worker, MiB.
+    pub hash_mb: usize,
+}
+
+/// The solver configuration of a worker.
+pub fn solver_config(config: WorkerConfig) -> SolverConfig {
+    SolverConfig {
+        hash_mb: config.hash_mb,
+        threads: 1,
+        ..SolverConfig::default()
+    }
+}
+
+/// Local threads, each with its own [`Solver`].
+pub struct ThreadWorkers {
+    jobs: Vec<Sender<Option<Job>>>,
+    stops: Vec<Arc<AtomicBool>>,
+    results: Receiver<(usize, JobResult)>,
+    quit: Arc<AtomicBool>,
+    idle: Vec<usize>,
+    running: Vec<Option<u64>>,
+    handles: Vec<JoinHandle<()>>,
+}
+
+impl ThreadWorkers {
+    /// Starts `n` worker threads (at least one), each with its own
+    /// transposition table; [`SolveError::Memory`] if they do not fit.
+    pub fn new(
+        n: usize,
+        config: WorkerConfig,
+        tables: Option<Arc<Tablebase>>,
+    ) -> Result<ThreadWorkers, SolveError> {
+        let n = n.max(1);
+        let (result_tx, results) = channel();
+        let (flag_tx, flag_rx) = channel();
+        let quit = Arc::new(AtomicBool::new(false));
+        let mut jobs = Vec::new();
+        let mut handles = Vec::new();
+        for w in 0..n {
+            let (tx, rx) = channel::<Option<Job>>();
+            jobs.push(tx);
+            let result_tx = result_tx.clone();
+            let flag_tx = flag_tx.clone();
+            let tables = tables.clone();
+            let quit = Arc::clone(&quit);
+            handles.push(std::thread::spawn(move || {
+                let solver = match Solver::new(solver_config(config), tables.as_deref()) {
+                    Ok(solver) => solver,
+                    Err(e) => {
+                        let _ = flag_tx.send((w, Err(e)));
+                        return;
+                    }
+                };
+                let stop = solver.stop_flag();
+                let _ = flag_tx.send((w, Ok(Arc::clone(&stop))));
+                while let Ok(Some(job)) = rx.recv() {
+                    // Cleared before `quit` is read: a shutdown after this
+                    // point sets the flag again and stops the job.
+                    stop.store(false, Ordering::SeqCst);
+                    if quit.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    let r = run_job(&solver, &stop, &job);
+                    if result_tx.send((w, r)).is_err() {
+                        break;
+                    }
+                }
+            }));
+        }
+        let mut stops: Vec<Option<Arc<AtomicBool>>> = vec![None; n];
+        let mut failed = None;
+        for _ in 0..n {
+            let (w, flag) = flag_rx.recv().expect("a worker thread started");
+            match flag {
+                Ok(flag) => stops[w] = Some(flag),
+                Err(e) => failed = Some(e),
+            }
+        }
+        if let Some(e) = failed {
+            // The threads that started wait for jobs: ending their queues
+            // ends them.
+            drop(jobs);
+            for h in handles {
+                let _ = h.join();
+            }
+            return Err(e);
+        }
+        Ok(ThreadWorkers {
+            jobs,
+            stops: stops.into_iter().map(|s| s.expect("every flag")).collect(),
+            results,
+            quit,
+            idle: (0..n).rev().collect(),
+            running: vec![None; n],
+            handles,
+        })
+    }
+}
+
+impl Workers for ThreadWorkers {
+    fn count(&self) -> usize {
+        self.jobs.len()
+    }
+
+    fn start(&mut self, job: Job) -> Result<(), String> {
+        let w = self.idle.pop().ok_or("no idle worker")?;
+        self.running[w] = Some(job.id);
+        self.jobs[w]
+            .send(Some(job))
+            .map_err(|_| format!("worker thread {w} has ended"))
+    }
+
+    fn cancel(&mut self, id: u64) {
+        if let Some(w) = self.running.iter().position(|&r| r == Some(id)) {
+            self.stops[w].store(true, Ordering::Relaxed);
+        }
+    }
+
+    fn wait(&mut self, timeout: Duration) -> Result<Option<JobResult>, String> {
+        match self.results.recv_timeout(timeout) {
+            Ok((w, r)) => {
+                self.running[w] = None;
+                self.idle.push(w);
+                Ok(Some(r))
+            }
+            Err(RecvTimeoutError::Timeout) => Ok(None),
+            Err(RecvTimeoutError::Disconnected) => Err("every worker thread has ended".into()),
+        }
+    }
+}
+
+impl Drop for ThreadWorkers {
+    fn drop(&mut self) {
+        self.quit.store(true, Ordering::SeqCst);
+        for s in &self.stops {
+            s.store(true, Ordering::SeqCst);
+        }
+        for tx in &self.jobs {
+            let _ = tx.send(None);
+        }
+        for h in self.handles.drain(..) {
+            let _ = h.join();
+        }
+    }
+}

@@ -1,0 +1,675 @@
+//! The proof manager against the solver and plain minimax: `prove
+//! --all-moves` with tiny job budgets (deep expansion) on 1, 2 and 3
+//! workers gives every first move's `solve` value; every answer it logs is
+//! true; a run killed at random moments resumes to the same values and
+//! leaves no wrong line; damaged, torn and foreign lines are reported and
+//! never believed; `--check` finds a wrong line; logs merge.
+
+mod common;
+
+use common::*;
+use peasant::prove::{
+    self, Answer, LogContents, LogWriter, Manager, ManagerConfig, RunEnd, RunOptions,
+    ThreadWorkers, WorkerConfig,
+};
+use peasant::*;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::AtomicBool;
+
+fn position(setup: &str, board: &str, en_passant: bool) -> Position {
+    let rules = Rules {
+        en_passant,
+        seventh_rank_wins: false,
+    };
+    parse_position(setup, Some(board.parse().unwrap()), rules).unwrap()
+}
+
+fn read(dir: &Path, variant: Variant) -> LogContents {
+    if dir.join(prove::LOG_FILE).exists() {
+        prove::read_logs(&[dir.to_path_buf()], Some(variant)).unwrap()
+    } else {
+        LogContents {
+            variant,
+            jobs: vec![],
+            roots: vec![],
+            damaged: vec![],
+        }
+    }
+}
+
+/// Runs the manager on `pos` (all moves) in `dir` to the end or to
+/// `max_jobs`; returns the root's and every move's value as text.
+fn prove_in(
+    pos: &Position,
+    dir: &Path,
+    job_nodes: u64,
+    workers: usize,
+    max_jobs: Option<u64>,
+) -> (String, RunEnd, Manager) {
+    prove_with(pos, dir, job_nodes, workers, max_jobs, true)
+}
+
+fn prove_with(
+    pos: &Position,
+    dir: &Path,
+    job_nodes: u64,
+    workers: usize,
+    max_jobs: Option<u64>,
+    all_moves: bool,
+) -> (String, RunEnd, Manager) {
+    let log = read(dir, pos.variant());
+    assert!(log.damaged.is_empty(), "{:?}", log.damaged);
+    let mut writer = LogWriter::open(dir, pos.variant()).unwrap();
+    let config = ManagerConfig {
+        job_nodes,
+        all_moves,
+    };
+    let mut manager = Manager::new(*pos, config, &log);
+    let mut pool = ThreadWorkers::new(workers, WorkerConfig { hash_mb: 1 }, None).unwrap();
+    let stop = AtomicBool::new(false);
+    let end = prove::run(
+        &mut manager,
+        &mut pool,
+        &mut writer,
+        &RunOptions {
+            stop: &stop,
+            progress: None,
+            max_jobs,
+        },
+    )
+    .unwrap();
+    assert_eq!(manager.counts.contradictions, 0);
+    (values_text(&manager), end, manager)
+}
+
+fn values_text(m: &Manager) -> String {
+    let moves: Vec<String> = m
+        .move_values()
+        .iter()
+        .map(|mv| format!("{} {}", mv.san, prove::wdl_text(mv.value)))
+        .collect();
+    format!("{} | {}", prove::wdl_text(m.value()), moves.join(", "))
+}
+
+/// `solve`'s values in the same form.
+fn solved_text(pos: &Position) -> String {
+    let solver = Solver::new(
+        SolverConfig {
+            hash_mb: 4,
+            ..SolverConfig::default()
+        },
+        None,
+    )
+    .unwrap();
+    let root = solver.solve_root(pos, &|_, _| {}).unwrap();
+    let mut by_move: Vec<(Move, Wdl)> = root.moves.iter().map(|&(m, s)| (m, s.wdl)).collect();
+    let order = pos.legal_moves();
+    by_move.sort_by_key(|(m, _)| order.iter().position(|x| x == m));
+    let moves: Vec<String> = by_move
+        .iter()
+        .map(|(m, v)| format!("{} {v}", m.san()))
+        .collect();
+    format!("{} | {}", root.value.wdl, moves.join(", "))
+}
+
+/// Every yes/no line of `dir`'s log is true (checked by a fresh solver).
+fn every_line_true(dir: &Path, variant: Variant) -> usize {
+    let log = read(dir, variant);
+    let solver = Solver::new(
+        SolverConfig {
+            hash_mb: 4,
+            ..SolverConfig::default()
+        },
+        None,
+    )
+    .unwrap();
+    let mut n = 0;
+    for j in &log.jobs {
+        if let Some(b) = j.answer.as_bool() {
+            let truth = solver.answer(&j.pos, j.question, None).unwrap();
+            assert_eq!(b, truth, "wrong line: {} {:?}", j.pos, j.question);
+            n += 1;
+        }
+    }
+    n
+}
+
+fn cases() -> Vec<(&'static str, Position)> {
+    let mut v = vec![
+        ("pawn game 5x5", position("pawngame", "5x5", true)),
+        ("pawn game 6x6", position("pawngame", "6x6", true)),
+        ("pawn game 6x6 no ep", position("pawngame", "6x6", false)),
+        ("peasants 3x8", position("peasants", "3x8", true)),
+        ("pawn race 6x6 a:f", position("pawnrace:a:f", "6x6", true)),
+        ("pawn race 6x6 c:d", position("pawnrace:c:d", "6x6", true)),
+        ("pawn race 6x6 b:b", position("pawnrace:b:b", "6x6", true)),
+    ];
+    let variant = Variant::new("5x6".parse().unwrap(), Rules::default());
+    let mut rng = SplitMix64::new(11);
+    let mut k = 0;
+    while k < 4 {
+        if let Some(p) = random_position(variant, &mut rng) {
+            if !p.is_game_over() {
+                v.push(("random 5x6", p));
+                k += 1;
+            }
+        }
+    }
+    v
+}
+
+#[test]
+fn all_moves_equal_solve_with_tiny_budgets_on_1_2_3_workers() {
+    for (i, (name, pos)) in cases().into_iter().enumerate() {
+        let expected = solved_text(&pos);
+        let workers = 1 + i % 3;
+        // Tiny budgets (a 6x6 solve is some 300,000 nodes) force expansion
+        // many plies deep.
+        let budget = if name.contains("6x6") || name.contains("3x8") {
+            [150, 300, 500][i % 3]
+        } else {
+            [20, 40, 60][i % 3]
+        };
+        let dir = temp_dir(&format!("prove-eq-{i}"));
+        let (got, end, m) = prove_in(&pos, &dir, budget, workers, None);
+        assert_eq!(end, RunEnd::Complete, "{name}");
+        assert_eq!(got, expected, "{name} ({pos}), {workers} workers");
+        // Tiny budgets must have forced expansion below the first moves.
+        let log = read(&dir, pos.variant());
+        let opens = log.jobs.iter().filter(|j| j.answer == Answer::Open).count();
+        assert!(
+            opens > 0 || m.size() < 10,
+            "{name}: no job ran out of budget"
+        );
+        every_line_true(&dir, pos.variant());
+        // A second run solves nothing again.
+        let (again, end, m2) = prove_in(&pos, &dir, budget, workers, None);
+        assert_eq!(end, RunEnd::Complete);
+        assert_eq!(again, expected);
+        assert_eq!(
+            m2.counts.jobs, 0,
+            "{name}: a resumed complete proof ran jobs"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+#[test]
+fn small_games_against_minimax() {
+    // The pawn game 5x5 and 4x5 with both rule sets, against plain minimax.
+    for (setup, board, ep) in [
+        ("pawngame", "5x5", false),
+        ("pawngame", "4x5", true),
+        ("peasants", "2x8", true),
+    ] {
+        let pos = position(setup, board, ep);
+        let mut memo = MinimaxMemo::default();
+        let expected_root = minimax(&pos, &mut memo).wdl();
+        let dir = temp_dir(&format!("prove-mm-{board}-{ep}"));
+        let (_, end, m) = prove_in(&pos, &dir, 10, 2, None);
+        assert_eq!(end, RunEnd::Complete);
+        assert_eq!(m.value(), Some(expected_root), "{setup} {board}");
+        for (mv, &m2) in m.move_values().iter().zip(pos.legal_moves().iter()) {
+            let child = pos.play(m2);
+            let v = prove::negate(minimax(&child, &mut memo).wdl());
+            assert_eq!(mv.value, Some(v), "{setup} {board} {}", mv.san);
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+#[test]
+fn value_only_and_stopped_runs_resume() {
+    // Value only: the root's value, from a run cut into pieces of 5 jobs.
+    let pos = position("pawngame", "6x6", true);
+    let expected = Solver::new(SolverConfig::default(), None)
+        .unwrap()
+        .solve(&pos)
+        .unwrap()
+        .wdl;
+    let dir = temp_dir("prove-pieces");
+    let mut pieces = 0;
+    loop {
+        let (_, end, m) = prove_with(&pos, &dir, 3000, 2, Some(5), false);
+        pieces += 1;
+        if end == RunEnd::Complete {
+            assert_eq!(m.value(), Some(expected));
+            break;
+        }
+        assert_eq!(m.value(), None);
+        assert!(pieces < 1000);
+    }
+    assert!(pieces > 2, "the run was not cut");
+    every_line_true(&dir, pos.variant());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn peasant() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_peasant"))
+}
+
+fn run_cli(args: &[&str]) -> (i32, String, String) {
+    let out = peasant().args(args).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn json_of(text: &str) -> serde_json::Value {
+    serde_json::from_str(text.trim()).unwrap()
+}
+
+#[test]
+fn killed_runs_resume_to_the_same_values() {
+    let pos = position("pawngame", "6x6", true);
+    let expected = solved_text(&pos);
+    let dir = temp_dir("prove-kill");
+    let d = dir.to_str().unwrap();
+    let mut rng = SplitMix64::new(7);
+    for _ in 0..6 {
+        let mut child = peasant()
+            .args([
+                "prove",
+                "pawngame",
+                "--board",
+                "6x6",
+                "--dir",
+                d,
+                "--all-moves",
+                "--workers",
+                "2",
+                "--job-nodes",
+                "30",
+                "--hash-mb",
+                "1",
+                "--quiet",
+            ])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(5 + rng.below(120)));
+        let _ = child.kill(); // SIGKILL
+        let _ = child.wait();
+        // Whatever the kill cut, the log holds only true lines (a torn last
+        // line is reported, not believed).
+        let log = prove::read_logs(&[dir.path().to_path_buf()], Some(pos.variant())).unwrap();
+        assert!(log.damaged.iter().all(|d| d.torn), "{:?}", log.damaged);
+        every_line_true(&dir, pos.variant());
+    }
+    let (code, out, err) = run_cli(&[
+        "prove",
+        "pawngame",
+        "--board",
+        "6x6",
+        "--dir",
+        d,
+        "--all-moves",
+        "--workers",
+        "2",
+        "--job-nodes",
+        "30",
+        "--hash-mb",
+        "1",
+        "--json",
+        "--quiet",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let j = json_of(&out);
+    assert_eq!(j["complete"], true);
+    let moves: Vec<String> = j["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            format!(
+                "{} {}",
+                m["move"].as_str().unwrap(),
+                m["value"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(
+        format!("{} | {}", j["value"].as_str().unwrap(), moves.join(", ")),
+        expected
+    );
+    every_line_true(&dir, pos.variant());
+    let (code, out, _) = run_cli(&["prove", "--status", d, "--json"]);
+    assert_eq!(code, 0);
+    assert_eq!(json_of(&out)["complete"], true);
+    let (code, out, err) = run_cli(&["prove", "--check", d, "--samples", "10"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A complete proof of the pawn game 5x5 in a fresh directory.
+fn proof_5x5(name: &str) -> TempDir {
+    let dir = temp_dir(name);
+    let (code, _, err) = run_cli(&[
+        "prove",
+        "pawngame",
+        "--board",
+        "5x5",
+        "--dir",
+        dir.to_str().unwrap(),
+        "--all-moves",
+        "--workers",
+        "1",
+        "--job-nodes",
+        "20",
+        "--hash-mb",
+        "1",
+        "--quiet",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    dir
+}
+
+fn log_lines(dir: &Path) -> Vec<String> {
+    std::fs::read_to_string(dir.join(prove::LOG_FILE))
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect()
+}
+
+fn write_lines(dir: &Path, lines: &[String], torn_tail: Option<&str>) {
+    let mut text = lines.join("\n") + "\n";
+    if let Some(t) = torn_tail {
+        text.push_str(t);
+    }
+    std::fs::write(dir.join(prove::LOG_FILE), text).unwrap();
+}
+
+#[test]
+fn damaged_logs_are_reported_and_never_believed() {
+    let dir = proof_5x5("prove-damage");
+    let d = dir.to_str().unwrap();
+    let lines = log_lines(&dir);
+    let (k, job) = lines
+        .iter()
+        .enumerate()
+        .find(|(_, l)| l.starts_with("job\t") && l.contains("\tyes\t"))
+        .map(|(k, l)| (k, l.clone()))
+        .unwrap();
+    let variant = Variant::new("5x5".parse().unwrap(), Rules::default());
+
+    // A flipped byte: the line is damaged, reported, left out.
+    let mut flipped = lines.clone();
+    flipped[k] = job.replacen("\tyes\t", "\tno\t", 1);
+    write_lines(&dir, &flipped, None);
+    let log = prove::read_logs(&[dir.path().to_path_buf()], Some(variant)).unwrap();
+    assert_eq!(log.damaged.len(), 1);
+    assert!(log.damaged[0].why.contains("checksum"));
+    assert_eq!(log.jobs.len(), lines.len() - 3); // header, root, damaged
+    let (code, out, err) = run_cli(&["prove", "--check", d, "--samples", "3"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(err.contains("damaged line"), "{err}");
+    // Resuming re-solves what the damaged line said and completes.
+    let (code, out, err) = run_cli(&[
+        "prove",
+        "pawngame",
+        "--board",
+        "5x5",
+        "--dir",
+        d,
+        "--all-moves",
+        "--job-nodes",
+        "20",
+        "--json",
+        "--quiet",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(json_of(&out)["value"], "draw");
+    assert!(err.contains("1 damaged line"), "{err}");
+
+    // A torn last line: reported, and the next line starts clean.
+    let mut torn = lines.clone();
+    let last = torn.pop().unwrap();
+    write_lines(&dir, &torn, Some(&last[..last.len() / 2]));
+    let log = prove::read_logs(&[dir.path().to_path_buf()], Some(variant)).unwrap();
+    assert_eq!(log.damaged.len(), 1);
+    assert!(log.damaged[0].torn);
+    let (code, out, err) = run_cli(&[
+        "prove",
+        "pawngame",
+        "--board",
+        "5x5",
+        "--dir",
+        d,
+        "--all-moves",
+        "--job-nodes",
+        "20",
+        "--json",
+        "--quiet",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(json_of(&out)["complete"], true);
+    let log = prove::read_logs(&[dir.path().to_path_buf()], Some(variant)).unwrap();
+    assert_eq!(log.damaged.len(), 1, "{:?}", log.damaged);
+    assert!(
+        !log.damaged[0].torn,
+        "the torn line must be closed by a newline"
+    );
+
+    // A line of another game (no en passant) pasted in: foreign, ignored.
+    let other = temp_dir("prove-damage-other");
+    let (code, _, err) = run_cli(&[
+        "prove",
+        "pawngame",
+        "--board",
+        "5x5",
+        "--no-en-passant",
+        "--dir",
+        other.to_str().unwrap(),
+        "--job-nodes",
+        "20",
+        "--quiet",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let foreign = log_lines(&other)
+        .into_iter()
+        .find(|l| l.starts_with("job\t"))
+        .unwrap();
+    let mut mixed = lines.clone();
+    mixed.push(foreign);
+    write_lines(&dir, &mixed, None);
+    let log = prove::read_logs(&[dir.path().to_path_buf()], Some(variant)).unwrap();
+    assert_eq!(log.damaged.len(), 1);
+    assert!(
+        log.damaged[0].why.contains("foreign"),
+        "{}",
+        log.damaged[0].why
+    );
+    // Asking a directory of one game about another: bad input.
+    let (code, _, err) = run_cli(&[
+        "prove",
+        "pawngame",
+        "--board",
+        "5x5",
+        "--no-en-passant",
+        "--dir",
+        d,
+        "--quiet",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+
+    // A wrong answer with a good checksum (a solver bug, a forged line):
+    // `--check` re-solves or cross-checks it and fails.
+    let wrong = job.replacen("\tyes\t", "\tno\t", 1);
+    let body = &wrong[..wrong.rfind('\t').unwrap()];
+    let forged = format!("{body}\t{:08x}", crc32fast_hash(body.as_bytes()));
+    let mut bad = lines.clone();
+    bad[k] = forged;
+    write_lines(&dir, &bad, None);
+    let (code, out, _) = run_cli(&["prove", "--check", d, "--samples", "1000"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("logged no"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&other);
+}
+
+/// CRC-32 (IEEE), as the log writes it.
+fn crc32fast_hash(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in bytes {
+        crc ^= b as u32;
+        for _ in 0..8 {
+            crc = if crc & 1 != 0 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
+#[test]
+fn logs_merge_and_concatenate() {
+    let pos = position("pawngame", "6x6", false);
+    let expected = solved_text(&pos);
+    let (a, b) = (temp_dir("prove-merge-a"), temp_dir("prove-merge-b"));
+    // Two machines: each does part of the proof.
+    prove_in(&pos, &a, 50, 1, Some(15));
+    prove_in(&pos, &b, 50, 2, Some(25));
+    let out = temp_dir("prove-merge-out");
+    let (code, msg, err) = run_cli(&[
+        "prove",
+        "--merge",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--dir",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{msg}{err}");
+    let merged = read(&out, pos.variant());
+    let (la, lb) = (read(&a, pos.variant()), read(&b, pos.variant()));
+    assert!(merged.jobs.len() <= la.jobs.len() + lb.jobs.len());
+    assert!(merged.jobs.len() >= la.jobs.len().max(lb.jobs.len()));
+    let (got, end, m) = prove_in(&pos, &out, 50, 2, None);
+    assert_eq!(end, RunEnd::Complete);
+    assert_eq!(got, expected);
+    assert!(m.counts.jobs < m.counts.logged_jobs + m.counts.jobs);
+    // Plain concatenation reads too.
+    let cat = temp_dir("prove-merge-cat");
+    std::fs::create_dir_all(&cat).unwrap();
+    let text = std::fs::read_to_string(a.join(prove::LOG_FILE)).unwrap()
+        + &std::fs::read_to_string(b.join(prove::LOG_FILE)).unwrap();
+    std::fs::write(cat.join(prove::LOG_FILE), text).unwrap();
+    let log = read(&cat, pos.variant());
+    assert!(log.damaged.is_empty());
+    assert_eq!(log.jobs.len(), la.jobs.len() + lb.jobs.len());
+    for d in [a, b, out, cat] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}
+
+#[test]
+fn bad_input_is_one_line_and_status_2() {
+    let dir = temp_dir("prove-bad");
+    let d = dir.to_str().unwrap();
+    for args in [
+        vec!["prove", "pawngame", "--board", "9x9", "--dir", d],
+        vec!["prove", "pawngame", "--board", "5x5"],
+        vec![
+            "prove",
+            "pawngame",
+            "--board",
+            "5x5",
+            "--dir",
+            d,
+            "--workers",
+            "0",
+        ],
+        vec!["prove", "--status", d],
+        vec!["prove", "--simulate", d, "--workers", "8,x"],
+        vec!["prove"],
+    ] {
+        let (code, _, err) = run_cli(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    }
+    assert!(!dir.exists());
+}
+
+#[test]
+fn status_tree_and_simulate() {
+    let dir = proof_5x5("prove-status");
+    let d = dir.to_str().unwrap();
+    let (code, out, _) = run_cli(&["prove", "--status", d, "--tree"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("draw (proof complete)"), "{out}");
+    assert!(out.contains("by a job"), "{out}");
+    let (code, out, _) = run_cli(&["prove", "--simulate", d, "--workers", "1,8"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("critical path"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn mpi_ranks_give_the_local_values() {
+    let required = std::env::var("PEASANT_REQUIRE_EXTERNAL").as_deref() == Ok("1");
+    let bin = std::env::var("PEASANT_MPI_BIN").ok();
+    let have_mpirun = Command::new("mpirun").arg("--version").output().is_ok();
+    let (Some(bin), true) = (bin, have_mpirun) else {
+        if required {
+            panic!("PEASANT_REQUIRE_EXTERNAL=1 but mpirun or PEASANT_MPI_BIN (a peasant built with --features mpi) is missing");
+        }
+        println!(
+            "skipped: no mpirun or no PEASANT_MPI_BIN (tools/mpi_check.sh builds and runs it)"
+        );
+        return;
+    };
+    let pos = position("pawngame", "6x6", true);
+    let expected = solved_text(&pos);
+    let dir = temp_dir("prove-mpi");
+    let out = Command::new("mpirun")
+        .args(["--allow-run-as-root", "--oversubscribe", "-np", "3", &bin])
+        .args([
+            "prove",
+            "pawngame",
+            "--board",
+            "6x6",
+            "--dir",
+            dir.to_str().unwrap(),
+            "--all-moves",
+            "--job-nodes",
+            "40",
+            "--hash-mb",
+            "1",
+            "--json",
+            "--quiet",
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let j = json_of(stdout.lines().find(|l| l.starts_with('{')).unwrap());
+    let moves: Vec<String> = j["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            format!(
+                "{} {}",
+                m["move"].as_str().unwrap(),
+                m["value"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(
+        format!("{} | {}", j["value"].as_str().unwrap(), moves.join(", ")),
+        expected
+    );
+    every_line_true(&dir, pos.variant());
+    let _ = std::fs::remove_dir_all(&dir);
+}
