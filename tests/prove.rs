@@ -673,3 +673,57 @@ fn mpi_ranks_give_the_local_values() {
     every_line_true(&dir, pos.variant());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The explorer's oracle answers from a proof directory: the pawn game 5x5
+/// and every first move come back with source `proof` and `solve`'s
+/// values, although its own search may take one node only; a position the
+/// logs do not settle falls through to that search (and finds no answer).
+#[test]
+fn the_explorer_answers_from_proof_logs() {
+    use peasant::explore::{Budget, Knowledge, Oracle, OracleError, ProofLogs, Source};
+    let dir = proof_5x5("prove-explore");
+    let logs = ProofLogs::read(&dir).unwrap();
+    assert!(!logs.is_empty());
+    assert_eq!(logs.damaged(), 0);
+    let pos = parse_position("pawngame", Some("5x5".parse().unwrap()), Rules::default()).unwrap();
+    assert_eq!(logs.variant(), pos.variant());
+    assert!(logs.lookup(&pos).is_some());
+    let oracle = Oracle::new(
+        None,
+        Budget {
+            nodes: Some(1),
+            time: None,
+        },
+    )
+    .with_knowledge(std::sync::Arc::new(logs));
+    let a = oracle.analyse(&pos).unwrap();
+    assert_eq!(a.source, Source::Proof);
+    let solver = Solver::new(SolverConfig::default(), None).unwrap();
+    let root = solver.solve_root(&pos, &|_, _| {}).unwrap();
+    assert_eq!(a.value.wdl, root.value.wdl);
+    let mut got: Vec<String> = a
+        .moves
+        .iter()
+        .map(|(m, s)| format!("{} {}", m.san(), s.wdl))
+        .collect();
+    let mut want: Vec<String> = root
+        .moves
+        .iter()
+        .map(|(m, s)| format!("{} {}", m.san(), s.wdl))
+        .collect();
+    got.sort();
+    want.sort();
+    assert_eq!(got, want);
+    // Two plies in, the logs may not know every move: then the one-node
+    // search answers nothing, never a guess; whatever answers is right.
+    for m in pos.legal_moves().iter() {
+        let next = pos.play(*m);
+        for r in next.legal_moves().iter() {
+            let deep = next.play(*r);
+            match oracle.analyse(&deep) {
+                Ok(a) => assert_eq!(a.value.wdl, solver.solve(&deep).unwrap().wdl, "{deep}"),
+                Err(e) => assert!(matches!(e, OracleError::NoAnswer(_)), "{e}"),
+            }
+        }
+    }
+}

@@ -3,7 +3,7 @@
 
 use super::{CliError, GlobalArgs};
 use clap::Args;
-use peasant::explore::{Budget, Oracle};
+use peasant::explore::{Budget, Oracle, ProofLogs};
 use peasant::serve::Server;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -13,7 +13,8 @@ pub struct ServeArgs {
     /// Where the tables are.
     #[arg(long, value_name = "DIR")]
     pub tables: Option<PathBuf>,
-    /// The proof manager's logs (not readable yet: refused).
+    /// Proven values from the proof manager's logs: a proof directory
+    /// (peasant prove --dir) or a directory of them (results/).
     #[arg(long, value_name = "DIR")]
     pub proofs: Option<PathBuf>,
     /// Address to listen on.
@@ -32,12 +33,6 @@ pub struct ServeArgs {
 
 impl ServeArgs {
     pub fn run(&self, _global: &GlobalArgs) -> Result<(), CliError> {
-        if let Some(dir) = &self.proofs {
-            return Err(CliError::input(format!(
-                "--proofs {}: reading the proof manager's logs is not built yet",
-                dir.display()
-            )));
-        }
         if !(self.search_secs.is_finite() && self.search_secs > 0.0) {
             return Err(CliError::input("--search-secs: expected a positive number"));
         }
@@ -45,7 +40,29 @@ impl ServeArgs {
             nodes: Some(self.search_nodes),
             time: Some(Duration::from_secs_f64(self.search_secs)),
         };
-        let oracle = Oracle::new(self.tables.clone(), budget);
+        let mut oracle = Oracle::new(self.tables.clone(), budget);
+        if let Some(dir) = &self.proofs {
+            let logs = ProofLogs::read_all(dir)
+                .map_err(|e| CliError::input(format!("--proofs {}: {e}", dir.display())))?;
+            if logs.is_empty() {
+                return Err(CliError::input(format!(
+                    "--proofs {}: no proof log there (peasant prove --dir writes one)",
+                    dir.display()
+                )));
+            }
+            for log in logs {
+                eprintln!(
+                    "peasant: {} answered questions of {} from the proof logs{}",
+                    log.len(),
+                    log.variant(),
+                    match log.damaged() {
+                        0 => String::new(),
+                        n => format!(" ({n} damaged lines ignored)"),
+                    }
+                );
+                oracle = oracle.with_knowledge(std::sync::Arc::new(log));
+            }
+        }
         let server = Server::bind(&self.addr, oracle, self.workers)
             .map_err(|e| CliError::input(format!("--addr {}: {e}", self.addr)))?;
         let addr = server
