@@ -104,6 +104,14 @@ pub const BOOK: &[(&str, &str)] = &[
     ("8/pp1ppppp/8/8/8/1P6/P2PPPPP/8 b -", "e5"),
     // 1. d3 d5: 38.8 M nodes
     ("8/pp1ppppp/8/8/8/3P4/PP2PPPP/8 b -", "d5"),
+    // 1. e3 e5: 40.8 M nodes
+    ("8/pp1ppppp/8/8/8/4P3/PP1P1PPP/8 b -", "e5"),
+    // 1. f3 e5: 40.2 M nodes
+    ("8/pp1ppppp/8/8/8/5P2/PP1PP1PP/8 b -", "e5"),
+    // 1. g3 f5: 46.5 M nodes
+    ("8/pp1ppppp/8/8/8/6P1/PP1PPP1P/8 b -", "f5"),
+    // 1. h3 e5: 42.9 M nodes
+    ("8/pp1ppppp/8/8/8/7P/PP1PPPP1/8 b -", "e5"),
 ];
 
 /// The book's reply in `pos`, if it has one (real rules only).
