@@ -253,3 +253,51 @@ fn bad_input_from_the_other_side() {
     assert!(BLACK_WINS.iter().any(|&w| same_setup(w, g)));
     let _ = p.finish();
 }
+
+/// Every book position is c:c after one white move, every white first
+/// move has one, and each reply is legal.
+#[test]
+fn book_covers_the_first_moves_of_its_gaps() {
+    use peasant::explore::pawnrace::{book_reply, BOOK};
+    let start = start_position((2, 2), Rules::default());
+    let mut covered = 0;
+    for &m in start.legal_moves().iter() {
+        let after = start.play(m);
+        if BOOK.iter().any(|(fen, _)| *fen == after.to_string()) {
+            assert!(book_reply(&after).is_some(), "{m}");
+            covered += 1;
+        }
+    }
+    // Every entry is one of them, and every white first move has one.
+    assert_eq!(covered, BOOK.len());
+    assert_eq!(covered, start.legal_moves().len());
+    // Not under other rules.
+    let no_ep = Rules {
+        en_passant: false,
+        seventh_rank_wins: false,
+    };
+    let other = start_position((2, 2), no_ep);
+    let first = other.legal_moves()[0];
+    assert_eq!(book_reply(&other.play(first)), None);
+}
+
+/// Each book reply wins: white, to move after it, loses (minutes of search).
+#[test]
+#[ignore = "re-solves the book: minutes"]
+fn book_replies_win() {
+    use peasant::explore::pawnrace::BOOK;
+    use peasant::{parse_position, Question, Solver, SolverConfig};
+    let solver = Solver::new(
+        SolverConfig {
+            hash_mb: 1024,
+            ..SolverConfig::default()
+        },
+        None,
+    );
+    for (fen, reply) in BOOK {
+        let pos = parse_position(fen, None, Rules::default()).unwrap();
+        let after = pos.play(pos.parse_move(reply).unwrap());
+        let white_avoids_loss = solver.answer(&after, Question::AvoidsLoss, None).unwrap();
+        assert!(!white_avoids_loss, "{fen} {reply}");
+    }
+}

@@ -78,6 +78,52 @@ pub fn start_position(g: Gaps, rules: Rules) -> Position {
     parse_position(&name, Some(Board::STANDARD), rules).expect("every gap pair is a position")
 }
 
+/// Black's winning reply to each white first move of the gap pair c:c
+/// (black's first choice), as position text after white's move and the
+/// reply; each found by `peasant solve '<FEN>' --value-only --hash-mb
+/// 2048` (nodes in the comments; tests/pawnrace_protocol.rs re-solves
+/// them in an ignored test). Only the real rules (with en passant).
+pub const BOOK: &[(&str, &str)] = &[
+    // 1. a4 a5: 12.5 M nodes
+    ("8/pp1ppppp/8/8/P7/8/1P1PPPPP/8 b -", "a5"),
+    // 1. b4 b5: 15.2 M nodes
+    ("8/pp1ppppp/8/8/1P6/8/P2PPPPP/8 b -", "b5"),
+    // 1. d4 f5: 23.7 M nodes
+    ("8/pp1ppppp/8/8/3P4/8/PP2PPPP/8 b -", "f5"),
+    // 1. e4 g5: 34.3 M nodes
+    ("8/pp1ppppp/8/8/4P3/8/PP1P1PPP/8 b -", "g5"),
+    // 1. f4 f5: 28.0 M nodes
+    ("8/pp1ppppp/8/8/5P2/8/PP1PP1PP/8 b -", "f5"),
+    // 1. g4 e5: 33.2 M nodes
+    ("8/pp1ppppp/8/8/6P1/8/PP1PPP1P/8 b -", "e5"),
+    // 1. h4 d5: 29.9 M nodes
+    ("8/pp1ppppp/8/8/7P/8/PP1PPPP1/8 b -", "d5"),
+    // 1. a3 e5: 52.3 M nodes
+    ("8/pp1ppppp/8/8/8/P7/1P1PPPPP/8 b -", "e5"),
+    // 1. b3 e5: 52.8 M nodes
+    ("8/pp1ppppp/8/8/8/1P6/P2PPPPP/8 b -", "e5"),
+    // 1. d3 d5: 38.8 M nodes
+    ("8/pp1ppppp/8/8/8/3P4/PP2PPPP/8 b -", "d5"),
+    // 1. e3 e5: 40.8 M nodes
+    ("8/pp1ppppp/8/8/8/4P3/PP1P1PPP/8 b -", "e5"),
+    // 1. f3 e5: 40.2 M nodes
+    ("8/pp1ppppp/8/8/8/5P2/PP1PP1PP/8 b -", "e5"),
+    // 1. g3 f5: 46.5 M nodes
+    ("8/pp1ppppp/8/8/8/6P1/PP1PPP1P/8 b -", "f5"),
+    // 1. h3 e5: 42.9 M nodes
+    ("8/pp1ppppp/8/8/8/7P/PP1PPPP1/8 b -", "e5"),
+];
+
+/// The book's reply in `pos`, if it has one (real rules only).
+pub fn book_reply(pos: &Position) -> Option<crate::rules::Move> {
+    if pos.variant().rules != Rules::default() || pos.board() != Board::STANDARD {
+        return None;
+    }
+    let fen = pos.to_string();
+    let (_, reply) = BOOK.iter().find(|(f, _)| *f == fen)?;
+    pos.parse_move(reply).ok()
+}
+
 /// How one side plays the protocol.
 #[derive(Clone, Debug)]
 pub struct ProtocolConfig {
@@ -180,10 +226,13 @@ pub fn run<R: BufRead, W: Write>(
             return Ok(game);
         }
         let m = if pos.turn() == config.color {
-            let c = player.choose(&pos, config.think);
-            writeln!(out, "{}", c.mv.san())?;
+            let mv = match book_reply(&pos) {
+                Some(m) => m,
+                None => player.choose(&pos, config.think).mv,
+            };
+            writeln!(out, "{}", mv.san())?;
             out.flush()?;
-            c.mv
+            mv
         } else {
             if !read(&mut input, &mut line)? {
                 return Ok(game);
