@@ -12,9 +12,9 @@
 
 pub mod generate;
 pub mod index;
+pub mod prove;
 mod rng;
 pub mod rules;
-pub mod prove;
 pub mod solve;
 pub mod table;
 

@@ -176,30 +176,41 @@ fn all_moves_equal_solve_with_tiny_budgets_on_1_2_3_workers() {
         // Tiny budgets must have forced expansion below the first moves.
         let log = read(&dir, pos.variant());
         let opens = log.jobs.iter().filter(|j| j.answer == Answer::Open).count();
-        assert!(opens > 0 || m.size() < 10, "{name}: no job ran out of budget");
+        assert!(
+            opens > 0 || m.size() < 10,
+            "{name}: no job ran out of budget"
+        );
         every_line_true(&dir, pos.variant());
         // A second run solves nothing again.
         let (again, end, m2) = prove_in(&pos, &dir, budget, workers, None);
         assert_eq!(end, RunEnd::Complete);
         assert_eq!(again, expected);
-        assert_eq!(m2.counts.jobs, 0, "{name}: a resumed complete proof ran jobs");
+        assert_eq!(
+            m2.counts.jobs, 0,
+            "{name}: a resumed complete proof ran jobs"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
 
 #[test]
 fn small_games_against_minimax() {
-    // The pawn game 5x5 and 4x5 with both rule sets, against plain minimax.
-    for (setup, board, ep) in [
-        ("pawngame", "5x5", false),
-        ("pawngame", "4x5", true),
-        ("peasants", "2x8", true),
+    // Small games against plain minimax, with jobs of one node: the
+    // manager expands nearly every position itself, down to the games
+    // over by rule and the stalemates (`3/2p/ppP/3/3 b -` is drawn by one).
+    for (setup, board, ep, budget) in [
+        ("pawngame", "5x5", false, 10),
+        ("pawngame", "4x5", true, 1),
+        ("pawngame", "4x4", true, 1),
+        ("3/2p/ppP/3/3 b -", "3x5", true, 1),
+        ("pawngame", "3x6", true, 1),
+        ("peasants", "2x8", true, 1),
     ] {
         let pos = position(setup, board, ep);
         let mut memo = MinimaxMemo::default();
         let expected_root = minimax(&pos, &mut memo).wdl();
         let dir = temp_dir(&format!("prove-mm-{board}-{ep}"));
-        let (_, end, m) = prove_in(&pos, &dir, 10, 2, None);
+        let (_, end, m) = prove_in(&pos, &dir, budget, 2, None);
         assert_eq!(end, RunEnd::Complete);
         assert_eq!(m.value(), Some(expected_root), "{setup} {board}");
         for (mv, &m2) in m.move_values().iter().zip(pos.legal_moves().iter()) {
@@ -263,8 +274,20 @@ fn killed_runs_resume_to_the_same_values() {
     for _ in 0..6 {
         let mut child = peasant()
             .args([
-                "prove", "pawngame", "--board", "6x6", "--dir", d, "--all-moves", "--workers",
-                "2", "--job-nodes", "30", "--hash-mb", "1", "--quiet",
+                "prove",
+                "pawngame",
+                "--board",
+                "6x6",
+                "--dir",
+                d,
+                "--all-moves",
+                "--workers",
+                "2",
+                "--job-nodes",
+                "30",
+                "--hash-mb",
+                "1",
+                "--quiet",
             ])
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
@@ -280,8 +303,21 @@ fn killed_runs_resume_to_the_same_values() {
         every_line_true(&dir, pos.variant());
     }
     let (code, out, err) = run_cli(&[
-        "prove", "pawngame", "--board", "6x6", "--dir", d, "--all-moves", "--workers", "2",
-        "--job-nodes", "30", "--hash-mb", "1", "--json", "--quiet",
+        "prove",
+        "pawngame",
+        "--board",
+        "6x6",
+        "--dir",
+        d,
+        "--all-moves",
+        "--workers",
+        "2",
+        "--job-nodes",
+        "30",
+        "--hash-mb",
+        "1",
+        "--json",
+        "--quiet",
     ]);
     assert_eq!(code, 0, "{err}");
     let j = json_of(&out);
@@ -290,7 +326,13 @@ fn killed_runs_resume_to_the_same_values() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|m| format!("{} {}", m["move"].as_str().unwrap(), m["value"].as_str().unwrap()))
+        .map(|m| {
+            format!(
+                "{} {}",
+                m["move"].as_str().unwrap(),
+                m["value"].as_str().unwrap()
+            )
+        })
         .collect();
     assert_eq!(
         format!("{} | {}", j["value"].as_str().unwrap(), moves.join(", ")),
@@ -309,8 +351,20 @@ fn killed_runs_resume_to_the_same_values() {
 fn proof_5x5(name: &str) -> PathBuf {
     let dir = temp_dir(name);
     let (code, _, err) = run_cli(&[
-        "prove", "pawngame", "--board", "5x5", "--dir", dir.to_str().unwrap(), "--all-moves",
-        "--workers", "1", "--job-nodes", "20", "--hash-mb", "1", "--quiet",
+        "prove",
+        "pawngame",
+        "--board",
+        "5x5",
+        "--dir",
+        dir.to_str().unwrap(),
+        "--all-moves",
+        "--workers",
+        "1",
+        "--job-nodes",
+        "20",
+        "--hash-mb",
+        "1",
+        "--quiet",
     ]);
     assert_eq!(code, 0, "{err}");
     dir
@@ -358,8 +412,17 @@ fn damaged_logs_are_reported_and_never_believed() {
     assert!(err.contains("damaged line"), "{err}");
     // Resuming re-solves what the damaged line said and completes.
     let (code, out, err) = run_cli(&[
-        "prove", "pawngame", "--board", "5x5", "--dir", d, "--all-moves", "--job-nodes", "20",
-        "--json", "--quiet",
+        "prove",
+        "pawngame",
+        "--board",
+        "5x5",
+        "--dir",
+        d,
+        "--all-moves",
+        "--job-nodes",
+        "20",
+        "--json",
+        "--quiet",
     ]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(json_of(&out)["value"], "draw");
@@ -373,20 +436,40 @@ fn damaged_logs_are_reported_and_never_believed() {
     assert_eq!(log.damaged.len(), 1);
     assert!(log.damaged[0].torn);
     let (code, out, err) = run_cli(&[
-        "prove", "pawngame", "--board", "5x5", "--dir", d, "--all-moves", "--job-nodes", "20",
-        "--json", "--quiet",
+        "prove",
+        "pawngame",
+        "--board",
+        "5x5",
+        "--dir",
+        d,
+        "--all-moves",
+        "--job-nodes",
+        "20",
+        "--json",
+        "--quiet",
     ]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(json_of(&out)["complete"], true);
     let log = prove::read_logs(&[dir.clone()], Some(variant)).unwrap();
     assert_eq!(log.damaged.len(), 1, "{:?}", log.damaged);
-    assert!(!log.damaged[0].torn, "the torn line must be closed by a newline");
+    assert!(
+        !log.damaged[0].torn,
+        "the torn line must be closed by a newline"
+    );
 
     // A line of another game (no en passant) pasted in: foreign, ignored.
     let other = temp_dir("prove-damage-other");
     let (code, _, err) = run_cli(&[
-        "prove", "pawngame", "--board", "5x5", "--no-en-passant", "--dir",
-        other.to_str().unwrap(), "--job-nodes", "20", "--quiet",
+        "prove",
+        "pawngame",
+        "--board",
+        "5x5",
+        "--no-en-passant",
+        "--dir",
+        other.to_str().unwrap(),
+        "--job-nodes",
+        "20",
+        "--quiet",
     ]);
     assert_eq!(code, 0, "{err}");
     let foreign = log_lines(&other)
@@ -398,10 +481,21 @@ fn damaged_logs_are_reported_and_never_believed() {
     write_lines(&dir, &mixed, None);
     let log = prove::read_logs(&[dir.clone()], Some(variant)).unwrap();
     assert_eq!(log.damaged.len(), 1);
-    assert!(log.damaged[0].why.contains("foreign"), "{}", log.damaged[0].why);
+    assert!(
+        log.damaged[0].why.contains("foreign"),
+        "{}",
+        log.damaged[0].why
+    );
     // Asking a directory of one game about another: bad input.
     let (code, _, err) = run_cli(&[
-        "prove", "pawngame", "--board", "5x5", "--no-en-passant", "--dir", d, "--quiet",
+        "prove",
+        "pawngame",
+        "--board",
+        "5x5",
+        "--no-en-passant",
+        "--dir",
+        d,
+        "--quiet",
     ]);
     assert_eq!(code, 2, "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
@@ -484,7 +578,16 @@ fn bad_input_is_one_line_and_status_2() {
     for args in [
         vec!["prove", "pawngame", "--board", "9x9", "--dir", d],
         vec!["prove", "pawngame", "--board", "5x5"],
-        vec!["prove", "pawngame", "--board", "5x5", "--dir", d, "--workers", "0"],
+        vec![
+            "prove",
+            "pawngame",
+            "--board",
+            "5x5",
+            "--dir",
+            d,
+            "--workers",
+            "0",
+        ],
         vec!["prove", "--status", d],
         vec!["prove", "--simulate", d, "--workers", "8,x"],
         vec!["prove"],
@@ -519,7 +622,9 @@ fn mpi_ranks_give_the_local_values() {
         if required {
             panic!("PEASANT_REQUIRE_EXTERNAL=1 but mpirun or PEASANT_MPI_BIN (a peasant built with --features mpi) is missing");
         }
-        println!("skipped: no mpirun or no PEASANT_MPI_BIN (tools/mpi_check.sh builds and runs it)");
+        println!(
+            "skipped: no mpirun or no PEASANT_MPI_BIN (tools/mpi_check.sh builds and runs it)"
+        );
         return;
     };
     let pos = position("pawngame", "6x6", true);
@@ -528,19 +633,40 @@ fn mpi_ranks_give_the_local_values() {
     let out = Command::new("mpirun")
         .args(["--allow-run-as-root", "--oversubscribe", "-np", "3", &bin])
         .args([
-            "prove", "pawngame", "--board", "6x6", "--dir", dir.to_str().unwrap(), "--all-moves",
-            "--job-nodes", "40", "--hash-mb", "1", "--json", "--quiet",
+            "prove",
+            "pawngame",
+            "--board",
+            "6x6",
+            "--dir",
+            dir.to_str().unwrap(),
+            "--all-moves",
+            "--job-nodes",
+            "40",
+            "--hash-mb",
+            "1",
+            "--json",
+            "--quiet",
         ])
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let j = json_of(stdout.lines().find(|l| l.starts_with('{')).unwrap());
     let moves: Vec<String> = j["moves"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|m| format!("{} {}", m["move"].as_str().unwrap(), m["value"].as_str().unwrap()))
+        .map(|m| {
+            format!(
+                "{} {}",
+                m["move"].as_str().unwrap(),
+                m["value"].as_str().unwrap()
+            )
+        })
         .collect();
     assert_eq!(
         format!("{} | {}", j["value"].as_str().unwrap(), moves.join(", ")),

@@ -224,9 +224,10 @@ impl ProveArgs {
             None
         };
         #[cfg(feature = "mpi")]
+        use mpi::topology::Communicator;
+        #[cfg(feature = "mpi")]
         let mpi_pool: Option<Box<dyn prove::Workers>> = match &_universe {
             Some(u) if u.world().size() > 1 => {
-                use mpi::topology::Communicator;
                 let world = u.world();
                 if world.rank() != 0 {
                     prove::mpi::worker_loop(&world, worker_config, tables.as_deref());
@@ -470,7 +471,9 @@ impl ProveArgs {
         let counts = counts
             .ok()
             .filter(|c| !c.is_empty() && !c.contains(&0))
-            .ok_or_else(|| CliError::input(format!("--workers {list}: expected counts like 8,64")))?;
+            .ok_or_else(|| {
+                CliError::input(format!("--workers {list}: expected counts like 8,64"))
+            })?;
         let log = prove::read_logs(std::slice::from_ref(dir), None).map_err(log_error)?;
         log.report_damage();
         let (work, span) = simulate::work_and_span(&log.jobs);

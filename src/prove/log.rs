@@ -501,7 +501,8 @@ impl LogWriter {
             }
             // A torn last line is closed so the next line starts clean.
             let mut last = [0u8; 1];
-            file.seek(SeekFrom::Start(len - 1)).map_err(io_error(&path))?;
+            file.seek(SeekFrom::Start(len - 1))
+                .map_err(io_error(&path))?;
             file.read_exact(&mut last).map_err(io_error(&path))?;
             if last[0] != b'\n' {
                 file.write_all(b"\n").map_err(io_error(&path))?;

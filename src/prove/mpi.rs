@@ -27,9 +27,14 @@ pub const TAG_QUIT: i32 = 4;
 
 /// Whether this process was started by an MPI launcher (mpirun, srun).
 pub fn launched() -> bool {
-    ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MPI_LOCALNRANKS"]
-        .iter()
-        .any(|v| std::env::var_os(v).is_some())
+    [
+        "OMPI_COMM_WORLD_SIZE",
+        "PMI_SIZE",
+        "PMIX_RANK",
+        "MPI_LOCALNRANKS",
+    ]
+    .iter()
+    .any(|v| std::env::var_os(v).is_some())
 }
 
 /// Starts MPI; `None` if it cannot be started.
@@ -97,12 +102,12 @@ impl Workers for MpiWorkers {
     fn wait(&mut self, timeout: Duration) -> Result<Option<JobResult>, String> {
         let end = Instant::now() + timeout;
         loop {
-            if let Some((msg, status)) = self
+            if let Some(probed) = self
                 .world
                 .any_process()
                 .immediate_matched_probe_with_tag(TAG_RESULT)
             {
-                let (bytes, _) = msg.matched_receive_vec::<u8>();
+                let (bytes, status) = probed.matched_receive_vec::<u8>();
                 let r = parse_result(&bytes)
                     .ok_or_else(|| format!("rank {}: a garbled result", status.source_rank()))?;
                 self.running.remove(&r.id);
@@ -188,8 +193,7 @@ pub fn worker_loop(world: &SimpleCommunicator, config: WorkerConfig, tables: Opt
     let stop = solver.stop_flag();
     let manager = world.process_at_rank(0);
     loop {
-        let (msg, status) = manager.matched_probe();
-        let (bytes, _) = msg.matched_receive_vec::<u8>();
+        let (bytes, status) = manager.matched_probe().matched_receive_vec::<u8>();
         match status.tag() {
             TAG_QUIT => return,
             TAG_CANCEL => continue, // for a job that already finished
@@ -205,9 +209,11 @@ pub fn worker_loop(world: &SimpleCommunicator, config: WorkerConfig, tables: Opt
         let result = std::thread::scope(|scope| {
             let handle = scope.spawn(|| run_job(&solver, &stop, &job));
             while !handle.is_finished() {
-                if let Some((msg, status)) = manager.immediate_matched_probe() {
-                    let (bytes, _) = msg.matched_receive_vec::<u8>();
-                    let id = std::str::from_utf8(&bytes).ok().and_then(|s| s.parse().ok());
+                if let Some(probed) = manager.immediate_matched_probe() {
+                    let (bytes, status) = probed.matched_receive_vec::<u8>();
+                    let id = std::str::from_utf8(&bytes)
+                        .ok()
+                        .and_then(|s| s.parse().ok());
                     match status.tag() {
                         TAG_CANCEL if id == Some(job.id) => stop.store(true, Ordering::SeqCst),
                         TAG_QUIT => {

@@ -102,8 +102,12 @@ mod tests {
     use crate::solve::Question;
 
     fn job(id: u64, dep: u64, seconds: f64) -> JobRecord {
-        let pos = parse_position("pawngame", Some(Board::new(5, 5).unwrap()), Rules::default())
-            .unwrap();
+        let pos = parse_position(
+            "pawngame",
+            Some(Board::new(5, 5).unwrap()),
+            Rules::default(),
+        )
+        .unwrap();
         JobRecord {
             pos,
             question: Question::Wins,
