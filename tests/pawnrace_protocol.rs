@@ -286,14 +286,15 @@ fn book_covers_the_first_moves_of_its_gaps() {
 #[ignore = "re-solves the book: minutes"]
 fn book_replies_win() {
     use peasant::explore::pawnrace::BOOK;
-    use peasant::{parse_position, Question, Solver, SolverConfig};
+    use peasant::{parse_position, solve::Question, Solver, SolverConfig};
     let solver = Solver::new(
         SolverConfig {
             hash_mb: 1024,
             ..SolverConfig::default()
         },
         None,
-    );
+    )
+    .unwrap();
     for (fen, reply) in BOOK {
         let pos = parse_position(fen, None, Rules::default()).unwrap();
         let after = pos.play(pos.parse_move(reply).unwrap());

@@ -197,17 +197,22 @@ fn all_moves_equal_solve_with_tiny_budgets_on_1_2_3_workers() {
 
 #[test]
 fn small_games_against_minimax() {
-    // The pawn game 5x5 and 4x5 with both rule sets, against plain minimax.
-    for (setup, board, ep) in [
-        ("pawngame", "5x5", false),
-        ("pawngame", "4x5", true),
-        ("peasants", "2x8", true),
+    // Small games against plain minimax, with jobs of one node: the
+    // manager expands nearly every position itself, down to the games
+    // over by rule and the stalemates (`3/2p/ppP/3/3 b -` is drawn by one).
+    for (setup, board, ep, budget) in [
+        ("pawngame", "5x5", false, 10),
+        ("pawngame", "4x5", true, 1),
+        ("pawngame", "4x4", true, 1),
+        ("3/2p/ppP/3/3 b -", "3x5", true, 1),
+        ("pawngame", "3x6", true, 1),
+        ("peasants", "2x8", true, 1),
     ] {
         let pos = position(setup, board, ep);
         let mut memo = MinimaxMemo::default();
         let expected_root = minimax(&pos, &mut memo).wdl();
         let dir = temp_dir(&format!("prove-mm-{board}-{ep}"));
-        let (_, end, m) = prove_in(&pos, &dir, 10, 2, None);
+        let (_, end, m) = prove_in(&pos, &dir, budget, 2, None);
         assert_eq!(end, RunEnd::Complete);
         assert_eq!(m.value(), Some(expected_root), "{setup} {board}");
         for (mv, &m2) in m.move_values().iter().zip(pos.legal_moves().iter()) {

@@ -224,9 +224,10 @@ impl ProveArgs {
             None
         };
         #[cfg(feature = "mpi")]
+        use mpi::topology::Communicator;
+        #[cfg(feature = "mpi")]
         let mpi_pool: Option<Box<dyn prove::Workers>> = match &_universe {
             Some(u) if u.world().size() > 1 => {
-                use mpi::topology::Communicator;
                 let world = u.world();
                 if world.rank() != 0 {
                     prove::mpi::worker_loop(&world, worker_config, tables.as_deref());

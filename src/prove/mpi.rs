@@ -102,12 +102,12 @@ impl Workers for MpiWorkers {
     fn wait(&mut self, timeout: Duration) -> Result<Option<JobResult>, String> {
         let end = Instant::now() + timeout;
         loop {
-            if let Some((msg, status)) = self
+            if let Some(probed) = self
                 .world
                 .any_process()
                 .immediate_matched_probe_with_tag(TAG_RESULT)
             {
-                let (bytes, _) = msg.matched_receive_vec::<u8>();
+                let (bytes, status) = probed.matched_receive_vec::<u8>();
                 let r = parse_result(&bytes)
                     .ok_or_else(|| format!("rank {}: a garbled result", status.source_rank()))?;
                 self.running.remove(&r.id);
@@ -199,8 +199,7 @@ pub fn worker_loop(world: &SimpleCommunicator, config: WorkerConfig, tables: Opt
     let stop = solver.stop_flag();
     let manager = world.process_at_rank(0);
     loop {
-        let (msg, status) = manager.matched_probe();
-        let (bytes, _) = msg.matched_receive_vec::<u8>();
+        let (bytes, status) = manager.matched_probe().matched_receive_vec::<u8>();
         match status.tag() {
             TAG_QUIT => return,
             TAG_CANCEL => continue, // for a job that already finished
@@ -216,8 +215,8 @@ pub fn worker_loop(world: &SimpleCommunicator, config: WorkerConfig, tables: Opt
         let result = std::thread::scope(|scope| {
             let handle = scope.spawn(|| run_job(&solver, &stop, &job));
             while !handle.is_finished() {
-                if let Some((msg, status)) = manager.immediate_matched_probe() {
-                    let (bytes, _) = msg.matched_receive_vec::<u8>();
+                if let Some(probed) = manager.immediate_matched_probe() {
+                    let (bytes, status) = probed.matched_receive_vec::<u8>();
                     let id = std::str::from_utf8(&bytes)
                         .ok()
                         .and_then(|s| s.parse().ok());
