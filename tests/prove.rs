@@ -13,7 +13,7 @@ use peasant::prove::{
     ThreadWorkers, WorkerConfig,
 };
 use peasant::*;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::sync::atomic::AtomicBool;
 

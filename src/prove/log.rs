@@ -47,16 +47,24 @@ const MAGIC: &str = "peasant-proof-log";
 #[derive(Debug, Error)]
 pub enum LogError {
     #[error("{path}: {source}")]
+    /// The log could not be read or written.
     Io {
+        /// The file.
         path: PathBuf,
+        /// What the system said.
         source: std::io::Error,
     },
     #[error("{0}: no proof log here (no {LOG_FILE} with a header line)")]
+    /// The directory holds no proof log.
     Missing(PathBuf),
     #[error("{path} holds a proof of the game {found}, not of {wanted}")]
+    /// The log is of another game (board or rules).
     OtherGame {
+        /// The log file.
         path: PathBuf,
+        /// The game the log is of.
         found: String,
+        /// The game asked for.
         wanted: String,
     },
 }
@@ -134,13 +142,16 @@ fn parse_question(s: &str) -> Option<Question> {
 /// What a job found.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum Answer {
+    /// The answer is yes.
     Yes,
+    /// The answer is no.
     No,
     /// The node budget ran out.
     Open,
 }
 
 impl Answer {
+    /// The answer as the log writes it: `yes`, `no` or `open`.
     pub fn text(self) -> &'static str {
         match self {
             Answer::Yes => "yes",
@@ -149,6 +160,7 @@ impl Answer {
         }
     }
 
+    /// Yes for `true`, no for `false`.
     pub fn of_bool(b: bool) -> Answer {
         if b {
             Answer::Yes
@@ -157,6 +169,7 @@ impl Answer {
         }
     }
 
+    /// Yes as `true`, no as `false`; `None` for open.
     pub fn as_bool(self) -> Option<bool> {
         match self {
             Answer::Yes => Some(true),
@@ -171,9 +184,13 @@ impl Answer {
 pub struct JobRecord {
     /// The canonical position asked about.
     pub pos: Position,
+    /// The question asked.
     pub question: Question,
+    /// What the job found.
     pub answer: Answer,
+    /// Nodes the job searched.
     pub nodes: u64,
+    /// Seconds the job took.
     pub seconds: f64,
     /// A best move of `pos` in standard notation: for a `yes`, a move that
     /// achieves it.
@@ -195,15 +212,20 @@ impl JobRecord {
 /// value was asked for.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RootRecord {
+    /// The position whose value the run set out to prove.
     pub pos: Position,
+    /// Whether the value of every first move was asked for as well.
     pub all_moves: bool,
 }
 
 /// A line that was not believed.
 #[derive(Clone, Debug)]
 pub struct Damage {
+    /// The log file.
     pub file: PathBuf,
+    /// The line number (from 1).
     pub line: usize,
+    /// What is wrong with it.
     pub why: String,
     /// The file's last line, cut short (a run killed while writing it).
     pub torn: bool,
@@ -212,9 +234,13 @@ pub struct Damage {
 /// Everything valid in a proof directory's log (or several logs).
 #[derive(Clone, Debug)]
 pub struct LogContents {
+    /// The game the log is of.
     pub variant: Variant,
+    /// Every finished job, in log order.
     pub jobs: Vec<JobRecord>,
+    /// Every run's root.
     pub roots: Vec<RootRecord>,
+    /// The lines that were not believed.
     pub damaged: Vec<Damage>,
 }
 
@@ -519,6 +545,7 @@ impl LogWriter {
         })
     }
 
+    /// The log file being appended to.
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -535,11 +562,13 @@ impl LogWriter {
         Ok(())
     }
 
+    /// Appends one finished job as a whole checksummed line.
     pub fn append_job(&mut self, job: &JobRecord) -> Result<(), LogError> {
         let line = job_line(self.variant, job);
         self.write_line(&line)
     }
 
+    /// Appends the start of a run (its root) as a whole checksummed line.
     pub fn append_root(&mut self, root: &RootRecord) -> Result<(), LogError> {
         let line = root_line(self.variant, root);
         self.write_line(&line)
@@ -565,10 +594,17 @@ impl Drop for LogWriter {
 /// What a merge did.
 #[derive(Debug, Default)]
 pub struct MergeReport {
+    /// Jobs written to the merged log.
     pub jobs: usize,
+    /// Roots written to the merged log.
     pub roots: usize,
+    /// Jobs already there (the same position, question, answer and nodes),
+    /// skipped.
     pub duplicates: usize,
+    /// Questions answered both yes and no by the logs: none of their lines
+    /// is written (reported).
     pub conflicts: usize,
+    /// Damaged lines in the inputs, ignored.
     pub damaged: usize,
 }
 

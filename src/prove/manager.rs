@@ -131,13 +131,16 @@ pub struct Manager {
     /// Pairs whose numbers may have changed.
     dirty: Vec<(NodeId, usize)>,
     epoch: u32,
+    /// What the manager has done so far (jobs, expansions, contradictions).
     pub counts: Counts,
 }
 
 /// The value of a position or a move, from the mover's view.
 #[derive(Clone, Debug)]
 pub struct MoveValue {
+    /// The move in standard notation.
     pub san: String,
+    /// Its value from the mover's view, `None` while unknown.
     pub value: Option<Wdl>,
 }
 
@@ -429,6 +432,7 @@ impl Manager {
             .collect()
     }
 
+    /// How many jobs are running.
     pub fn in_flight(&self) -> usize {
         self.in_flight.len()
     }
@@ -561,6 +565,7 @@ impl Manager {
         self.done()
     }
 
+    /// The position being proved.
     pub fn root(&self) -> &Position {
         &self.root
     }

@@ -12,10 +12,13 @@ use thiserror::Error;
 #[derive(Debug, Error)]
 pub enum RunError {
     #[error(transparent)]
+    /// The log could not be written.
     Log(#[from] LogError),
     #[error("worker: {0}")]
+    /// A worker failed.
     Worker(String),
     #[error("no job left to run but the proof is not complete (a manager bug)")]
+    /// The manager has no job to give but the proof is not complete.
     Stuck,
 }
 

@@ -17,6 +17,7 @@ use std::collections::{BinaryHeap, HashMap};
 /// The prediction for one number of workers.
 #[derive(Clone, Copy, Debug)]
 pub struct Prediction {
+    /// The number of simulated workers.
     pub workers: usize,
     /// Simulated wall time, seconds.
     pub makespan: f64,

@@ -18,18 +18,26 @@ use std::time::{Duration, Instant};
 /// One unit of work: answer `question` about `pos` within `budget` nodes.
 #[derive(Clone, Debug)]
 pub struct Job {
+    /// The job's number (unique within a log).
     pub id: u64,
+    /// The position asked about (canonical).
     pub pos: Position,
+    /// The question.
     pub question: Question,
+    /// The node budget.
     pub budget: u64,
 }
 
 /// What a worker found.
 #[derive(Clone, Debug)]
 pub struct JobResult {
+    /// The number of the job this answers.
     pub id: u64,
+    /// The answer (`open` if the budget ran out).
     pub answer: Answer,
+    /// Nodes searched.
     pub nodes: u64,
+    /// Seconds taken.
     pub seconds: f64,
     /// For a `yes`, a move that achieves it (standard notation).
     pub best: Option<String>,
