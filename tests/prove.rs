@@ -298,7 +298,7 @@ fn killed_runs_resume_to_the_same_values() {
         let _ = child.wait();
         // Whatever the kill cut, the log holds only true lines (a torn last
         // line is reported, not believed).
-        let log = prove::read_logs(&[dir.clone()], Some(pos.variant())).unwrap();
+        let log = prove::read_logs(std::slice::from_ref(&dir), Some(pos.variant())).unwrap();
         assert!(log.damaged.iter().all(|d| d.torn), "{:?}", log.damaged);
         every_line_true(&dir, pos.variant());
     }
@@ -403,7 +403,7 @@ fn damaged_logs_are_reported_and_never_believed() {
     let mut flipped = lines.clone();
     flipped[k] = job.replacen("\tyes\t", "\tno\t", 1);
     write_lines(&dir, &flipped, None);
-    let log = prove::read_logs(&[dir.clone()], Some(variant)).unwrap();
+    let log = prove::read_logs(std::slice::from_ref(&dir), Some(variant)).unwrap();
     assert_eq!(log.damaged.len(), 1);
     assert!(log.damaged[0].why.contains("checksum"));
     assert_eq!(log.jobs.len(), lines.len() - 3); // header, root, damaged
@@ -432,7 +432,7 @@ fn damaged_logs_are_reported_and_never_believed() {
     let mut torn = lines.clone();
     let last = torn.pop().unwrap();
     write_lines(&dir, &torn, Some(&last[..last.len() / 2]));
-    let log = prove::read_logs(&[dir.clone()], Some(variant)).unwrap();
+    let log = prove::read_logs(std::slice::from_ref(&dir), Some(variant)).unwrap();
     assert_eq!(log.damaged.len(), 1);
     assert!(log.damaged[0].torn);
     let (code, out, err) = run_cli(&[
@@ -450,7 +450,7 @@ fn damaged_logs_are_reported_and_never_believed() {
     ]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(json_of(&out)["complete"], true);
-    let log = prove::read_logs(&[dir.clone()], Some(variant)).unwrap();
+    let log = prove::read_logs(std::slice::from_ref(&dir), Some(variant)).unwrap();
     assert_eq!(log.damaged.len(), 1, "{:?}", log.damaged);
     assert!(
         !log.damaged[0].torn,
@@ -479,7 +479,7 @@ fn damaged_logs_are_reported_and_never_believed() {
     let mut mixed = lines.clone();
     mixed.push(foreign);
     write_lines(&dir, &mixed, None);
-    let log = prove::read_logs(&[dir.clone()], Some(variant)).unwrap();
+    let log = prove::read_logs(std::slice::from_ref(&dir), Some(variant)).unwrap();
     assert_eq!(log.damaged.len(), 1);
     assert!(
         log.damaged[0].why.contains("foreign"),

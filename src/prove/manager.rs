@@ -626,7 +626,7 @@ impl Manager {
             return;
         };
         out.push_str(&format!("{pad}{} {v}\n", node.pos));
-        if indent >= depth + 1 {
+        if indent > depth {
             return;
         }
         for &(m, c) in children {
