@@ -78,6 +78,9 @@ pub struct SolveArgs {
     /// instead of taking them as draws (to measure the rule).
     #[arg(long, hide = true)]
     pub no_dead: bool,
+    /// Order moves without the safe-landing hint (to measure it).
+    #[arg(long, hide = true)]
+    pub no_safe_landing: bool,
     /// Count where the nodes go (pawns, segments, depth, what ended them)
     /// and print the profile on stdout after the solve (alpha-beta; one
     /// thread for complete counts).
@@ -233,6 +236,7 @@ impl SolveArgs {
             race: !self.no_race,
             runner: !self.no_runner,
             dead: !self.no_dead,
+            safe_landing: !self.no_safe_landing,
             etc: !self.no_etc,
             null_window: self.null_window,
             canonical,

@@ -62,6 +62,9 @@ pub struct SolverConfig {
     /// Take dead positions ([`crate::rules::is_dead`]: no capture and no
     /// promotion can ever happen) as draws instead of searching them.
     pub dead: bool,
+    /// With `ordering`: try moves whose pawn lands where no enemy pawn
+    /// attacks it a little earlier (worth a few ranks of advance).
+    pub safe_landing: bool,
     /// Stop with [`SolveError::Stopped`] after about this many nodes (exactly,
     /// on one thread): to interrupt a long solve and resume it later.
     pub max_nodes: Option<u64>,
@@ -78,6 +81,7 @@ impl Default for SolverConfig {
             race: true,
             runner: true,
             dead: true,
+            safe_landing: true,
             etc: true,
             null_window: false,
             max_nodes: None,
@@ -483,7 +487,7 @@ impl<'a> Solver<'a> {
             // A pawn landing where no enemy pawn attacks it: a hint worth
             // a few ranks of advance (Peasants' Chess 4x8 and the pawn
             // game 7x7: a quarter fewer nodes; NOTES-reduce.md).
-            if !attacked.contains(m.to) {
+            if self.config.safe_landing && !attacked.contains(m.to) {
                 key += SAFE_LANDING;
             }
             *k = key;
