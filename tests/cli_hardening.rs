@@ -501,3 +501,90 @@ fn edge_inputs_that_have_answers_get_the_right_ones() {
     assert_eq!(value(&wide), value(&narrow));
     let _ = std::fs::remove_dir_all(&t45);
 }
+
+/// `solve`'s bad inputs, refused in one line before any search: a
+/// transposition table that cannot be had, absurd thread counts, a save
+/// file that could never be written, a table directory that is not one.
+#[test]
+fn bad_input_to_solve_is_refused_before_any_search() {
+    let dir = common::temp_dir("solve-bad");
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    let file = dir.join("plain-file");
+    std::fs::write(&file, b"not a table directory").unwrap();
+    let d = |p: &Path| p.to_str().unwrap().to_string();
+    let (sub, missing_parent, missing) = (
+        d(&dir.join("sub")),
+        d(&dir.join("no-such-dir").join("save")),
+        d(&dir.join("no-such-tables")),
+    );
+    let file = d(&file);
+    let cases: Vec<(Vec<&str>, i32, Vec<&str>)> = vec![
+        (
+            vec![
+                "--board",
+                "4x8",
+                "solve",
+                "peasants",
+                "--hash-mb",
+                "99999999",
+            ],
+            2,
+            vec!["does not fit in memory"],
+        ),
+        (
+            vec![
+                "--board",
+                "4x8",
+                "solve",
+                "peasants",
+                "--hash-mb",
+                "99999999",
+                "--method",
+                "pn",
+            ],
+            2,
+            vec!["does not fit in memory"],
+        ),
+        (
+            vec!["--board", "4x4", "solve", "pawngame", "--threads", "100000"],
+            2,
+            vec!["--threads"],
+        ),
+        (
+            vec!["--board", "4x4", "solve", "pawngame", "--save", &sub],
+            2,
+            vec!["--save", "directory"],
+        ),
+        (
+            vec![
+                "--board",
+                "4x4",
+                "solve",
+                "pawngame",
+                "--save",
+                &missing_parent,
+            ],
+            2,
+            vec!["--save", "not a directory"],
+        ),
+        (
+            vec!["--board", "4x4", "solve", "pawngame", "--tables", &file],
+            2,
+            vec!["--tables", "not a directory"],
+        ),
+        (
+            vec!["--board", "4x4", "solve", "pawngame", "--tables", &missing],
+            2,
+            vec!["--tables", "no such directory"],
+        ),
+    ];
+    let mut failures = Vec::new();
+    for (args, status, mentions) in &cases {
+        if let Err(e) = check_refused(args, *status, mentions) {
+            failures.push(e);
+        }
+    }
+    assert_all(failures);
+    // Nothing was written where the save file could not go.
+    assert!(!dir.join("no-such-dir").exists());
+}

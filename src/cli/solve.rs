@@ -125,6 +125,32 @@ pub const EXIT_STOPPED: i32 = 3;
 /// Exit status of a solve stopped by Ctrl-C (128 + SIGINT, as shells do).
 pub const EXIT_INTERRUPTED: i32 = 130;
 
+/// More root threads than any machine this runs on has cores.
+const MAX_THREADS: usize = 1024;
+
+/// Refuses, before any search, a `--save` path that could never be
+/// written: a directory, a file in a directory that does not exist, or a
+/// directory where no file can be made (a long solve would otherwise run
+/// for nothing).
+fn save_path_writable(path: &std::path::Path) -> Result<(), CliError> {
+    let bad = |why: String| CliError::input(format!("--save {}: {why}", path.display()));
+    if path.is_dir() {
+        return Err(bad("is a directory; --save takes a file".into()));
+    }
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => std::path::Path::new("."),
+    };
+    if !dir.is_dir() {
+        return Err(bad(format!("{} is not a directory", dir.display())));
+    }
+    let probe = dir.join(format!(".peasant-save-test-{}", std::process::id()));
+    std::fs::write(&probe, b"")
+        .map_err(|e| bad(format!("cannot write in {}: {e}", dir.display())))?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
+}
+
 fn proven_error(e: ProvenError) -> CliError {
     match e {
         ProvenError::WrongKind { .. } => CliError::input(e),
@@ -180,6 +206,28 @@ impl SolveArgs {
         }
         if self.threads == 0 {
             return Err(CliError::input("--threads must be at least 1"));
+        }
+        if self.threads > MAX_THREADS {
+            return Err(CliError::input(format!(
+                "--threads {}: at most {MAX_THREADS}",
+                self.threads
+            )));
+        }
+        if let Some(dir) = &self.tables {
+            if !dir.is_dir() {
+                return Err(CliError::input(format!(
+                    "--tables {}: {}",
+                    dir.display(),
+                    if dir.exists() {
+                        "not a directory (--tables takes the directory of the tables)"
+                    } else {
+                        "no such directory"
+                    }
+                )));
+            }
+        }
+        if let Some(path) = &self.save {
+            save_path_writable(path)?;
         }
         let pn = match self.method.as_str() {
             "ab" => false,
