@@ -1,15 +1,18 @@
 //! What the proof manager's logs know, for the oracle: every answered
 //! question of every finished job, by canonical position. A position whose
 //! two questions ("does the side to move win?", "does it avoid losing?")
-//! are answered, or one of them decisively, has a proven value; the oracle
-//! then names the source `proof`.
+//! are answered, or one of them decisively, has a proven value; so has a
+//! position the proof expanded, whose value follows from its children's
+//! (as the manager derived it). The oracle then names the
+//! source `proof`.
 
 use super::oracle::{wdl_only, Knowledge};
 use crate::prove::{read_logs, value_of, LogError, LOG_FILE};
 use crate::rules::{canonical, position_key, Position, Variant, Wdl};
 use crate::solve::{Proven, Question, Solution};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 /// The answers of one game's proof logs.
 pub struct ProofLogs {
@@ -18,6 +21,11 @@ pub struct ProofLogs {
     answers: HashMap<(u128, Question), bool>,
     /// Lines reported damaged while reading (ignored, never believed).
     damaged: usize,
+    /// Every position the proof asked about (answered or open) and every
+    /// root: the only ones whose value may be derived from their children.
+    asked: HashSet<u128>,
+    /// Bounds derived from children, by canonical key.
+    derived: Mutex<HashMap<u128, (Wdl, Wdl)>>,
 }
 
 impl ProofLogs {
@@ -26,6 +34,13 @@ impl ProofLogs {
     pub fn read(dir: &Path) -> Result<ProofLogs, LogError> {
         let log = read_logs(&[dir.to_path_buf()], None)?;
         let mut answers = HashMap::new();
+        // Roots are expanded without a job of their own.
+        let asked = log
+            .jobs
+            .iter()
+            .map(|j| j.key())
+            .chain(log.roots.iter().map(|r| position_key(&canonical(&r.pos))))
+            .collect();
         for job in &log.jobs {
             if let Some(a) = job.answer.as_bool() {
                 answers.insert((job.key(), job.question), a);
@@ -35,6 +50,8 @@ impl ProofLogs {
             variant: log.variant,
             answers,
             damaged: log.damaged.len(),
+            asked,
+            derived: Mutex::new(HashMap::new()),
         })
     }
 
@@ -82,6 +99,63 @@ impl ProofLogs {
         let get = |q| self.answers.get(&(key, q)).copied();
         value_of(get(Question::Wins), get(Question::AvoidsLoss))
     }
+
+    /// The bounds (lowest, highest) the logged answers put on the value
+    /// of `pos`: its own answers ("wins: no" caps it at a draw, "avoids
+    /// loss: yes" raises it to one, and so on), and for a position the
+    /// proof asked about or started from, what its children's bounds
+    /// imply (the best move's value lies between the best of the
+    /// children's lows and the best of their highs). A proof of a draw
+    /// leaves most children known only as bounds, which is why values are
+    /// combined this way. The work is bounded by the proof's size: only
+    /// asked positions are expanded.
+    fn bounds(&self, pos: &Position) -> (Wdl, Wdl) {
+        if pos.winner_by_rule().is_some() {
+            return (Wdl::Loss, Wdl::Loss);
+        }
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return (Wdl::Draw, Wdl::Draw);
+        }
+        let key = position_key(&canonical(pos));
+        let get = |q| self.answers.get(&(key, q)).copied();
+        let (mut lo, mut hi) = (Wdl::Loss, Wdl::Win);
+        match get(Question::Wins) {
+            Some(true) => lo = Wdl::Win,
+            Some(false) => hi = hi.min(Wdl::Draw),
+            None => {}
+        }
+        match get(Question::AvoidsLoss) {
+            Some(true) => lo = lo.max(Wdl::Draw),
+            Some(false) => hi = Wdl::Loss,
+            None => {}
+        }
+        if lo == hi || !self.asked.contains(&key) {
+            return (lo, hi);
+        }
+        let memo = self
+            .derived
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+            .copied();
+        if let Some(b) = memo {
+            return b;
+        }
+        // Acyclic (every move advances a pawn), so the recursion ends.
+        let (mut best_lo, mut best_hi) = (Wdl::Loss, Wdl::Loss);
+        for &m in moves.iter() {
+            let (c_lo, c_hi) = self.bounds(&pos.play(m));
+            best_lo = best_lo.max(c_hi.before_move());
+            best_hi = best_hi.max(c_lo.before_move());
+        }
+        let b = (lo.max(best_lo), hi.min(best_hi));
+        self.derived
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key, b);
+        b
+    }
 }
 
 impl Knowledge for ProofLogs {
@@ -89,7 +163,8 @@ impl Knowledge for ProofLogs {
         if pos.variant() != self.variant || pos.is_game_over() {
             return None;
         }
-        self.wdl(position_key(&canonical(pos))).map(wdl_only)
+        let (lo, hi) = self.bounds(pos);
+        (lo == hi).then(|| wdl_only(lo))
     }
 
     fn proven(&self, variant: Variant, dtm: bool) -> Vec<Proven> {
