@@ -20,9 +20,13 @@ use std::collections::HashMap;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
+/// Message tag: a job, from rank 0 to a worker rank.
 pub const TAG_JOB: i32 = 1;
+/// Message tag: cancel the job in flight, from rank 0.
 pub const TAG_CANCEL: i32 = 2;
+/// Message tag: a job's result, from a worker rank to rank 0.
 pub const TAG_RESULT: i32 = 3;
+/// Message tag: no more jobs, from rank 0.
 pub const TAG_QUIT: i32 = 4;
 
 /// Whether this process was started by an MPI launcher (mpirun, srun).
@@ -51,6 +55,7 @@ pub struct MpiWorkers {
 }
 
 impl MpiWorkers {
+    /// Every rank of `world` but 0 (this one, the manager), idle.
     pub fn new(world: SimpleCommunicator) -> MpiWorkers {
         let size = world.size();
         MpiWorkers {
