@@ -26,16 +26,7 @@ fn position(setup: &str, board: &str, en_passant: bool) -> Position {
 }
 
 fn read(dir: &Path, variant: Variant) -> LogContents {
-    if dir.join(prove::LOG_FILE).exists() {
-        prove::read_logs(&[dir.to_path_buf()], Some(variant)).unwrap()
-    } else {
-        LogContents {
-            variant,
-            jobs: vec![],
-            roots: vec![],
-            damaged: vec![],
-        }
-    }
+    prove::read_dir_log(dir, variant).unwrap()
 }
 
 /// Runs the manager on `pos` (all moves) in `dir` to the end or to

@@ -333,15 +333,3 @@ fn same_rules(kind: &str, prefix: &str) -> bool {
         _ => false,
     }
 }
-
-/// Refuses a `--hash-mb` of more memory than the system has (status 2).
-pub fn hash_fits(hash_mb: usize) -> Result<(), CliError> {
-    let bytes = (hash_mb as u64).saturating_mul(1 << 20);
-    match available_memory() {
-        Some(have) if bytes > have => Err(CliError::input(format!(
-            "--hash-mb {hash_mb}: only {} MiB of memory are available",
-            have >> 20
-        ))),
-        _ => Ok(()),
-    }
-}

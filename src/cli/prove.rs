@@ -246,16 +246,7 @@ impl ProveArgs {
                     .map_err(super::solve::solve_error)?,
             ),
         };
-        let log = if dir.join(prove::LOG_FILE).exists() {
-            prove::read_logs(std::slice::from_ref(dir), Some(variant)).map_err(log_error)?
-        } else {
-            LogContents {
-                variant,
-                jobs: vec![],
-                roots: vec![],
-                damaged: vec![],
-            }
-        };
+        let log = prove::read_dir_log(dir, variant).map_err(log_error)?;
         log.report_damage();
         let mut writer = prove::LogWriter::open(dir, variant).map_err(log_error)?;
         writer.sync_each_line = self.sync_each_line;

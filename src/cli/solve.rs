@@ -160,7 +160,10 @@ fn proven_error(e: ProvenError) -> CliError {
 
 pub fn solve_error(e: SolveError) -> CliError {
     match e {
-        SolveError::GameOver(_) | SolveError::Memory { .. } => CliError::input(e),
+        // The library does not know the flag; every command's table size
+        // is --hash-mb.
+        SolveError::Memory { mib, .. } => CliError::input(format!("--hash-mb {mib}: {e}")),
+        SolveError::GameOver(_) => CliError::input(e),
         _ => CliError::failure(e),
     }
 }

@@ -41,7 +41,6 @@ impl VerifyArgs {
             return Err(CliError::input("--samples must be 1 or more"));
         }
         super::gen::tables_dir(&self.tables, variant)?;
-        super::gen::hash_fits(self.hash_mb)?;
         let tb = Tablebase::new(&self.tables, variant);
         let config = CrossCheckConfig {
             samples: self.samples,

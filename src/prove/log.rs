@@ -406,6 +406,21 @@ fn parse_line(line: &str, variant: Option<Variant>) -> Result<Line, String> {
     }
 }
 
+/// The log of the proof directory `dir` for `variant`, or an empty one if
+/// the directory holds none yet (a proof about to start).
+pub fn read_dir_log(dir: &Path, variant: Variant) -> Result<LogContents, LogError> {
+    if dir.join(LOG_FILE).exists() {
+        read_logs(&[dir.to_path_buf()], Some(variant))
+    } else {
+        Ok(LogContents {
+            variant,
+            jobs: vec![],
+            roots: vec![],
+            damaged: vec![],
+        })
+    }
+}
+
 /// Reads the logs at `paths` (a proof directory or a log file each):
 /// every valid line, and every damaged one named. `variant`: the game
 /// expected (`None`: the first header's).

@@ -21,8 +21,8 @@ pub mod simulate;
 pub mod worker;
 
 pub use log::{
-    merge, read_logs, Answer, JobRecord, LogContents, LogError, LogWriter, MergeReport, RootRecord,
-    LOG_FILE,
+    merge, read_dir_log, read_logs, Answer, JobRecord, LogContents, LogError, LogWriter,
+    MergeReport, RootRecord, LOG_FILE,
 };
 pub use manager::{negate, value_of, wdl_text, Manager, ManagerConfig, MoveValue};
 pub use run::{progress_line, run, RunEnd, RunError, RunOptions};
