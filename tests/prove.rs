@@ -30,7 +30,8 @@ fn read(dir: &Path, variant: Variant) -> LogContents {
 }
 
 /// Runs the manager on `pos` (all moves) in `dir` to the end or to
-/// `max_jobs`; returns the root's and every move's value as text.
+/// `max_jobs`, every job that runs out of budget expanding its position;
+/// returns the root's and every move's value as text.
 fn prove_in(
     pos: &Position,
     dir: &Path,
@@ -38,13 +39,14 @@ fn prove_in(
     workers: usize,
     max_jobs: Option<u64>,
 ) -> (String, RunEnd, Manager) {
-    prove_with(pos, dir, job_nodes, workers, max_jobs, true)
+    prove_with(pos, dir, [job_nodes, job_nodes], workers, max_jobs, true)
 }
 
+/// `budgets`: the first and the largest budget of a job.
 fn prove_with(
     pos: &Position,
     dir: &Path,
-    job_nodes: u64,
+    budgets: [u64; 2],
     workers: usize,
     max_jobs: Option<u64>,
     all_moves: bool,
@@ -52,12 +54,21 @@ fn prove_with(
     let log = read(dir, pos.variant());
     assert!(log.damaged.is_empty(), "{:?}", log.damaged);
     let mut writer = LogWriter::open(dir, pos.variant()).unwrap();
+    // One shared table, or (on odd worker counts and tiny first budgets)
+    // one table each, as MPI ranks have.
+    let config = WorkerConfig {
+        hash_mb: 1,
+        shared_table: workers.is_multiple_of(2) || budgets[0] > 1000,
+    };
+    let mut pool = ThreadWorkers::new(workers, config, None).unwrap();
     let config = ManagerConfig {
-        job_nodes,
+        job_nodes: budgets[0],
+        max_job_nodes: budgets[1],
+        growth: 4,
+        workers,
         all_moves,
     };
     let mut manager = Manager::new(*pos, config, &log);
-    let mut pool = ThreadWorkers::new(workers, WorkerConfig { hash_mb: 1 }, None).unwrap();
     let stop = AtomicBool::new(false);
     let end = prove::run(
         &mut manager,
@@ -162,8 +173,11 @@ fn all_moves_equal_solve_with_tiny_budgets_on_1_2_3_workers() {
         } else {
             [20, 40, 60][i % 3]
         };
+        // Every other case lets an open job go on with bigger budgets
+        // (continued on the same worker) before its position is expanded.
+        let budgets = [budget, budget * [1, 64][i % 2]];
         let dir = temp_dir(&format!("prove-eq-{i}"));
-        let (got, end, m) = prove_in(&pos, &dir, budget, workers, None);
+        let (got, end, m) = prove_with(&pos, &dir, budgets, workers, None, true);
         assert_eq!(end, RunEnd::Complete, "{name}");
         assert_eq!(got, expected, "{name} ({pos}), {workers} workers");
         // Tiny budgets must have forced expansion below the first moves.
@@ -175,7 +189,7 @@ fn all_moves_equal_solve_with_tiny_budgets_on_1_2_3_workers() {
         );
         every_line_true(&dir, pos.variant());
         // A second run solves nothing again.
-        let (again, end, m2) = prove_in(&pos, &dir, budget, workers, None);
+        let (again, end, m2) = prove_with(&pos, &dir, budgets, workers, None, true);
         assert_eq!(end, RunEnd::Complete);
         assert_eq!(again, expected);
         assert_eq!(
@@ -227,7 +241,7 @@ fn value_only_and_stopped_runs_resume() {
     let dir = temp_dir("prove-pieces");
     let mut pieces = 0;
     loop {
-        let (_, end, m) = prove_with(&pos, &dir, 3000, 2, Some(5), false);
+        let (_, end, m) = prove_with(&pos, &dir, [500, 8000], 2, Some(5), false);
         pieces += 1;
         if end == RunEnd::Complete {
             assert_eq!(m.value(), Some(expected));
@@ -239,6 +253,43 @@ fn value_only_and_stopped_runs_resume() {
     assert!(pieces > 2, "the run was not cut");
     every_line_true(&dir, pos.variant());
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn open_jobs_continue_with_bigger_budgets_until_the_largest() {
+    // One worker, first budget 200, largest 200 * 4^3: a job that runs out
+    // is asked again at 4 times its budget (continuing its predecessor,
+    // its `dep`) up to 12,800 nodes, and only then is its position
+    // expanded.
+    let pos = position("pawngame", "6x6", true);
+    let dir = temp_dir("prove-grow");
+    let (got, end, _) = prove_with(&pos, &dir, [200, 12_800], 1, None, true);
+    assert_eq!(end, RunEnd::Complete);
+    assert_eq!(got, solved_text(&pos));
+    let log = read(&dir, pos.variant());
+    let jobs: std::collections::HashMap<u64, &prove::JobRecord> =
+        log.jobs.iter().map(|j| (j.id, j)).collect();
+    let (mut continued, mut expanded) = (0, 0);
+    for j in &log.jobs {
+        let Some(prev) = jobs.get(&j.dep) else {
+            continue;
+        };
+        if prev.pos == j.pos && prev.question == j.question {
+            // A continuation of an open attempt below the largest budget
+            // (often cheaper than its predecessor: the worker's table
+            // still holds the predecessor's work).
+            assert_eq!(prev.answer, Answer::Open);
+            assert!(prev.nodes < 12_800, "continued after {prev:?}");
+            continued += 1;
+        } else {
+            // A child of an expanded position: its parent's job had the
+            // largest budget.
+            assert!(prev.nodes >= 12_800, "expanded after {prev:?}");
+            expanded += 1;
+        }
+    }
+    assert!(continued > 0 && expanded > 0, "{continued} {expanded}");
+    every_line_true(&dir, pos.variant());
 }
 
 fn peasant() -> Command {

@@ -42,15 +42,28 @@ pub struct ProveArgs {
     /// worker counts (8,64,256,1024).
     #[arg(long, value_name = "N")]
     pub workers: Option<String>,
-    /// Node budget of one job.
+    /// Node budget of a position's first job.
     #[arg(long, value_name = "N", default_value_t = 1_000_000)]
     pub job_nodes: u64,
+    /// The largest budget a job grows to before its position is expanded
+    /// (default: 16 times --job-nodes; equal to --job-nodes: every job that
+    /// runs out expands its position).
+    #[arg(long, value_name = "N")]
+    pub max_job_nodes: Option<u64>,
+    /// How many times bigger each next attempt's budget is.
+    #[arg(long, value_name = "K", default_value_t = 4, hide = true)]
+    pub job_growth: u64,
     /// Answer positions whose class has a table in DIR from the tables.
     #[arg(long, value_name = "DIR")]
     pub tables: Option<PathBuf>,
-    /// Transposition table of each worker in MiB.
+    /// Transposition table of each worker in MiB (local workers share one
+    /// table of M times their number).
     #[arg(long, value_name = "M", default_value_t = 64)]
     pub hash_mb: usize,
+    /// Give each local worker its own transposition table instead of one
+    /// shared table (as MPI ranks have; for measurements).
+    #[arg(long, hide = true)]
+    pub separate_tables: bool,
     /// With --tables: MiB of decompressed table blocks kept in memory.
     #[arg(long, value_name = "M", default_value_t = 64)]
     pub cache_mb: usize,
@@ -206,6 +219,18 @@ impl ProveArgs {
         if self.job_nodes == 0 {
             return Err(CliError::input("--job-nodes must be at least 1"));
         }
+        let max_job_nodes = self
+            .max_job_nodes
+            .unwrap_or(self.job_nodes.saturating_mul(16));
+        if max_job_nodes < self.job_nodes {
+            return Err(CliError::input(format!(
+                "--max-job-nodes {max_job_nodes} is below --job-nodes {}",
+                self.job_nodes
+            )));
+        }
+        if self.job_growth < 2 {
+            return Err(CliError::input("--job-growth must be at least 2"));
+        }
         let workers = self.workers_count()?;
         let variant = root.variant();
         let tables = self
@@ -214,6 +239,7 @@ impl ProveArgs {
             .map(|d| Arc::new(Tablebase::new(d, variant).with_cache_mib(self.cache_mb)));
         let worker_config = WorkerConfig {
             hash_mb: self.hash_mb,
+            shared_table: !self.separate_tables,
         };
         // Under mpirun or srun (feature `mpi`): rank 0 manages, the other
         // ranks are the workers.
@@ -258,6 +284,9 @@ impl ProveArgs {
             .map_err(log_error)?;
         let config = ManagerConfig {
             job_nodes: self.job_nodes,
+            max_job_nodes,
+            growth: self.job_growth,
+            workers: pool.count(),
             all_moves: self.all_moves,
         };
         let mut manager = Manager::new(root, config, &log);
@@ -331,6 +360,9 @@ impl ProveArgs {
         };
         let config = ManagerConfig {
             job_nodes: 1,
+            max_job_nodes: 1,
+            growth: 2,
+            workers: 1,
             all_moves: root.all_moves,
         };
         let mut manager = Manager::new(root.pos, config, &log);
@@ -386,6 +418,7 @@ impl ProveArgs {
         let solver = Solver::new(
             prove::worker::solver_config(WorkerConfig {
                 hash_mb: self.hash_mb,
+                shared_table: false,
             }),
             None,
         )

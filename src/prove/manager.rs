@@ -18,19 +18,29 @@
 //! with `all_moves` the value of every child of the root. Among the goals'
 //! open pairs the one with the smallest proof or disproof number is chosen
 //! and followed down, at each node to the child whose pair has the smallest
-//! disproof number, to a leaf: the most-proving leaf. Its job asks its
-//! question with a node budget; a `yes` or `no` settles the pair, an `open`
-//! (budget spent) expands the node one ply. A job whose pair is no longer
-//! needed by any goal (a sibling's proof settled its parent) is cancelled.
+//! disproof number, to a leaf: the most-proving leaf (children are kept in
+//! the search's move order, so that of equally promising children the one
+//! the search would try first is asked first). Its job asks its question
+//! with a node budget; a `yes` or `no` settles the pair. An `open` (budget
+//! spent) is continued: the same pair is asked again at once, with
+//! [`ManagerConfig::growth`] times the budget, on the worker that just
+//! finished it (the idle worker taken next), whose transposition table
+//! still holds the first attempt's work, so the second attempt continues it
+//! rather than starting over. When the budget would pass
+//! [`ManagerConfig::max_job_nodes`], or when other workers are idle (no
+//! leaf was left for them), the node is expanded one ply instead and its
+//! children become leaves. A job whose pair is no longer needed by any goal
+//! (a sibling's proof settled its parent) is cancelled.
 //!
 //! Answers already in the proof log settle their pairs when a node is made,
-//! and a logged `open` expands its node when its pair is chosen, so nothing
-//! logged is solved again.
+//! and a logged `open` of a pair the log does not answer expands its node
+//! (a resumed run has no warm table to continue in), so nothing logged is
+//! solved again.
 
 use crate::prove::log::{Answer, JobRecord, LogContents};
 use crate::prove::worker::{Job, JobResult};
 use crate::rules::{canonical, position_key, Move, Position, Wdl};
-use crate::solve::Question;
+use crate::solve::{move_order, Question};
 use std::collections::HashMap;
 
 /// Proof and disproof numbers of a settled pair.
@@ -80,6 +90,11 @@ struct Node {
     busy: [Option<u64>; 2],
     /// The job whose `open` answer made this node (0: none).
     dep: u64,
+    /// The node budget of the pair's next job (0: the first budget).
+    budget: [u64; 2],
+    /// The pair's last job that came back `open` without expanding the
+    /// node (0: none): its next job continues that one.
+    after: [u64; 2],
     parents: Vec<NodeId>,
     /// The last [`Manager::mark_needed`] that reached this pair.
     mark: [u32; 2],
@@ -91,8 +106,19 @@ struct Node {
 /// How the manager works.
 #[derive(Clone, Copy, Debug)]
 pub struct ManagerConfig {
-    /// Node budget of a job.
+    /// Node budget of a position's first job.
     pub job_nodes: u64,
+    /// The largest budget a job may grow to. A job that comes back `open`
+    /// is asked again with [`ManagerConfig::growth`] times its budget
+    /// while that stays within this and no other worker is idle (the
+    /// worker's transposition table still holds the first attempt's work,
+    /// so the second continues it); otherwise its position is expanded.
+    /// Equal to `job_nodes`: every `open` expands.
+    pub max_job_nodes: u64,
+    /// How much a budget grows from one attempt to the next (at least 2).
+    pub growth: u64,
+    /// How many workers the jobs go to.
+    pub workers: usize,
     /// Establish the value of every first move, not only the root's.
     pub all_moves: bool,
 }
@@ -125,7 +151,11 @@ pub struct Manager {
     index: HashMap<u128, NodeId>,
     known: HashMap<(u128, usize), (bool, Option<String>)>,
     opened: HashMap<(u128, usize), u64>,
-    in_flight: HashMap<u64, (NodeId, usize)>,
+    /// Running jobs: their pair and budget.
+    in_flight: HashMap<u64, (NodeId, usize, u64)>,
+    /// Pairs whose `open` job is to be continued with a bigger budget,
+    /// before any other job (the worker that ran it is the next idle one).
+    continuations: Vec<(NodeId, usize)>,
     goals: Vec<NodeId>,
     next_id: u64,
     /// Pairs whose numbers may have changed.
@@ -165,6 +195,9 @@ impl Manager {
                 }
             }
         }
+        // A pair answered after an `open` (its job continued with a bigger
+        // budget) was not expanded for it.
+        opened.retain(|k, _| !known.contains_key(k));
         let mut m = Manager {
             root,
             root_id: 0,
@@ -175,6 +208,7 @@ impl Manager {
             known,
             opened,
             in_flight: HashMap::new(),
+            continuations: Vec::new(),
             goals: Vec::new(),
             next_id: log.max_id() + 1,
             dirty: Vec::new(),
@@ -243,6 +277,8 @@ impl Manager {
             best: [None, None],
             busy: [None, None],
             dep,
+            budget: [0, 0],
+            after: [0, 0],
             parents: Vec::new(),
             mark: [0, 0],
             pn: [1, 1],
@@ -304,8 +340,9 @@ impl Manager {
             return;
         }
         let pos = self.nodes[n as usize].pos;
-        let children: Vec<(Move, NodeId)> = pos
-            .legal_moves()
+        // In the search's order: the selection asks the first of equally
+        // promising children first.
+        let children: Vec<(Move, NodeId)> = move_order(&pos)
             .iter()
             .map(|&m| (m, self.node_of(&pos.play(m), dep)))
             .collect();
@@ -424,7 +461,7 @@ impl Manager {
         self.mark_needed();
         self.in_flight
             .iter()
-            .filter(|(_, &(n, i))| {
+            .filter(|(_, &(n, i, _))| {
                 let node = &self.nodes[n as usize];
                 node.ans[i].is_some() || node.mark[i] != self.epoch
             })
@@ -476,6 +513,15 @@ impl Manager {
     /// The next job to run, if a free leaf is left: leaves whose job is
     /// logged as `open` are expanded on the way, without a job.
     pub fn next_job(&mut self) -> Option<Job> {
+        if !self.continuations.is_empty() {
+            self.mark_needed();
+        }
+        while let Some((n, i)) = self.continuations.pop() {
+            let node = &self.nodes[n as usize];
+            if node.ans[i].is_none() && node.busy[i].is_none() && node.mark[i] == self.epoch {
+                return Some(self.start_job(n, i));
+            }
+        }
         loop {
             let (n, i) = self.select()?;
             let key = self.nodes[n as usize].key;
@@ -484,25 +530,36 @@ impl Manager {
                 self.refresh();
                 continue;
             }
-            let id = self.next_id;
-            self.next_id += 1;
-            self.nodes[n as usize].busy[i] = Some(id);
-            self.in_flight.insert(id, (n, i));
-            self.dirty.push((n, i));
-            self.refresh();
-            return Some(Job {
-                id,
-                pos: self.nodes[n as usize].pos,
-                question: question(i),
-                budget: self.config.job_nodes,
-            });
+            return Some(self.start_job(n, i));
+        }
+    }
+
+    /// Marks pair (n, i) busy with a new job and returns the job.
+    fn start_job(&mut self, n: NodeId, i: usize) -> Job {
+        let id = self.next_id;
+        self.next_id += 1;
+        let node = &mut self.nodes[n as usize];
+        let budget = if node.budget[i] > 0 {
+            node.budget[i]
+        } else {
+            self.config.job_nodes
+        };
+        node.busy[i] = Some(id);
+        self.in_flight.insert(id, (n, i, budget));
+        self.dirty.push((n, i));
+        self.refresh();
+        Job {
+            id,
+            pos: self.nodes[n as usize].pos,
+            question: question(i),
+            budget,
         }
     }
 
     /// Takes a finished job's result; returns the line to log (none for a
     /// cancelled job).
     pub fn finish(&mut self, r: &JobResult) -> Option<JobRecord> {
-        let (n, i) = self.in_flight.remove(&r.id)?;
+        let (n, i, budget) = self.in_flight.remove(&r.id)?;
         self.nodes[n as usize].busy[i] = None;
         self.dirty.push((n, i));
         if r.cancelled {
@@ -513,6 +570,10 @@ impl Manager {
         self.counts.jobs += 1;
         self.counts.nodes += r.nodes;
         let key = self.nodes[n as usize].key;
+        let dep = match self.nodes[n as usize].after[i] {
+            0 => self.nodes[n as usize].dep,
+            after => after,
+        };
         match r.answer.as_bool() {
             Some(b) => {
                 self.known.insert((key, i), (b, r.best.clone()));
@@ -521,8 +582,20 @@ impl Manager {
                 self.set_answer(n, i, b);
             }
             None => {
-                self.opened.insert((key, i), r.id);
-                self.expand(n, r.id);
+                // Continue on the same worker with a bigger budget while
+                // every other worker has a job (an idle one means no leaf
+                // was left for it: expanding makes some).
+                let grown = budget.saturating_mul(self.config.growth.max(2));
+                let others_idle = self.config.workers > self.in_flight.len() + 1;
+                if grown <= self.config.max_job_nodes && !others_idle {
+                    let node = &mut self.nodes[n as usize];
+                    node.budget[i] = grown;
+                    node.after[i] = r.id;
+                    self.continuations.push((n, i));
+                } else {
+                    self.opened.insert((key, i), r.id);
+                    self.expand(n, r.id);
+                }
             }
         }
         self.refresh();
@@ -535,7 +608,7 @@ impl Manager {
             seconds: r.seconds,
             best: r.best.clone(),
             id: r.id,
-            dep: node.dep,
+            dep,
         })
     }
 

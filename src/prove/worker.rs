@@ -2,12 +2,14 @@
 //! [`Job`] (a canonical position, a question, a node budget), runs it on
 //! one of its workers with the alpha-beta [`Solver`] and hands back a
 //! [`JobResult`]. [`ThreadWorkers`] are local threads, each with its own
-//! solver (its own transposition table, kept from job to job); with the
-//! cargo feature `mpi`, `crate::prove::mpi` makes MPI ranks workers.
+//! solver (its own node budget and stop flag) and, by default, one
+//! transposition table shared by all of them and kept from job to job;
+//! with the cargo feature `mpi`, `crate::prove::mpi` makes MPI ranks
+//! workers (a table each).
 
 use crate::prove::log::Answer;
 use crate::rules::Position;
-use crate::solve::{Question, SolveError, Solver, SolverConfig};
+use crate::solve::{Question, SharedTable, SolveError, Solver, SolverConfig};
 use crate::table::Tablebase;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
@@ -91,12 +93,13 @@ pub fn run_job(solver: &Solver, stop: &AtomicBool, job: &Job) -> JobResult {
 }
 
 /// A move of `pos` that achieves a `yes` to `question`, found by asking
-/// each child the opposite question (cheap: the search that answered left
-/// its children's bounds in the transposition table); `None` if that runs
-/// out of budget.
+/// each child the opposite question, the search's best move first (cheap:
+/// the search that answered left that child's bound in the transposition
+/// table); `None` if that runs out of budget.
 fn witness(solver: &Solver, pos: &Position, question: Question, budget: u64) -> Option<String> {
     let per_child = (budget / 8).max(1000);
-    for &m in pos.legal_moves().iter() {
+    // The search's own best move first: its answer is in the table.
+    for &m in solver.ordered_moves(pos).iter() {
         let child = pos.play(m);
         let achieves = if child.winner_by_rule().is_some() {
             true
@@ -124,6 +127,10 @@ fn witness(solver: &Solver, pos: &Position, question: Question, budget: u64) -> 
 pub struct WorkerConfig {
     /// Transposition table of each worker, MiB.
     pub hash_mb: usize,
+    /// [`ThreadWorkers`]: one table of `hash_mb` times the number of
+    /// workers, shared by all of them (what one job proved serves every
+    /// later job on any worker), instead of one table each.
+    pub shared_table: bool,
 }
 
 /// The solver configuration of a worker.
@@ -147,14 +154,22 @@ pub struct ThreadWorkers {
 }
 
 impl ThreadWorkers {
-    /// Starts `n` worker threads (at least one), each with its own
-    /// transposition table; [`SolveError::Memory`] if they do not fit.
+    /// Starts `n` worker threads (at least one), with one shared or `n`
+    /// own transposition tables ([`WorkerConfig::shared_table`]);
+    /// [`SolveError::Memory`] if they do not fit.
     pub fn new(
         n: usize,
         config: WorkerConfig,
         tables: Option<Arc<Tablebase>>,
     ) -> Result<ThreadWorkers, SolveError> {
         let n = n.max(1);
+        let shared = if config.shared_table {
+            let mut c = solver_config(config);
+            c.hash_mb = config.hash_mb.saturating_mul(n);
+            Some(SharedTable::new(&c)?)
+        } else {
+            None
+        };
         let (result_tx, results) = channel();
         let (flag_tx, flag_rx) = channel();
         let quit = Arc::new(AtomicBool::new(false));
@@ -167,8 +182,17 @@ impl ThreadWorkers {
             let flag_tx = flag_tx.clone();
             let tables = tables.clone();
             let quit = Arc::clone(&quit);
+            let shared = shared.clone();
             handles.push(std::thread::spawn(move || {
-                let solver = match Solver::new(solver_config(config), tables.as_deref()) {
+                let made = match &shared {
+                    Some(t) => Ok(Solver::with_table(
+                        solver_config(config),
+                        tables.as_deref(),
+                        t,
+                    )),
+                    None => Solver::new(solver_config(config), tables.as_deref()),
+                };
+                let solver = match made {
                     Ok(solver) => solver,
                     Err(e) => {
                         let _ = flag_tx.send((w, Err(e)));

@@ -265,8 +265,29 @@ fn code(m: Move) -> u16 {
 pub struct Solver<'a> {
     config: SolverConfig,
     tables: Option<&'a Tablebase>,
-    tt: TranspositionTable,
+    tt: Arc<TranspositionTable>,
     counters: Counters,
+}
+
+/// A transposition table several [`Solver`]s share, each with its own
+/// node counts, budget and stop flag: the local workers of the proof
+/// manager, so that what one worker's job proved serves the next job on
+/// any of them.
+#[derive(Clone)]
+pub struct SharedTable {
+    tt: Arc<TranspositionTable>,
+    dtm: bool,
+}
+
+impl SharedTable {
+    /// An empty table of `config.hash_mb` MiB for solvers scoring as
+    /// `config` does; [`SolveError::Memory`] if it does not fit in memory.
+    pub fn new(config: &SolverConfig) -> Result<SharedTable, SolveError> {
+        Ok(SharedTable {
+            tt: Arc::new(TranspositionTable::new(config.hash_mb)?),
+            dtm: config.dtm,
+        })
+    }
 }
 
 impl<'a> Solver<'a> {
@@ -279,9 +300,28 @@ impl<'a> Solver<'a> {
         Ok(Solver {
             config,
             tables,
-            tt: TranspositionTable::new(config.hash_mb)?,
+            tt: Arc::new(TranspositionTable::new(config.hash_mb)?),
             counters: Counters::new(config.max_nodes),
         })
+    }
+
+    /// A solver that stores into and probes `table` (whose size replaces
+    /// `config.hash_mb`, and whose scoring, DTM or not, replaces
+    /// `config.dtm`: entries of both kinds must never mix).
+    pub fn with_table(
+        config: SolverConfig,
+        tables: Option<&'a Tablebase>,
+        table: &SharedTable,
+    ) -> Solver<'a> {
+        Solver {
+            config: SolverConfig {
+                dtm: table.dtm,
+                ..config
+            },
+            tables,
+            tt: Arc::clone(&table.tt),
+            counters: Counters::new(config.max_nodes),
+        }
     }
 
     /// Asks every search of this solver to stop soon with
@@ -445,65 +485,31 @@ impl<'a> Solver<'a> {
         if !self.config.ordering {
             return;
         }
-        let h = pos.board().height();
-        let goal = if pos.variant().rules.seventh_rank_wins {
-            h - 2
-        } else {
-            h - 1
-        };
-        // Ranks counted from the mover's side.
-        let advance = |s: Square| match pos.turn() {
-            Color::White => s.rank(),
-            Color::Black => h - 1 - s.rank(),
-        };
         let killers = w.killers.get(ply).copied().unwrap_or([NO_MOVE; 2]);
-        // The squares the opponent's pawns attack.
-        let theirs = pos.pawns(!pos.turn());
-        let attacked = match pos.turn() {
-            Color::White => theirs.down(1),
-            Color::Black => theirs.up(1),
+        order_moves(pos, moves, tt_best, killers, self.config.safe_landing);
+    }
+
+    /// The legal moves of `pos` in the order the search tries them there,
+    /// the transposition table's best move first: after a search of `pos`
+    /// (a job of the proof manager), the move it found or tried first.
+    pub fn ordered_moves(&self, pos: &Position) -> Vec<Move> {
+        let mut moves = pos.legal_moves().to_vec();
+        // Table moves belong to the canonical form the search stores.
+        let tt_best = if self.canonical(pos) == *pos {
+            self.tt.probe(position_key(pos)).map_or(NO_MOVE, |e| e.best)
+        } else {
+            NO_MOVE
         };
-        let attacked = attacked.left() | attacked.right();
-        let mut keys = [0i32; crate::rules::moves::MAX_MOVES];
-        for (k, &m) in keys.iter_mut().zip(moves.iter()) {
-            let c = code(m);
-            let to = advance(m.to);
-            let mut key = to as i32;
-            if c == tt_best {
-                key += 100_000;
-            }
-            if to >= goal {
-                key += 50_000;
-            }
-            if killers.contains(&c) {
-                key += 10_000;
-            }
-            if m.is_capture() {
-                key += 1_000;
-            }
-            if m.kind == MoveKind::DoublePush {
-                key += 5;
-            }
-            // A pawn landing where no enemy pawn attacks it: a hint worth
-            // a few ranks of advance (Peasants' Chess 4x8 and the pawn
-            // game 7x7: a quarter fewer nodes; NOTES-reduce.md).
-            if self.config.safe_landing && !attacked.contains(m.to) {
-                key += SAFE_LANDING;
-            }
-            *k = key;
+        if self.config.ordering {
+            order_moves(
+                pos,
+                &mut moves,
+                tt_best,
+                [NO_MOVE; 2],
+                self.config.safe_landing,
+            );
         }
-        // Insertion sort, highest key first, stable: lists are short.
-        for i in 1..moves.len() {
-            let (k, m) = (keys[i], moves[i]);
-            let mut j = i;
-            while j > 0 && keys[j - 1] < k {
-                keys[j] = keys[j - 1];
-                moves[j] = moves[j - 1];
-                j -= 1;
-            }
-            keys[j] = k;
-            moves[j] = m;
-        }
+        moves
     }
 
     /// Negamax with alpha-beta, fail-soft, on a canonical position (white
@@ -901,6 +907,88 @@ impl<'a> Solver<'a> {
         })();
         self.flush(&mut w);
         result.map(|()| line)
+    }
+}
+
+/// The legal moves of `pos` in the order a fresh search with the default
+/// configuration tries them first (no table, no killers): the proof
+/// manager's guess of which child to ask first.
+pub fn move_order(pos: &Position) -> Vec<Move> {
+    let mut moves = pos.legal_moves().to_vec();
+    let config = SolverConfig::default();
+    if config.ordering {
+        order_moves(pos, &mut moves, NO_MOVE, [NO_MOVE; 2], config.safe_landing);
+    }
+    moves
+}
+
+/// Orders `moves` of `pos`, best guesses first: the table's best move,
+/// promotions, killers, captures, advance, double steps, safe landings.
+fn order_moves(
+    pos: &Position,
+    moves: &mut [Move],
+    tt_best: u16,
+    killers: [u16; 2],
+    safe_landing: bool,
+) {
+    let h = pos.board().height();
+
+    let goal = if pos.variant().rules.seventh_rank_wins {
+        h - 2
+    } else {
+        h - 1
+    };
+    // Ranks counted from the mover's side.
+    let advance = |s: Square| match pos.turn() {
+        Color::White => s.rank(),
+        Color::Black => h - 1 - s.rank(),
+    };
+    // The squares the opponent's pawns attack.
+    let theirs = pos.pawns(!pos.turn());
+    let attacked = match pos.turn() {
+        Color::White => theirs.down(1),
+        Color::Black => theirs.up(1),
+    };
+    let attacked = attacked.left() | attacked.right();
+    let mut keys = [0i32; crate::rules::moves::MAX_MOVES];
+    for (k, &m) in keys.iter_mut().zip(moves.iter()) {
+        let c = code(m);
+        let to = advance(m.to);
+        let mut key = to as i32;
+        if c == tt_best {
+            key += 100_000;
+        }
+        if to >= goal {
+            key += 50_000;
+        }
+        if killers.contains(&c) {
+            key += 10_000;
+        }
+        if m.is_capture() {
+            key += 1_000;
+        }
+        if m.kind == MoveKind::DoublePush {
+            key += 5;
+        }
+        // A pawn landing where no enemy pawn attacks it: a hint worth
+        // a few ranks of advance (Peasants' Chess 4x8 and the pawn
+        // game 7x7: a quarter fewer nodes; NOTES-reduce.md).
+        if safe_landing && !attacked.contains(m.to) {
+            key += SAFE_LANDING;
+        }
+        *k = key;
+    }
+    // Insertion sort, highest key first, stable: lists are short.
+    for i in 1..moves.len() {
+        let (k, m) = (keys[i], moves[i]);
+        let mut j = i;
+        while j > 0 && keys[j - 1] < k {
+            keys[j] = keys[j - 1];
+            moves[j] = moves[j - 1];
+            j -= 1;
+        }
+        keys[j] = k;
+        moves[j] = m;
     }
 }
 

@@ -15,7 +15,7 @@ pub(crate) mod session;
 pub(crate) mod tt;
 pub(crate) mod types;
 
-pub use alphabeta::{Solver, SolverConfig};
+pub use alphabeta::{move_order, SharedTable, Solver, SolverConfig};
 pub use crosscheck::{
     cross_check, CrossCheckConfig, CrossCheckError, CrossCheckReport, Disagreement,
 };
