@@ -407,6 +407,8 @@ fn proof_5x5(name: &str) -> TempDir {
         "1",
         "--job-nodes",
         "20",
+        "--max-job-nodes",
+        "20",
         "--hash-mb",
         "1",
         "--quiet",
@@ -652,6 +654,25 @@ fn status_tree_and_simulate() {
     assert_eq!(code, 0);
     assert!(out.contains("draw (proof complete)"), "{out}");
     assert!(out.contains("by a job"), "{out}");
+    // The tree shows real positions and moves (not the canonical forms
+    // the log stores): every move line is a legal move of the position
+    // above it, and the position below it is that move played.
+    let lines: Vec<&str> = out.lines().skip_while(|l| !l.starts_with("5/")).collect();
+    let mut checked = 0;
+    for w in lines.windows(3) {
+        let depth = |l: &str| l.len() - l.trim_start().len();
+        let (above, mv, below) = (w[0].trim(), w[1].trim(), w[2].trim());
+        let steps = depth(w[1]) == depth(w[0]) + 2 && depth(w[2]) == depth(w[1]) + 2;
+        if !steps || !above.contains('/') || mv.contains('/') {
+            continue;
+        }
+        let fen = |l: &str| l.split(' ').take(3).collect::<Vec<_>>().join(" ");
+        let parent = position(&fen(above), "5x5", true);
+        let m = parent.parse_move(mv.split(' ').next().unwrap()).unwrap();
+        assert_eq!(parent.play(m).to_string(), fen(below), "{above} {mv}");
+        checked += 1;
+    }
+    assert!(checked >= 5, "{out}");
     let (code, out, _) = run_cli(&["prove", "--simulate", d, "--workers", "1,8"]);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("critical path"), "{out}");

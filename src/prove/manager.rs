@@ -662,62 +662,94 @@ impl Manager {
     /// The proven top of the tree as indented text: for each settled node
     /// its value and position; a win shows one winning move, a draw one
     /// drawing move and every move that cannot win, a loss every move.
-    /// Down to `depth` plies.
+    /// Down to `depth` plies. Positions and moves are the real ones, seen
+    /// from the root (the DAG stores canonical forms: colours flipped so
+    /// that white moves, files mirrored or packed).
     pub fn tree(&self, depth: usize) -> String {
         let mut out = String::new();
-        let root_val = self.value();
-        out.push_str(&format!("{} {}\n", self.root, wdl_text(root_val)));
-        for &(m, c) in &self.root_moves {
-            let a = self.nodes[c as usize].ans;
-            out.push_str(&format!(
-                "  {} {}\n",
-                m.san(),
-                wdl_text(value_of(a[0], a[1]).map(negate))
-            ));
-            self.tree_node(c, 2, depth, &mut out);
+        out.push_str(&format!("{} {}\n", self.root, wdl_text(self.value())));
+        for &m in self.root.legal_moves().iter() {
+            let child = self.root.play(m);
+            let answers = self.answers_of(&child);
+            out.push_str(&format!("  {} {}\n", m.san(), move_text(answers)));
+            self.tree_node(&child, 2, depth, &mut out);
         }
         out
     }
 
-    fn tree_node(&self, n: NodeId, indent: usize, depth: usize, out: &mut String) {
-        let node = &self.nodes[n as usize];
+    /// The node of a real position, if the DAG has it (games over by rule
+    /// and stalemates are not indexed).
+    fn lookup(&self, pos: &Position) -> Option<NodeId> {
+        self.index.get(&position_key(&canonical(pos))).copied()
+    }
+
+    /// What is known of a real position's two questions.
+    fn answers_of(&self, pos: &Position) -> [Option<bool>; 2] {
+        if pos.winner_by_rule().is_some() {
+            [Some(false), Some(false)]
+        } else if pos.count_moves() == 0 {
+            [Some(false), Some(true)]
+        } else {
+            self.lookup(pos)
+                .map_or([None, None], |n| self.nodes[n as usize].ans)
+        }
+    }
+
+    /// The real move of `pos` (whose node is `node`) that the canonical
+    /// best move `best` of the node's position stands for.
+    fn real_move(&self, pos: &Position, node: &Node, best: &str) -> Option<String> {
+        let m = node.pos.parse_move(best).ok()?;
+        let target = position_key(&canonical(&node.pos.play(m)));
+        pos.legal_moves()
+            .iter()
+            .find(|&&r| position_key(&canonical(&pos.play(r))) == target)
+            .map(|r| r.san())
+    }
+
+    fn tree_node(&self, pos: &Position, indent: usize, depth: usize, out: &mut String) {
         let pad = "  ".repeat(indent);
-        let Some(v) = value_of(node.ans[0], node.ans[1]) else {
-            out.push_str(&format!("{pad}(open) {}\n", node.pos));
-            return;
-        };
-        if node.terminal {
+        if pos.is_game_over() {
             return;
         }
+        let Some(n) = self.lookup(pos) else {
+            out.push_str(&format!("{pad}(open) {pos}\n"));
+            return;
+        };
+        let node = &self.nodes[n as usize];
+        let Some(v) = value_of(node.ans[0], node.ans[1]) else {
+            let bound = match node.ans {
+                [_, Some(true)] => "at least a draw",
+                [Some(false), _] => "at most a draw",
+                _ => "open",
+            };
+            out.push_str(&format!("{pad}{pos} {bound}\n"));
+            return;
+        };
         if node.direct.iter().any(Option::is_some) && node.children.is_none() {
             let best = node.best.iter().flatten().next();
+            let best = best.and_then(|b| self.real_move(pos, node, b));
             out.push_str(&format!(
-                "{pad}{} {} by a job{}\n",
-                node.pos,
-                v,
+                "{pad}{pos} {v} by a job{}\n",
                 best.map(|b| format!(", best {b}")).unwrap_or_default()
             ));
             return;
         }
-        let Some(children) = &node.children else {
-            out.push_str(&format!("{pad}{} {v}\n", node.pos));
-            return;
-        };
-        out.push_str(&format!("{pad}{} {v}\n", node.pos));
-        if indent > depth {
+        out.push_str(&format!("{pad}{pos} {v}\n"));
+        if node.children.is_none() || indent > depth {
             return;
         }
-        for &(m, c) in children {
-            let cv = value_of(self.nodes[c as usize].ans[0], self.nodes[c as usize].ans[1]);
-            let mv = cv.map(negate);
+        for &m in pos.legal_moves().iter() {
+            let child = pos.play(m);
+            let answers = self.answers_of(&child);
+            let mv = value_of(answers[0], answers[1]).map(negate);
             let show = match v {
                 Wdl::Win => mv == Some(Wdl::Win),
-                Wdl::Draw => mv == Some(Wdl::Draw) || self.nodes[c as usize].ans[1] == Some(true),
+                Wdl::Draw => mv == Some(Wdl::Draw) || answers[1] == Some(true),
                 Wdl::Loss => true,
             };
             if show {
-                out.push_str(&format!("{pad}  {} {}\n", m.san(), wdl_text(mv)));
-                self.tree_node(c, indent + 2, depth, out);
+                out.push_str(&format!("{pad}  {} {}\n", m.san(), move_text(answers)));
+                self.tree_node(&child, indent + 2, depth, out);
                 if v == Wdl::Win {
                     break;
                 }
@@ -767,6 +799,19 @@ pub fn negate(v: Wdl) -> Wdl {
         Wdl::Win => Wdl::Loss,
         Wdl::Draw => Wdl::Draw,
         Wdl::Loss => Wdl::Win,
+    }
+}
+
+/// A move's value from the mover's view given the answers of the position
+/// it leads to: `win`, `draw`, `loss`, a bound (`at most a draw`: the
+/// opponent avoids losing there; `at least a draw`: the opponent does not
+/// win) or `open`.
+fn move_text(answers: [Option<bool>; 2]) -> String {
+    match (value_of(answers[0], answers[1]), answers) {
+        (Some(v), _) => negate(v).to_string(),
+        (None, [_, Some(true)]) => "at most a draw".into(),
+        (None, [Some(false), _]) => "at least a draw".into(),
+        _ => "open".into(),
     }
 }
 
