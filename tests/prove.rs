@@ -637,6 +637,40 @@ fn bad_input_is_one_line_and_status_2() {
         ],
         vec!["prove", "--status", d],
         vec!["prove", "--simulate", d, "--workers", "8,x"],
+        vec![
+            "prove",
+            "pawngame",
+            "--board",
+            "5x5",
+            "--dir",
+            d,
+            "--emulate",
+            "0",
+        ],
+        vec![
+            "prove",
+            "pawngame",
+            "--board",
+            "5x5",
+            "--dir",
+            d,
+            "--emulate",
+            "4",
+            "--tables",
+            d,
+        ],
+        vec![
+            "prove",
+            "pawngame",
+            "--board",
+            "5x5",
+            "--dir",
+            d,
+            "--job-nodes",
+            "100",
+            "--max-job-nodes",
+            "99",
+        ],
         vec!["prove"],
     ] {
         let (code, _, err) = run_cli(&args);
@@ -677,6 +711,64 @@ fn status_tree_and_simulate() {
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("critical path"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn emulated_workers_give_the_values_of_solve() {
+    // Eight emulated workers (tables of their own, a virtual clock): the
+    // proof's values are solve's, and the report adds up.
+    let pos = position("pawngame", "6x6", true);
+    let dir = temp_dir("prove-emulate");
+    let d = dir.to_str().unwrap();
+    let (code, out, err) = run_cli(&[
+        "--json",
+        "prove",
+        "pawngame",
+        "--board",
+        "6x6",
+        "--dir",
+        d,
+        "--all-moves",
+        "--job-nodes",
+        "500",
+        "--hash-mb",
+        "1",
+        "--emulate",
+        "8",
+        "--quiet",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let j = json_of(&out);
+    let moves: Vec<String> = j["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            format!(
+                "{} {}",
+                m["move"].as_str().unwrap(),
+                m["value"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(
+        format!("{} | {}", j["value"].as_str().unwrap(), moves.join(", ")),
+        solved_text(&pos)
+    );
+    let e = &j["emulation"];
+    assert_eq!(e["workers"], 8);
+    let (work, span) = (
+        e["work_nodes"].as_u64().unwrap(),
+        e["makespan_nodes"].as_u64().unwrap(),
+    );
+    // Every logged job ran on some worker: the work is at least the
+    // logged nodes (cancelled jobs add their part), and eight workers
+    // finish no sooner than an eighth of it.
+    assert!(work >= j["nodes"].as_u64().unwrap(), "{e}");
+    assert!(span > 0 && span * 8 >= work, "{e}");
+    let peak = e["peak_busy"].as_u64().unwrap();
+    assert!((2..=8).contains(&peak), "{e}");
+    every_line_true(&dir, pos.variant());
 }
 
 #[test]

@@ -89,6 +89,11 @@ pub struct ProveArgs {
     /// Replay the jobs of DIR's log on --workers simulated workers.
     #[arg(long, value_name = "DIR")]
     pub simulate: Option<PathBuf>,
+    /// Run the proof on N emulated workers, each with its own --hash-mb
+    /// table, one job after another on a virtual clock counted in nodes,
+    /// and report the speedup N real workers would get (no --tables).
+    #[arg(long, value_name = "N")]
+    pub emulate: Option<usize>,
     /// Stop after N jobs of this run (exit status 3).
     #[arg(long, value_name = "N")]
     pub max_jobs: Option<u64>,
@@ -121,6 +126,21 @@ fn wdl_json(v: Option<Wdl>) -> serde_json::Value {
 }
 
 /// The object `prove --json` and `prove --status --json` print.
+/// The workers of a run: real ones (threads, MPI ranks) or emulated.
+enum Pool {
+    Real(Box<dyn prove::Workers>),
+    Emulated(prove::EmulatedWorkers),
+}
+
+impl Pool {
+    fn workers(&mut self) -> &mut dyn prove::Workers {
+        match self {
+            Pool::Real(p) => p.as_mut(),
+            Pool::Emulated(e) => e,
+        }
+    }
+}
+
 fn summary_json(m: &Manager, open: usize, seconds: f64) -> serde_json::Value {
     let moves: Vec<serde_json::Value> = m
         .move_values()
@@ -232,6 +252,14 @@ impl ProveArgs {
             return Err(CliError::input("--job-growth must be at least 2"));
         }
         let workers = self.workers_count()?;
+        if self.emulate.is_some() && self.tables.is_some() {
+            return Err(CliError::input(
+                "--emulate runs without --tables (its workers solve by search alone)",
+            ));
+        }
+        if self.emulate == Some(0) {
+            return Err(CliError::input("--emulate N: N must be at least 1"));
+        }
         let variant = root.variant();
         let tables = self
             .tables
@@ -243,6 +271,12 @@ impl ProveArgs {
         };
         // Under mpirun or srun (feature `mpi`): rank 0 manages, the other
         // ranks are the workers.
+        #[cfg(feature = "mpi")]
+        if self.emulate.is_some() && prove::mpi::launched() {
+            return Err(CliError::input(
+                "--emulate runs in one process: start it without mpirun",
+            ));
+        }
         #[cfg(feature = "mpi")]
         let _universe = if prove::mpi::launched() {
             prove::mpi::init()
@@ -265,12 +299,13 @@ impl ProveArgs {
         };
         #[cfg(not(feature = "mpi"))]
         let mpi_pool: Option<Box<dyn prove::Workers>> = None;
-        let mut pool: Box<dyn prove::Workers> = match mpi_pool {
-            Some(p) => p,
-            None => Box::new(
+        let mut pool = match (mpi_pool, self.emulate) {
+            (Some(p), _) => Pool::Real(p),
+            (None, Some(n)) => Pool::Emulated(prove::EmulatedWorkers::new(n, worker_config)),
+            (None, None) => Pool::Real(Box::new(
                 ThreadWorkers::new(workers, worker_config, tables)
                     .map_err(super::solve::solve_error)?,
-            ),
+            )),
         };
         let log = prove::read_dir_log(dir, variant).map_err(log_error)?;
         log.report_damage();
@@ -286,7 +321,7 @@ impl ProveArgs {
             job_nodes: self.job_nodes,
             max_job_nodes,
             growth: self.job_growth,
-            workers: pool.count(),
+            workers: pool.workers().count(),
             all_moves: self.all_moves,
         };
         let mut manager = Manager::new(root, config, &log);
@@ -309,7 +344,7 @@ impl ProveArgs {
         let start = Instant::now();
         let end = prove::run(
             &mut manager,
-            pool.as_mut(),
+            pool.workers(),
             &mut writer,
             &RunOptions {
                 stop: &stop,
@@ -318,6 +353,10 @@ impl ProveArgs {
             },
         )
         .map_err(CliError::failure)?;
+        let emulation = match &pool {
+            Pool::Emulated(e) => Some(e.emulation()),
+            Pool::Real(_) => None,
+        };
         drop(pool);
         let seconds = start.elapsed().as_secs_f64();
         let open = if end == RunEnd::Complete {
@@ -326,9 +365,31 @@ impl ProveArgs {
             manager.open_leaves()
         };
         if global.json {
-            print_json(&summary_json(&manager, open, seconds));
+            let mut j = summary_json(&manager, open, seconds);
+            if let Some(e) = emulation {
+                j["emulation"] = json!({
+                    "workers": e.workers,
+                    "work_nodes": e.work,
+                    "makespan_nodes": e.makespan,
+                    "busy": (e.busy() * 100.0).round() / 100.0,
+                    "idle": (e.idle() * 1000.0).round() / 1000.0,
+                    "peak_busy": e.peak,
+                });
+            }
+            print_json(&j);
         } else {
             print_summary(&manager, open, seconds);
+            if let Some(e) = emulation {
+                println!(
+                    "emulated {} workers: work {} nodes, makespan {} nodes, {:.1} busy on average (idle {:.0}%), at most {} at once",
+                    e.workers,
+                    e.work,
+                    e.makespan,
+                    e.busy(),
+                    e.idle() * 100.0,
+                    e.peak
+                );
+            }
         }
         match end {
             RunEnd::Complete => Ok(()),

@@ -27,9 +27,10 @@
 //! finished it (the idle worker taken next), whose transposition table
 //! still holds the first attempt's work, so the second attempt continues it
 //! rather than starting over. When the budget would pass
-//! [`ManagerConfig::max_job_nodes`], or when other workers are idle (no
-//! leaf was left for them), the node is expanded one ply instead and its
-//! children become leaves. A job whose pair is no longer needed by any goal
+//! [`ManagerConfig::max_job_nodes`] the node is expanded one ply instead
+//! and its children become leaves; when other workers are idle (no leaf
+//! was left for them) it is both continued and expanded, and whichever
+//! settles the pair first cancels the rest. A job whose pair is no longer needed by any goal
 //! (a sibling's proof settled its parent) is cancelled.
 //!
 //! Answers already in the proof log settle their pairs when a node is made,
@@ -110,10 +111,10 @@ pub struct ManagerConfig {
     pub job_nodes: u64,
     /// The largest budget a job may grow to. A job that comes back `open`
     /// is asked again with [`ManagerConfig::growth`] times its budget
-    /// while that stays within this and no other worker is idle (the
-    /// worker's transposition table still holds the first attempt's work,
-    /// so the second continues it); otherwise its position is expanded.
-    /// Equal to `job_nodes`: every `open` expands.
+    /// while that stays within this (the worker's transposition table
+    /// still holds the first attempt's work, so the second continues it);
+    /// past it, or while other workers are idle, its position is expanded
+    /// too. Equal to `job_nodes`: every `open` expands.
     pub max_job_nodes: u64,
     /// How much a budget grows from one attempt to the next (at least 2).
     pub growth: u64,
@@ -195,9 +196,6 @@ impl Manager {
                 }
             }
         }
-        // A pair answered after an `open` (its job continued with a bigger
-        // budget) was not expanded for it.
-        opened.retain(|k, _| !known.contains_key(k));
         let mut m = Manager {
             root,
             root_id: 0,
@@ -235,12 +233,14 @@ impl Manager {
         }
         // The tree the log grew: every node with a logged `open` job is
         // expanded (so a resumed proof meets its logged answers again
-        // before it starts any new job).
+        // before it starts any new job), unless logged answers give its
+        // value anyway (a job continued after its `open` answered it).
         let mut k = 0;
         while k < m.nodes.len() {
-            let key = m.nodes[k].key;
-            let opened = (0..2).find_map(|i| m.opened.get(&(key, i)).copied());
-            if let (Some(id), false) = (opened, m.nodes[k].terminal) {
+            let node = &m.nodes[k];
+            let opened = (0..2).find_map(|i| m.opened.get(&(node.key, i)).copied());
+            let settled = value_of(node.ans[0], node.ans[1]).is_some();
+            if let (Some(id), false, false) = (opened, node.terminal, settled) {
                 m.expand(k as NodeId, id);
             }
             k += 1;
@@ -582,17 +582,20 @@ impl Manager {
                 self.set_answer(n, i, b);
             }
             None => {
-                // Continue on the same worker with a bigger budget while
-                // every other worker has a job (an idle one means no leaf
-                // was left for it: expanding makes some).
+                // Continue on the same worker with a bigger budget; if other
+                // workers are idle (no leaf was left for them), expand as
+                // well so that they can work on the children: whichever
+                // settles the pair first makes the other unneeded.
                 let grown = budget.saturating_mul(self.config.growth.max(2));
                 let others_idle = self.config.workers > self.in_flight.len() + 1;
-                if grown <= self.config.max_job_nodes && !others_idle {
+                let continues = grown <= self.config.max_job_nodes;
+                if continues {
                     let node = &mut self.nodes[n as usize];
                     node.budget[i] = grown;
                     node.after[i] = r.id;
                     self.continuations.push((n, i));
-                } else {
+                }
+                if !continues || others_idle {
                     self.opened.insert((key, i), r.id);
                     self.expand(n, r.id);
                 }

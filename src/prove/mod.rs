@@ -12,6 +12,7 @@
 //! It hands on the value of a position (and of every first move) with the
 //! log that proves it, which `peasant prove --check` re-checks.
 
+pub mod emulate;
 pub mod log;
 pub mod manager;
 #[cfg(feature = "mpi")]
@@ -20,6 +21,7 @@ pub mod run;
 pub mod simulate;
 pub mod worker;
 
+pub use emulate::{EmulatedWorkers, Emulation};
 pub use log::{
     merge, read_dir_log, read_logs, Answer, JobRecord, LogContents, LogError, LogWriter,
     MergeReport, RootRecord, LOG_FILE,
