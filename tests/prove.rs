@@ -887,3 +887,105 @@ fn the_explorer_answers_from_proof_logs() {
         }
     }
 }
+
+/// A proof of a position after one move (`--all-moves`, as the 8x8 pawn
+/// game's proof of 1.b4 was run) serves a later proof of the start from
+/// the same directory: the first move's value is known before any job, the
+/// later run asks nothing inside that subtree again, and `--status DIR
+/// POS` reports any position of the log.
+#[test]
+fn an_earlier_root_serves_a_later_proof() {
+    let start = position("pawngame", "5x5", true);
+    let dir = temp_dir("prove-earlier-root");
+    let first = start.legal_moves()[1];
+    let child = start.play(first);
+    let d = dir.to_str().unwrap();
+    let fen = child.to_string();
+    let (code, _, err) = run_cli(&[
+        "prove",
+        &fen,
+        "--board",
+        "5x5",
+        "--dir",
+        d,
+        "--all-moves",
+        "--workers",
+        "1",
+        "--job-nodes",
+        "20",
+        "--max-job-nodes",
+        "20",
+        "--hash-mb",
+        "1",
+        "--quiet",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let child_jobs = read(&dir, start.variant()).jobs.len();
+    let solved = solved_text(&start);
+    let truth = solved
+        .split(" | ")
+        .nth(1)
+        .unwrap()
+        .split(", ")
+        .find(|m| m.starts_with(&format!("{} ", first.san())))
+        .unwrap()
+        .to_string();
+
+    // Before any job, the start's proof knows that move's value.
+    let log = read(&dir, start.variant());
+    let config = ManagerConfig {
+        job_nodes: 20,
+        max_job_nodes: 20,
+        growth: 4,
+        workers: 1,
+        all_moves: true,
+    };
+    let replayed = Manager::new(start, config, &log);
+    assert!(
+        values_text(&replayed).contains(&truth),
+        "{}",
+        values_text(&replayed)
+    );
+
+    let (code, out, err) = run_cli(&["prove", "--status", d, "pawngame", "--board", "5x5"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains(&truth), "{out}");
+
+    // The proof of the start: solve's values, and no job of the new run
+    // asks about a position the earlier proof already settled.
+    let (values, end, _) = prove_with(&start, &dir, [20, 20], 1, None, true);
+    assert_eq!(end, RunEnd::Complete);
+    assert_eq!(values, solved);
+    let log = read(&dir, start.variant());
+    let earlier: std::collections::HashSet<(u128, peasant::solve::Question)> = log.jobs
+        [..child_jobs]
+        .iter()
+        .filter(|j| j.answer != Answer::Open)
+        .map(|j| (j.key(), j.question))
+        .collect();
+    for j in &log.jobs[child_jobs..] {
+        assert!(
+            !earlier.contains(&(j.key(), j.question)),
+            "asked again: {} {:?}",
+            j.pos,
+            j.question
+        );
+    }
+    // A run of the start from the command line (nothing left to do) logs
+    // its root; the status of the directory then names both roots.
+    let (code, _, err) = run_cli(&[
+        "prove",
+        "pawngame",
+        "--board",
+        "5x5",
+        "--dir",
+        d,
+        "--all-moves",
+        "--quiet",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, _) = run_cli(&["prove", "--status", d]);
+    assert_eq!(code, 0);
+    assert!(out.contains(&format!("earlier root {child}")), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -188,7 +188,9 @@ fn print_summary(m: &Manager, open: usize, seconds: f64) {
 
 impl ProveArgs {
     pub fn run(&self, global: &GlobalArgs) -> Result<(), CliError> {
-        let modes = self.pos.is_some() as u8
+        // With --status a position names which position of the log to
+        // report (by default the log's last root).
+        let modes = (self.pos.is_some() && self.status.is_none()) as u8
             + self.status.is_some() as u8
             + self.check.is_some() as u8
             + !self.merge.is_empty() as u8
@@ -419,28 +421,78 @@ impl ProveArgs {
                 dir.display()
             )));
         };
+        let (manager, open) = Self::replay_root(&log, root.pos, root.all_moves);
+        Ok((log, manager, open))
+    }
+
+    /// The manager of a proof of `root` as `log` leaves it, and its open
+    /// jobs.
+    fn replay_root(
+        log: &LogContents,
+        root: peasant::Position,
+        all_moves: bool,
+    ) -> (Manager, usize) {
         let config = ManagerConfig {
             job_nodes: 1,
             max_job_nodes: 1,
             growth: 2,
             workers: 1,
-            all_moves: root.all_moves,
+            all_moves,
         };
-        let mut manager = Manager::new(root.pos, config, &log);
+        let mut manager = Manager::new(root, config, log);
         let open = manager.open_leaves();
-        Ok((log, manager, open))
+        (manager, open)
     }
 
+    /// `--status DIR [POS]`: what the log proves of POS (every first move
+    /// included), or of the log's roots: a line for each earlier root, then
+    /// the last root in full.
     fn status(&self, dir: &PathBuf, global: &GlobalArgs) -> Result<(), CliError> {
-        let (log, manager, open) = Self::replay(dir)?;
+        let (log, last, open) = Self::replay(dir)?;
         let seconds: f64 = log.jobs.iter().map(|j| j.seconds).sum();
+        let (manager, open) = match &self.pos {
+            None => (last, open),
+            Some(text) => {
+                let v = log.variant;
+                let pos = peasant::parse_position(text, Some(v.board), v.rules)
+                    .map_err(CliError::input)?;
+                if pos.outcome().is_some() {
+                    return Err(CliError::input(format!(
+                        "{pos}: the game is already over there"
+                    )));
+                }
+                Self::replay_root(&log, pos, true)
+            }
+        };
         if global.json {
             print_json(&summary_json(&manager, open, seconds));
-        } else {
-            print_summary(&manager, open, seconds);
-            if self.tree {
-                print!("{}", manager.tree(self.tree_depth));
+            return Ok(());
+        }
+        if self.pos.is_none() {
+            // Earlier runs of the same log may have proved other roots
+            // (the 8x8 pawn game: 1.b4, then 1.c4, ...).
+            let mut seen = vec![*manager.root()];
+            for r in &log.roots {
+                if seen.contains(&r.pos) {
+                    continue;
+                }
+                seen.push(r.pos);
+                let (m, _) = Self::replay_root(&log, r.pos, r.all_moves);
+                println!(
+                    "earlier root {}: {}{}",
+                    m.root(),
+                    prove::wdl_text(m.value()),
+                    if m.complete() {
+                        " (proof complete)"
+                    } else {
+                        " (proof not complete)"
+                    }
+                );
             }
+        }
+        print_summary(&manager, open, seconds);
+        if self.tree {
+            print!("{}", manager.tree(self.tree_depth));
         }
         Ok(())
     }

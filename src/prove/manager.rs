@@ -152,6 +152,11 @@ pub struct Manager {
     index: HashMap<u128, NodeId>,
     known: HashMap<(u128, usize), (bool, Option<String>)>,
     opened: HashMap<(u128, usize), u64>,
+    /// Positions a logged run expanded as its root (`--all-moves`): a
+    /// later proof that meets one expands it too, so it meets that run's
+    /// answers (a proof of the 8x8 pawn game's start uses the proof of
+    /// 1.b4 that way).
+    expanded_roots: std::collections::HashSet<u128>,
     /// Running jobs: their pair and budget.
     in_flight: HashMap<u64, (NodeId, usize, u64)>,
     /// Pairs whose `open` job is to be continued with a bigger budget,
@@ -205,6 +210,12 @@ impl Manager {
             index: HashMap::new(),
             known,
             opened,
+            expanded_roots: log
+                .roots
+                .iter()
+                .filter(|r| r.all_moves)
+                .map(|r| position_key(&canonical(&r.pos)))
+                .collect(),
             in_flight: HashMap::new(),
             continuations: Vec::new(),
             goals: Vec::new(),
@@ -238,7 +249,9 @@ impl Manager {
         let mut k = 0;
         while k < m.nodes.len() {
             let node = &m.nodes[k];
-            let opened = (0..2).find_map(|i| m.opened.get(&(node.key, i)).copied());
+            let opened = (0..2)
+                .find_map(|i| m.opened.get(&(node.key, i)).copied())
+                .or_else(|| m.expanded_roots.contains(&node.key).then_some(0));
             let settled = value_of(node.ans[0], node.ans[1]).is_some();
             if let (Some(id), false, false) = (opened, node.terminal, settled) {
                 m.expand(k as NodeId, id);
@@ -525,7 +538,9 @@ impl Manager {
         loop {
             let (n, i) = self.select()?;
             let key = self.nodes[n as usize].key;
-            if let Some(&id) = self.opened.get(&(key, i)) {
+            let logged = self.opened.get(&(key, i)).copied();
+            let logged = logged.or_else(|| self.expanded_roots.contains(&key).then_some(0));
+            if let Some(id) = logged {
                 self.expand(n, id);
                 self.refresh();
                 continue;
