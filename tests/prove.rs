@@ -200,6 +200,53 @@ fn all_moves_equal_solve_with_tiny_budgets_on_1_2_3_workers() {
     }
 }
 
+/// The bigger small games, where `solve` takes seconds: the pawn game 7x7
+/// with and without en passant, Peasants' Chess 4x8, three Pawn Race 7x7
+/// pairs and random positions of 4x8, on 1, 2 and 3 workers with job
+/// budgets a thousandth of the solve or less (minutes: `cargo test
+/// --release --test prove -- --ignored`).
+#[test]
+#[ignore]
+fn bigger_games_equal_solve_on_1_2_3_workers() {
+    let mut cases = vec![
+        ("pawn game 7x7", position("pawngame", "7x7", true)),
+        ("pawn game 7x7 no ep", position("pawngame", "7x7", false)),
+        ("peasants 4x8", position("peasants", "4x8", true)),
+        ("pawn race 7x7 a:e", position("pawnrace:a:e", "7x7", true)),
+        ("pawn race 7x7 d:e", position("pawnrace:d:e", "7x7", true)),
+        ("pawn race 7x7 g:c", position("pawnrace:g:c", "7x7", true)),
+    ];
+    let variant = Variant::new("4x8".parse().unwrap(), Rules::default());
+    let mut rng = SplitMix64::new(48);
+    while cases.len() < 9 {
+        if let Some(p) = random_position(variant, &mut rng) {
+            if !p.is_game_over() && p.count_moves() > 1 {
+                cases.push(("random 4x8", p));
+            }
+        }
+    }
+    for (i, (name, pos)) in cases.into_iter().enumerate() {
+        let expected = solved_text(&pos);
+        let workers = 1 + i % 3;
+        let budget = [5_000, 10_000, 20_000][i % 3];
+        let budgets = [budget, budget * [1, 16][i % 2]];
+        let dir = temp_dir(&format!("prove-big-{i}"));
+        let (got, end, m) = prove_with(&pos, &dir, budgets, workers, None, true);
+        assert_eq!(end, RunEnd::Complete, "{name}");
+        assert_eq!(got, expected, "{name} ({pos}), {workers} workers");
+        let log = read(&dir, pos.variant());
+        let opens = log.jobs.iter().filter(|j| j.answer == Answer::Open).count();
+        assert!(opens > 0 || m.size() < 10, "{name}: no job ran out");
+        let checked = every_line_true(&dir, pos.variant());
+        println!(
+            "{name}: {} ({workers} workers, budgets {budgets:?}): {} jobs, {opens} open, {checked} answers re-solved",
+            got,
+            log.jobs.len()
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
 #[test]
 fn small_games_against_minimax() {
     // Small games against plain minimax, with jobs of one node: the
@@ -987,5 +1034,9 @@ fn an_earlier_root_serves_a_later_proof() {
     let (code, out, _) = run_cli(&["prove", "--status", d]);
     assert_eq!(code, 0);
     assert!(out.contains(&format!("earlier root {child}")), "{out}");
+    // `--check` re-derives the trees of both roots.
+    let (code, out, _) = run_cli(&["prove", "--check", d, "--samples", "0"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("trees of 2 root(s)"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -510,13 +510,36 @@ impl ProveArgs {
                 prove::log::question_text(q)
             ));
         }
-        if manager.counts.contradictions > 0 {
-            problems.push(format!(
-                "{} answers contradict each other",
-                manager.counts.contradictions
-            ));
+        // Every root the log names has its own tree (a proof of 1.c4 beside
+        // one of 1.b4): each is re-derived from its children.
+        let mut roots = vec![(
+            *manager.root(),
+            log.roots.last().is_some_and(|r| r.all_moves),
+        )];
+        for r in &log.roots {
+            if !roots.iter().any(|(p, _)| *p == r.pos) {
+                roots.push((r.pos, r.all_moves));
+            }
         }
-        problems.extend(manager.disagreements());
+        let mut tree_size = 0;
+        for (i, &(pos, all_moves)) in roots.iter().enumerate() {
+            let replayed;
+            let m = if i == 0 {
+                &manager
+            } else {
+                replayed = Self::replay_root(&log, pos, all_moves).0;
+                &replayed
+            };
+            tree_size += m.size();
+            if m.counts.contradictions > 0 {
+                problems.push(format!(
+                    "{}: {} answers contradict each other",
+                    m.root(),
+                    m.counts.contradictions
+                ));
+            }
+            problems.extend(m.disagreements());
+        }
         // Re-solve a random sample of logged answers with a fresh solver.
         let answered: Vec<&prove::JobRecord> = log
             .jobs
@@ -564,9 +587,10 @@ impl ProveArgs {
             );
         }
         println!(
-            "checked {} jobs, {} positions in the tree, {} answers solved again: {}",
+            "checked {} jobs, {} positions in the trees of {} root(s), {} answers solved again: {}",
             log.jobs.len(),
-            manager.size(),
+            tree_size,
+            roots.len(),
             n,
             if problems.is_empty() {
                 "no disagreement".to_string()
