@@ -24,6 +24,7 @@
 //! (fact 3's rule when there is no en passant right, the pure-race rule,
 //! the tables of this board or a narrower one that hold the position).
 
+use crate::rules::bound::may_win;
 use crate::rules::canonical::{canonical_with, position_key, CanonicalRules};
 use crate::rules::color::Color;
 use crate::rules::moves::{Move, MoveKind};
@@ -86,6 +87,9 @@ pub struct PnConfig {
     /// Take dead positions ([`crate::rules::is_dead`]) as draws instead of
     /// searching them.
     pub dead: bool,
+    /// The one-sided bound ([`crate::rules::can_win`]): a question whose
+    /// attacker can never win is disproven at once.
+    pub bound: bool,
 }
 
 impl Default for PnConfig {
@@ -101,6 +105,7 @@ impl Default for PnConfig {
             race: true,
             runner: true,
             dead: true,
+            bound: true,
         }
     }
 }
@@ -359,6 +364,33 @@ impl<'a> PnSolver<'a> {
         Ok(k.map(Known::wdl))
     }
 
+    /// Whether the side to move in the canonical `pos` reaches its goal,
+    /// if known without search: by [`Self::leaf`], or disproven for an
+    /// attacker that can never win (and proven for a defender whose
+    /// opponent, the attacker, can never win) by the one-sided bound.
+    fn settled(
+        &self,
+        w: &mut Worker,
+        pos: &Position,
+        attacker_to_move: bool,
+    ) -> Result<Option<bool>, SolveError> {
+        if let Some(v) = self.leaf(w, pos)? {
+            return Ok(Some(reaches(v, attacker_to_move)));
+        }
+        if self.config.bound {
+            let attacker = if attacker_to_move {
+                pos.turn()
+            } else {
+                !pos.turn()
+            };
+            if !may_win(pos, attacker) {
+                w.tally.stats.bound_hits += 1;
+                return Ok(Some(!attacker_to_move));
+            }
+        }
+        Ok(None)
+    }
+
     /// The starting numbers of a canonical child not in the table.
     fn init(
         &self,
@@ -366,8 +398,8 @@ impl<'a> PnSolver<'a> {
         pos: &Position,
         attacker_to_move: bool,
     ) -> Result<(Number, Number), SolveError> {
-        if let Some(v) = self.leaf(w, pos)? {
-            return Ok(solved(reaches(v, attacker_to_move)));
+        if let Some(r) = self.settled(w, pos, attacker_to_move)? {
+            return Ok(solved(r));
         }
         Ok(match self.config.init {
             PnInit::One => (1, 1),
@@ -535,8 +567,8 @@ impl<'a> PnSolver<'a> {
             if phi == 0 || delta == 0 {
                 return Ok(phi == 0);
             }
-        } else if let Some(v) = self.leaf(w, &c)? {
-            return Ok(reaches(v, attacker_to_move));
+        } else if let Some(r) = self.settled(w, &c, attacker_to_move)? {
+            return Ok(r);
         }
         let (phi, delta) = self.mid(w, &c, key, INF, INF, true)?;
         debug_assert!(phi == 0 || delta == 0);
