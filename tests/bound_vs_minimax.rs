@@ -34,15 +34,19 @@ use peasant::rules::*;
 enum Mutant {
     /// Captures ignored: every pawn keeps to its file, blocked by the
     /// enemy pawn ahead, and nobody's last pawn can be taken.
-    NoCaptures,
+    CapturesIgnored,
     /// The en passant right of the position forgotten.
-    NoEnPassant,
+    EnPassantForgotten,
     /// A pawn that has captured is taken to stay on the square it took
     /// (no pushes after a capture).
-    NoClimb,
+    StuckAfterCapture,
 }
 
-const MUTANTS: [Mutant; 3] = [Mutant::NoCaptures, Mutant::NoEnPassant, Mutant::NoClimb];
+const MUTANTS: [Mutant; 3] = [
+    Mutant::CapturesIgnored,
+    Mutant::EnPassantForgotten,
+    Mutant::StuckAfterCapture,
+];
 
 fn fill(from: u64, open: u64, up: bool) -> u64 {
     let mut x = from;
@@ -62,9 +66,9 @@ fn diag(b: u64, up: bool) -> u64 {
 }
 
 /// The analysis written out plainly, with the mistake of `mutant`
-/// (`NoClimb`).
+/// (`StuckAfterCapture`).
 fn mutant_reach(white: u64, black: u64, board: u64, mutant: Mutant) -> Reach {
-    let climb = mutant != Mutant::NoClimb;
+    let climb = mutant != Mutant::StuckAfterCapture;
     let (mut sw, mut sb) = (white, black);
     loop {
         let mut rw = fill(white, !sb, true) & board;
@@ -136,14 +140,14 @@ fn mutant_can_win(pos: &Position, mutant: Mutant) -> (bool, bool) {
     let (white, black) = (pos.pawns(Color::White).0, pos.pawns(Color::Black).0);
     let board = Bitboard::board(pos.board().width(), pos.board().height()).0;
     let r = match mutant {
-        Mutant::NoCaptures => Reach {
+        Mutant::CapturesIgnored => Reach {
             white: fill(white, !black, true) & board,
             black: fill(black, !white, false) & board,
             stable_white: white,
             stable_black: black,
         },
-        Mutant::NoEnPassant => reach(white, black, board),
-        Mutant::NoClimb => {
+        Mutant::EnPassantForgotten => reach(white, black, board),
+        Mutant::StuckAfterCapture => {
             let (w, b) = folded(pos);
             mutant_reach(w, b, board, mutant)
         }

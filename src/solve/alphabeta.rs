@@ -564,26 +564,25 @@ impl<'a> Solver<'a> {
             alpha = alpha.max(lower);
             beta = beta.min(upper);
         }
-        // The one-sided bound.
-        // Only the mover's side of it: a lower bound from an opponent that
-        // can never win, returned on its own, costs more nodes than it
-        // saves (pawn game 7x7, Peasants' Chess 4x8), for a searched
-        // position's fail-soft score is often a stronger bound.
-        if self.config.bound || profile::enabled() {
-            if !may_win(pos, pos.turn()) {
-                let settles = alpha >= 0 || !may_win(pos, !pos.turn());
+        // The one-sided bound: a mover that can never win scores at most a
+        // draw (exactly a draw if its opponent can never win either). Only
+        // the mover's side of it: a lower bound from an opponent that can
+        // never win, returned on its own, costs more nodes than it saves
+        // (pawn game 7x7, Peasants' Chess 4x8), for a searched position's
+        // fail-soft score is often a stronger bound.
+        if (self.config.bound || profile::enabled()) && !may_win(pos, pos.turn()) {
+            let settles = alpha >= 0 || !may_win(pos, !pos.turn());
+            if settles {
+                profile::bound_settles();
+            }
+            if self.config.bound {
                 if settles {
-                    profile::bound_settles();
+                    w.tally.stats.bound_hits += 1;
+                    profile::end(End::Bound);
+                    return Ok(0);
                 }
-                if self.config.bound {
-                    if settles {
-                        w.tally.stats.bound_hits += 1;
-                        profile::end(End::Bound);
-                        return Ok(0);
-                    }
-                    upper = upper.min(0);
-                    beta = beta.min(0);
-                }
+                upper = upper.min(0);
+                beta = beta.min(0);
             }
         }
         let mut moves = pos.legal_moves();
