@@ -82,6 +82,11 @@ pub struct SolveArgs {
     /// draw): to measure it.
     #[arg(long, hide = true)]
     pub no_bound: bool,
+    /// With --method pn: disprove a node whose attacker is to move and can
+    /// never win (the one-sided bound; off by default, it costs nodes on
+    /// some games).
+    #[arg(long, hide = true)]
+    pub pn_bound: bool,
     /// Order moves without the safe-landing hint (to measure it).
     #[arg(long, hide = true)]
     pub no_safe_landing: bool,
@@ -312,7 +317,7 @@ impl SolveArgs {
                     race: !self.no_race,
                     runner: !self.no_runner,
                     dead: !self.no_dead,
-                    bound: !self.no_bound,
+                    bound: self.pn_bound,
                 },
                 tb.as_ref(),
             )
