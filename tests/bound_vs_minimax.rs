@@ -241,12 +241,13 @@ fn sides_that_can_never_win_do_not_win() {
 }
 
 /// Bigger boards, every position reachable from every setup (minutes:
-/// `cargo test --release -- --ignored`).
+/// `cargo test --release -- --ignored`; 4x6, 15.7 M positions under the
+/// four rule sets, about 4 minutes; 5x6 needs more than 6 GiB).
 #[test]
 #[ignore]
 fn sides_that_can_never_win_do_not_win_big() {
     let mut counts = Counts::default();
-    for (w, h) in [(4, 6), (5, 6), (3, 8)] {
+    for (w, h) in [(4, 6), (3, 8)] {
         for v in variants(w, h) {
             check(v, true, 300, &mut counts);
         }
