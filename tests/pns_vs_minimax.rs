@@ -12,11 +12,14 @@ mod common;
 use common::{gen, minimax, reachable_positions, variants, MinimaxMemo};
 use peasant::{index::*, rules::*, solve::*, table::*};
 
+/// A configuration; the one-sided bound (off by default) is on with a
+/// normal table and off with the one-bucket one, so both ways are checked.
 fn config(hash_mb: usize, init: PnInit, epsilon_shift: Option<u32>) -> PnConfig {
     PnConfig {
         hash_mb,
         init,
         epsilon_shift,
+        bound: hash_mb > 0,
         ..PnConfig::default()
     }
 }

@@ -38,9 +38,9 @@ fn check_canonical(v: Variant, setups: bool, randoms: usize) -> usize {
 }
 
 /// The solver (win/draw/loss and DTM modes; with move order, the race,
-/// free-runner and dead-position rules and the enhanced transposition
-/// cutoff, and without any of them) gives minimax's value on every
-/// position.
+/// free-runner and dead-position rules, the one-sided bound and the
+/// enhanced transposition cutoff, and without any of them) gives minimax's
+/// value on every position.
 fn check_solver(v: Variant, setups: bool, randoms: usize, tables: Option<&Tablebase>) -> usize {
     let t = std::time::Instant::now();
     let mut memo = MinimaxMemo::default();
@@ -52,6 +52,7 @@ fn check_solver(v: Variant, setups: bool, randoms: usize, tables: Option<&Tableb
         race: ordering,
         runner: ordering,
         dead: ordering,
+        bound: ordering,
         etc: ordering,
         ..SolverConfig::default()
     };

@@ -78,6 +78,15 @@ pub struct SolveArgs {
     /// instead of taking them as draws (to measure the rule).
     #[arg(long, hide = true)]
     pub no_dead: bool,
+    /// No one-sided bound (a side that can never win scores at most a
+    /// draw): to measure it.
+    #[arg(long, hide = true)]
+    pub no_bound: bool,
+    /// With --method pn: disprove a node whose attacker is to move and can
+    /// never win (the one-sided bound; off by default, it costs nodes on
+    /// some games).
+    #[arg(long, hide = true)]
+    pub pn_bound: bool,
     /// Order moves without the safe-landing hint (to measure it).
     #[arg(long, hide = true)]
     pub no_safe_landing: bool,
@@ -287,6 +296,7 @@ impl SolveArgs {
             race: !self.no_race,
             runner: !self.no_runner,
             dead: !self.no_dead,
+            bound: !self.no_bound,
             safe_landing: !self.no_safe_landing,
             etc: !self.no_etc,
             null_window: self.null_window,
@@ -307,6 +317,7 @@ impl SolveArgs {
                     race: !self.no_race,
                     runner: !self.no_runner,
                     dead: !self.no_dead,
+                    bound: self.pn_bound,
                 },
                 tb.as_ref(),
             )
@@ -403,6 +414,7 @@ impl SolveArgs {
                 "race_leaves": stats.race_hits,
                 "runner_leaves": stats.runner_hits,
                 "dead_leaves": stats.dead_hits,
+                "bound_cuts": stats.bound_hits,
                 "tt_hits": stats.tt_hits,
                 "seconds": seconds,
                 "threads": self.threads,
@@ -432,7 +444,7 @@ impl SolveArgs {
         };
         println!("line:   {} ({kind})", line_san.join(" "));
         println!(
-            "nodes:  {} ({:.2} M/s), table hits {}, rule leaves {}, race leaves {}, runner leaves {}, dead leaves {}, tt hits {}",
+            "nodes:  {} ({:.2} M/s), table hits {}, rule leaves {}, race leaves {}, runner leaves {}, dead leaves {}, bound cuts {}, tt hits {}",
             stats.nodes,
             stats.nodes as f64 / seconds.max(1e-9) / 1e6,
             stats.table_hits,
@@ -440,6 +452,7 @@ impl SolveArgs {
             stats.race_hits,
             stats.runner_hits,
             stats.dead_hits,
+            stats.bound_hits,
             stats.tt_hits
         );
         println!(

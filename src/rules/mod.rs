@@ -9,6 +9,7 @@
 //! moves. The exact rules are written out in `docs/RULES.md`.
 
 pub(crate) mod bitboard;
+pub(crate) mod bound;
 pub(crate) mod canonical;
 pub(crate) mod color;
 pub(crate) mod dead;
@@ -26,6 +27,7 @@ pub(crate) mod value;
 pub(crate) mod variant;
 
 pub use bitboard::Bitboard;
+pub use bound::{can_win, may_win, reach, reach_of, Reach};
 pub use canonical::{canonical, canonical_with, position_key, CanonicalRules};
 pub use color::{ByColor, Color};
 pub use dead::{dead_segments, is_dead};

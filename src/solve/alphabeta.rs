@@ -17,6 +17,7 @@
 //! `-1000 + d` for a loss in `d`; a parent's score is then
 //! `-s + signum(s)` of its child's.
 
+use crate::rules::bound::may_win;
 use crate::rules::canonical::{canonical_with, position_key, CanonicalRules};
 use crate::rules::color::Color;
 use crate::rules::dead::is_dead;
@@ -62,6 +63,11 @@ pub struct SolverConfig {
     /// Take dead positions ([`crate::rules::is_dead`]: no capture and no
     /// promotion can ever happen) as draws instead of searching them.
     pub dead: bool,
+    /// The one-sided bound ([`crate::rules::can_win`]): a side to move that
+    /// can never win scores at most a draw, so "does it win?" is answered
+    /// no at once and a wider window is narrowed to "does it avoid
+    /// losing?"; if its opponent can never win either, a draw.
+    pub bound: bool,
     /// With `ordering`: try moves whose pawn lands where no enemy pawn
     /// attacks it a little earlier (worth a few ranks of advance).
     pub safe_landing: bool,
@@ -81,6 +87,7 @@ impl Default for SolverConfig {
             race: true,
             runner: true,
             dead: true,
+            bound: true,
             safe_landing: true,
             etc: true,
             null_window: false,
@@ -556,6 +563,27 @@ impl<'a> Solver<'a> {
             }
             alpha = alpha.max(lower);
             beta = beta.min(upper);
+        }
+        // The one-sided bound: a mover that can never win scores at most a
+        // draw (exactly a draw if its opponent can never win either). Only
+        // the mover's side of it: a lower bound from an opponent that can
+        // never win, returned on its own, costs more nodes than it saves
+        // (pawn game 7x7, Peasants' Chess 4x8), for a searched position's
+        // fail-soft score is often a stronger bound.
+        if (self.config.bound || profile::enabled()) && !may_win(pos, pos.turn()) {
+            let settles = alpha >= 0 || !may_win(pos, !pos.turn());
+            if settles {
+                profile::bound_settles();
+            }
+            if self.config.bound {
+                if settles {
+                    w.tally.stats.bound_hits += 1;
+                    profile::end(End::Bound);
+                    return Ok(0);
+                }
+                upper = upper.min(0);
+                beta = beta.min(0);
+            }
         }
         let mut moves = pos.legal_moves();
         if moves.is_empty() {

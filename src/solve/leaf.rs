@@ -125,6 +125,7 @@ pub(crate) struct Counters {
     race_hits: AtomicU64,
     runner_hits: AtomicU64,
     dead_hits: AtomicU64,
+    bound_hits: AtomicU64,
     tt_hits: AtomicU64,
     stop: Arc<AtomicBool>,
     /// Stop when `nodes` reaches this (`u64::MAX`: no budget).
@@ -140,6 +141,7 @@ impl Counters {
             race_hits: AtomicU64::new(0),
             runner_hits: AtomicU64::new(0),
             dead_hits: AtomicU64::new(0),
+            bound_hits: AtomicU64::new(0),
             tt_hits: AtomicU64::new(0),
             stop: Arc::new(AtomicBool::new(false)),
             max_nodes: AtomicU64::new(max_nodes.unwrap_or(u64::MAX)),
@@ -169,6 +171,7 @@ impl Counters {
             race_hits: self.race_hits.load(Relaxed),
             runner_hits: self.runner_hits.load(Relaxed),
             dead_hits: self.dead_hits.load(Relaxed),
+            bound_hits: self.bound_hits.load(Relaxed),
             tt_hits: self.tt_hits.load(Relaxed),
         }
     }
@@ -182,6 +185,7 @@ impl Counters {
         self.race_hits.fetch_add(s.race_hits, Relaxed);
         self.runner_hits.fetch_add(s.runner_hits, Relaxed);
         self.dead_hits.fetch_add(s.dead_hits, Relaxed);
+        self.bound_hits.fetch_add(s.bound_hits, Relaxed);
         self.tt_hits.fetch_add(s.tt_hits, Relaxed);
     }
 

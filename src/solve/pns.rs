@@ -24,6 +24,7 @@
 //! (fact 3's rule when there is no en passant right, the pure-race rule,
 //! the tables of this board or a narrower one that hold the position).
 
+use crate::rules::bound::may_win;
 use crate::rules::canonical::{canonical_with, position_key, CanonicalRules};
 use crate::rules::color::Color;
 use crate::rules::moves::{Move, MoveKind};
@@ -86,6 +87,12 @@ pub struct PnConfig {
     /// Take dead positions ([`crate::rules::is_dead`]) as draws instead of
     /// searching them.
     pub dead: bool,
+    /// The one-sided bound ([`crate::rules::may_win`]): a node whose
+    /// attacker is to move and can never win is disproven at once. Off by
+    /// default: it changes the proof numbers' course more than it saves
+    /// (pawn game 7x7 10.85 M -> 10.17 M nodes, Peasants' Chess 4x8
+    /// 2.75 M -> 3.14 M).
+    pub bound: bool,
 }
 
 impl Default for PnConfig {
@@ -101,6 +108,7 @@ impl Default for PnConfig {
             race: true,
             runner: true,
             dead: true,
+            bound: false,
         }
     }
 }
@@ -359,6 +367,27 @@ impl<'a> PnSolver<'a> {
         Ok(k.map(Known::wdl))
     }
 
+    /// Whether the side to move in the canonical `pos` reaches its goal,
+    /// if known without search: by [`Self::leaf`], or (with
+    /// [`PnConfig::bound`]) disproven for an attacker to move that can
+    /// never win. (Proving a defender whose opponent can never win as well
+    /// cost more nodes still: Peasants' Chess 4x8 3.27 M.)
+    fn settled(
+        &self,
+        w: &mut Worker,
+        pos: &Position,
+        attacker_to_move: bool,
+    ) -> Result<Option<bool>, SolveError> {
+        if let Some(v) = self.leaf(w, pos)? {
+            return Ok(Some(reaches(v, attacker_to_move)));
+        }
+        if self.config.bound && attacker_to_move && !may_win(pos, pos.turn()) {
+            w.tally.stats.bound_hits += 1;
+            return Ok(Some(false));
+        }
+        Ok(None)
+    }
+
     /// The starting numbers of a canonical child not in the table.
     fn init(
         &self,
@@ -366,8 +395,8 @@ impl<'a> PnSolver<'a> {
         pos: &Position,
         attacker_to_move: bool,
     ) -> Result<(Number, Number), SolveError> {
-        if let Some(v) = self.leaf(w, pos)? {
-            return Ok(solved(reaches(v, attacker_to_move)));
+        if let Some(r) = self.settled(w, pos, attacker_to_move)? {
+            return Ok(solved(r));
         }
         Ok(match self.config.init {
             PnInit::One => (1, 1),
@@ -535,8 +564,8 @@ impl<'a> PnSolver<'a> {
             if phi == 0 || delta == 0 {
                 return Ok(phi == 0);
             }
-        } else if let Some(v) = self.leaf(w, &c)? {
-            return Ok(reaches(v, attacker_to_move));
+        } else if let Some(r) = self.settled(w, &c, attacker_to_move)? {
+            return Ok(r);
         }
         let (phi, delta) = self.mid(w, &c, key, INF, INF, true)?;
         debug_assert!(phi == 0 || delta == 0);

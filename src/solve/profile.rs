@@ -2,7 +2,10 @@
 //! every node the search enters is counted by its number of pawns, its
 //! number of wall-separated segments, its depth (plies below the root),
 //! what ended it, and whether it is dead ([`crate::rules::is_dead`]), holds
-//! a dead segment, a file that looks quiet, or a frozen segment.
+//! a dead segment, a file that looks quiet, or a frozen segment, and
+//! whether the side to move or its opponent can never win
+//! ([`crate::rules::can_win`]); and how many nodes the one-sided bound
+//! settles (or, with it switched off, would settle) in their window.
 //!
 //! Off unless [`enable`] is called: then each hook costs one relaxed load
 //! of a flag. Counts are kept per thread and merged into one [`Profile`]
@@ -10,6 +13,7 @@
 //! [`take`].
 
 use crate::rules::bitboard::Bitboard;
+use crate::rules::bound::can_win;
 use crate::rules::color::Color;
 use crate::rules::dead::{can_meet, dead_segments, is_dead, quiet_reach};
 use crate::rules::position::Position;
@@ -38,6 +42,9 @@ pub enum End {
     Runner,
     /// The dead-position rule.
     Dead,
+    /// The one-sided bound: neither side can win, or the window asks
+    /// beyond what the side that can never win may reach.
+    Bound,
     /// A table.
     Table,
     /// The transposition table (a bound or the exact value).
@@ -52,12 +59,13 @@ pub enum End {
     Searched,
 }
 
-const ENDS: usize = 10;
+const ENDS: usize = 11;
 const END_NAMES: [&str; ENDS] = [
     "rule",
     "race",
     "runner",
     "dead",
+    "bound",
     "table",
     "tt",
     "etc",
@@ -72,12 +80,17 @@ const DEAD: u32 = 1;
 const DEAD_SEGMENT: u32 = 2;
 const QUIET_FILE: u32 = 4;
 const FROZEN_SEGMENT: u32 = 8;
-const FLAG_NAMES: [&str; 5] = [
+const MOVER_CANNOT_WIN: u32 = 16;
+const OTHER_CANNOT_WIN: u32 = 32;
+const FLAGS: usize = 7;
+const FLAG_NAMES: [&str; FLAGS] = [
     "all nodes",
     "dead (no capture or promotion can ever happen)",
     "some wall-separated segment dead on its own, not the whole position",
     "some file quiet (approx.: neighbours assumed to keep to their files)",
     "some frozen segment (no move in it)",
+    "the side to move can never win",
+    "the opponent can never win",
 ];
 
 /// The counts of a profile.
@@ -86,7 +99,10 @@ pub struct Profile {
     by_pawns: [[u64; ENDS]; 33],
     by_segments: [[u64; ENDS]; 9],
     by_depth: [[u64; ENDS]; DEPTHS],
-    by_flag: [[u64; ENDS]; 5],
+    by_flag: [[u64; ENDS]; FLAGS],
+    /// Nodes the one-sided bound settled (or would settle, switched off)
+    /// in their window, after the transposition table.
+    bound_settles: u64,
     /// Nodes with some quiet file, by how many files are quiet.
     by_quiet_files: [u64; 9],
     recorded: u64,
@@ -98,7 +114,8 @@ impl Default for Profile {
             by_pawns: [[0; ENDS]; 33],
             by_segments: [[0; ENDS]; 9],
             by_depth: [[0; ENDS]; DEPTHS],
-            by_flag: [[0; ENDS]; 5],
+            by_flag: [[0; ENDS]; FLAGS],
+            bound_settles: 0,
             by_quiet_files: [0; 9],
             recorded: 0,
         }
@@ -122,6 +139,7 @@ impl Profile {
             *u += v;
         }
         self.recorded += other.recorded;
+        self.bound_settles += other.bound_settles;
     }
 
     /// Nodes counted.
@@ -134,13 +152,13 @@ impl Profile {
         let pawns = (class & 63) as usize;
         let segments = (class >> 6 & 15) as usize;
         let depth = (class >> 10 & 127) as usize;
-        let flags = class >> 17 & 15;
+        let flags = (class >> 17 & 15) | (class >> 25 & 3) << 4;
         let quiet = (class >> 21 & 15) as usize;
         self.by_pawns[pawns.min(32)][e] += 1;
         self.by_segments[segments.min(8)][e] += 1;
         self.by_depth[depth][e] += 1;
         self.by_flag[0][e] += 1;
-        for bit in 0..4 {
+        for bit in 0..FLAGS - 1 {
             if flags >> bit & 1 != 0 {
                 self.by_flag[1 + bit][e] += 1;
             }
@@ -158,7 +176,7 @@ pub fn enable() {
 }
 
 #[inline]
-fn enabled() -> bool {
+pub(crate) fn enabled() -> bool {
     ENABLED.load(Relaxed)
 }
 
@@ -215,7 +233,23 @@ fn classify(pos: &Position, ply: usize) -> u32 {
     if quiet > 0 {
         flags |= QUIET_FILE;
     }
-    pawns | segments << 6 | (ply.min(DEPTHS - 1) as u32) << 10 | flags << 17 | quiet << 21
+    let (white_may, black_may) = can_win(pos);
+    let (mover_may, other_may) = match pos.turn() {
+        Color::White => (white_may, black_may),
+        Color::Black => (black_may, white_may),
+    };
+    if !mover_may {
+        flags |= MOVER_CANNOT_WIN;
+    }
+    if !other_may {
+        flags |= OTHER_CANNOT_WIN;
+    }
+    pawns
+        | segments << 6
+        | (ply.min(DEPTHS - 1) as u32) << 10
+        | (flags & 15) << 17
+        | quiet << 21
+        | (flags >> 4) << 25
 }
 
 /// Pushes from `from` through `open`, up (white) or down (black).
@@ -251,6 +285,18 @@ pub(crate) fn end(end: End) {
 pub(crate) fn end_with(class: u32, end: End) {
     if enabled() {
         record(class, end);
+    }
+}
+
+/// The one-sided bound settled (or would settle) the node entered last.
+#[inline]
+pub(crate) fn bound_settles() {
+    if enabled() {
+        LOCAL.with(|l| {
+            l.borrow_mut()
+                .get_or_insert_with(Box::default)
+                .bound_settles += 1;
+        });
     }
 }
 
@@ -321,6 +367,12 @@ impl fmt::Display for Profile {
             writeln!(f)
         };
         writeln!(f, "nodes profiled: {}", self.nodes())?;
+        writeln!(
+            f,
+            "settled by the one-sided bound in their window (or would be): {} ({:.2}%)",
+            self.bound_settles,
+            pct(self.bound_settles)
+        )?;
         writeln!(f)?;
         header(f, "class")?;
         for (name, r) in FLAG_NAMES.iter().zip(&self.by_flag) {

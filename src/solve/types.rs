@@ -91,6 +91,9 @@ pub struct SolveStats {
     /// Leaves drawn as dead positions (no capture and no promotion can
     /// ever happen).
     pub dead_hits: u64,
+    /// Nodes settled by the one-sided bound (a side that can never win:
+    /// neither can, or the window asks beyond a draw for it).
+    pub bound_hits: u64,
     /// Transposition-table entries found.
     pub tt_hits: u64,
 }
