@@ -59,34 +59,8 @@
 
 use super::bitboard::Bitboard;
 use super::color::Color;
+use super::dead::{fill_down, fill_up};
 use super::position::Position;
-
-/// As [`super::dead`]'s fill: the squares reachable by pushes from `from`
-/// upward through squares of `open` (from included).
-#[inline]
-const fn fill_up(from: u64, open: u64) -> u64 {
-    let mut x = from;
-    let mut open = open;
-    x |= open & (x << 8);
-    open &= open << 8;
-    x |= open & (x << 16);
-    open &= open << 16;
-    x |= open & (x << 32);
-    x
-}
-
-/// As [`fill_up`], downward.
-#[inline]
-const fn fill_down(from: u64, open: u64) -> u64 {
-    let mut x = from;
-    let mut open = open;
-    x |= open & (x >> 8);
-    open &= open >> 8;
-    x |= open & (x >> 16);
-    open &= open >> 16;
-    x |= open & (x >> 32);
-    x
-}
 
 /// The squares one rank up and one file aside of squares of `b`.
 #[inline]

@@ -47,7 +47,7 @@ const fn below(b: u64) -> u64 {
 /// The squares reachable by pushes from `from` upward through squares of
 /// `open` (from included): an occluded fill, at most seven ranks.
 #[inline]
-const fn fill_up(from: u64, open: u64) -> u64 {
+pub(super) const fn fill_up(from: u64, open: u64) -> u64 {
     let mut x = from;
     let mut open = open;
     x |= open & (x << 8);
@@ -60,7 +60,7 @@ const fn fill_up(from: u64, open: u64) -> u64 {
 
 /// As [`fill_up`], downward.
 #[inline]
-const fn fill_down(from: u64, open: u64) -> u64 {
+pub(super) const fn fill_down(from: u64, open: u64) -> u64 {
     let mut x = from;
     let mut open = open;
     x |= open & (x >> 8);
