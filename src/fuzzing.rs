@@ -14,6 +14,7 @@ use crate::rules::variant::{Board, Rules, Variant};
 use crate::solve::savefile::{decode_proven, encode_proven, ProvenKind};
 use crate::solve::types::Proven;
 use crate::table::{encode_table, BlockCache, Table, WriteOptions};
+use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
@@ -332,4 +333,467 @@ pub fn save_file(data: &[u8]) {
     let again =
         decode_proven(path, &encode_proven(kind, &proven), kind).expect("an encoded file decodes");
     assert_eq!(again, proven);
+}
+
+/// A real proof log: its game, its bytes and its lines, and lines of the
+/// same jobs written for the other rule sets of its board (foreign lines).
+pub struct ReferenceLog {
+    pub variant: Variant,
+    pub bytes: Vec<u8>,
+    pub lines: Vec<String>,
+    pub foreign: Vec<String>,
+}
+
+/// The reference log of the proof-log target: a proof of the pawn game on
+/// 5x5 (every first move) by jobs of 40 nodes, each expanding its position
+/// when it runs out (so the log has `open`, `yes` and `no` answers, best
+/// moves and dependencies; 18 jobs). Made once per process;
+/// the seconds are replaced by nodes / 10^6, so that the bytes are the
+/// same every time.
+pub fn reference_log() -> &'static ReferenceLog {
+    use crate::prove::log::{header_line, job_line, root_line};
+    use crate::prove::{
+        read_dir_log, run, LogWriter, Manager, ManagerConfig, RootRecord, RunOptions,
+        ThreadWorkers, WorkerConfig,
+    };
+    static REFERENCE: OnceLock<ReferenceLog> = OnceLock::new();
+    REFERENCE.get_or_init(|| {
+        let variant = Variant::new(Board::new(5, 5).expect("5x5"), Rules::default());
+        let root =
+            parse_position("pawngame", Some(variant.board), variant.rules).expect("the pawn game");
+        let dir = std::env::temp_dir().join(format!("peasant-fuzz-log-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut writer = LogWriter::open(&dir, variant).expect("a log in a fresh directory");
+        let record = RootRecord {
+            pos: root,
+            all_moves: true,
+        };
+        writer.append_root(&record).expect("the root line");
+        let config = WorkerConfig {
+            hash_mb: 1,
+            shared_table: true,
+        };
+        let mut workers = ThreadWorkers::new(1, config, None).expect("one worker");
+        let config = ManagerConfig {
+            job_nodes: 40,
+            max_job_nodes: 40,
+            growth: 4,
+            workers: 1,
+            all_moves: true,
+        };
+        let log = read_dir_log(&dir, variant).expect("the fresh log");
+        let mut manager = Manager::new(root, config, &log);
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let options = RunOptions {
+            stop: &stop,
+            progress: None,
+            max_jobs: Some(40),
+        };
+        run(&mut manager, &mut workers, &mut writer, &options).expect("the reference proof");
+        drop((writer, workers));
+        let log = read_dir_log(&dir, variant).expect("the reference log");
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(
+            log.damaged.is_empty() && log.jobs.len() >= 10,
+            "{} jobs, damage {:?}",
+            log.jobs.len(),
+            log.damaged
+        );
+        let mut text = header_line(variant) + &root_line(variant, &record);
+        let mut foreign = vec![];
+        for job in &log.jobs {
+            let mut job = job.clone();
+            job.seconds = job.nodes as f64 / 1e6;
+            text += &job_line(variant, &job);
+            for r in Rules::ALL.iter().filter(|&&r| r != variant.rules) {
+                let other = Variant::new(variant.board, *r);
+                foreign.push(job_line(other, &job));
+            }
+        }
+        for (w, h) in [(4, 4), (4, 5)] {
+            let other = Variant::new(Board::new(w, h).expect("a board"), Rules::default());
+            let pos = parse_position("pawngame", Some(other.board), other.rules).expect("pawns");
+            foreign.push(header_line(other));
+            foreign.push(root_line(
+                other,
+                &RootRecord {
+                    pos,
+                    all_moves: false,
+                },
+            ));
+        }
+        let strip = |l: &str| l.trim_end_matches('\n').to_string();
+        ReferenceLog {
+            variant,
+            lines: text.lines().map(strip).collect(),
+            bytes: text.into_bytes(),
+            foreign: foreign.iter().map(|l| strip(l)).collect(),
+        }
+    })
+}
+
+/// Applies edits to the reference log: returns the bytes and the lines
+/// made with a good checksum (which may be believed, being well formed).
+/// Each edit is an op byte and its arguments: flip a byte (offset u16,
+/// xor); cut the file (offset u16); insert a foreign line (which, where);
+/// insert a reference line with one field replaced by given bytes and
+/// its checksum made good (line, field, length, bytes, where); insert a
+/// whole line of given bytes with a good checksum (length, bytes, where);
+/// delete, repeat or move a line (which, where). Edits stop once the log
+/// is longer than 64 KiB.
+fn edit_log(r: &ReferenceLog, edits: &[u8]) -> (Vec<u8>, Vec<String>) {
+    let mut bytes = r.bytes.clone();
+    let mut crafted = Vec::new();
+    let mut it = edits.iter().copied();
+    let starts = |b: &[u8]| -> Vec<usize> {
+        let mut s = vec![0];
+        s.extend(
+            b.iter()
+                .enumerate()
+                .filter(|&(_, &c)| c == b'\n')
+                .map(|(i, _)| i + 1),
+        );
+        s
+    };
+    let with_crc = |body: &str| format!("{body}\t{:08x}", crc32fast::hash(body.as_bytes()));
+    // Inserts `line` (no newline) before line `at` (modulo the lines).
+    let insert = |bytes: &mut Vec<u8>, at: u8, line: &str| {
+        let s = starts(bytes);
+        let pos = s[at as usize % s.len()];
+        let mut text = line.as_bytes().to_vec();
+        text.push(b'\n');
+        bytes.splice(pos..pos, text);
+    };
+    let line_range = |bytes: &[u8], which: u8| {
+        let s = starts(bytes);
+        let i = which as usize % s.len();
+        let end = s.get(i + 1).copied().unwrap_or(bytes.len());
+        s[i]..end
+    };
+    // Repeating a long line doubles the log: edits stop at 64 KiB.
+    while let Some(op) = it.next().filter(|_| bytes.len() <= 1 << 16) {
+        let mut arg = || it.next().unwrap_or(0);
+        match op % 8 {
+            0 | 1 if bytes.is_empty() => {}
+            0 => {
+                let at = u16::from_le_bytes([arg(), arg()]) as usize % bytes.len();
+                bytes[at] ^= arg().max(1);
+            }
+            1 => {
+                let at = u16::from_le_bytes([arg(), arg()]) as usize % (bytes.len() + 1);
+                bytes.truncate(at);
+            }
+            2 => {
+                let line = &r.foreign[arg() as usize % r.foreign.len()];
+                insert(&mut bytes, arg(), line);
+            }
+            3 => {
+                let line = &r.lines[arg() as usize % r.lines.len()];
+                let mut fields: Vec<String> = line.split('\t').map(str::to_string).collect();
+                fields.pop();
+                let k = arg() as usize % fields.len();
+                let n = arg() as usize % 24;
+                let new: Vec<u8> = (0..n).map(|_| arg()).collect();
+                fields[k] = String::from_utf8_lossy(&new).into_owned();
+                let line = with_crc(&fields.join("\t"));
+                insert(&mut bytes, arg(), &line);
+                crafted.push(line);
+            }
+            4 => {
+                let n = arg() as usize % 96;
+                let new: Vec<u8> = (0..n).map(|_| arg()).collect();
+                let line = with_crc(&String::from_utf8_lossy(&new));
+                insert(&mut bytes, arg(), &line);
+                crafted.push(line);
+            }
+            5 => {
+                let range = line_range(&bytes, arg());
+                bytes.drain(range);
+            }
+            6 | 7 => {
+                let range = line_range(&bytes, arg());
+                let line: Vec<u8> = bytes[range.clone()].to_vec();
+                if op % 8 == 7 {
+                    bytes.drain(range);
+                }
+                let s = starts(&bytes);
+                let pos = s[arg() as usize % s.len()];
+                bytes.splice(pos..pos, line);
+            }
+            _ => unreachable!(),
+        }
+    }
+    (bytes, crafted)
+}
+
+/// Proof logs (`DIR/proof.log`). First byte even: the rest is a whole log;
+/// odd: the rest is a list of edits of a real log ([`edit_log`]). Read as
+/// the log of any game and of the reference game: never a panic; an error
+/// names the file; every line is either believed or reported (with its
+/// number); a believed line is written again as the very same text (so
+/// its checksum is good and it says what it was written to say); after
+/// edits, only lines of the real log or lines made with a good checksum
+/// are believed (never a flipped, cut or foreign one). What reads a log's
+/// contents (the manager replaying it, the explorer's knowledge, the
+/// simulator) takes any log that was read without a panic.
+pub fn proof_log(data: &[u8]) {
+    use crate::prove::log::{header_line, job_line, parse_log, root_line};
+    let Some((&mode, rest)) = data.split_first() else {
+        return;
+    };
+    let r = reference_log();
+    let (bytes, crafted) = if mode % 2 == 0 {
+        (rest.to_vec(), None)
+    } else {
+        let (b, c) = edit_log(r, rest);
+        (b, Some(c))
+    };
+    let path = Path::new("fuzz.log");
+    for wanted in [None, Some(r.variant)] {
+        let log = match parse_log(path, &bytes, wanted) {
+            Ok(log) => log,
+            Err(e) => {
+                assert!(e.to_string().contains("fuzz.log"), "{e}");
+                continue;
+            }
+        };
+        if let Some(w) = wanted {
+            assert_eq!(log.variant, w);
+        }
+        // The lines as the reader splits them (the last one torn if it
+        // has no newline).
+        let text = String::from_utf8_lossy(&bytes);
+        let mut lines: Vec<&str> = text.split('\n').collect();
+        if text.ends_with('\n') || text.is_empty() {
+            lines.pop();
+        }
+        let torn = !text.is_empty() && !text.ends_with('\n');
+        let mut count: HashMap<&str, usize> = HashMap::new();
+        for (i, l) in lines.iter().enumerate() {
+            if !(torn && i + 1 == lines.len()) {
+                *count.entry(l).or_default() += 1;
+            }
+        }
+        let mut believed: Vec<String> = log
+            .jobs
+            .iter()
+            .map(|j| job_line(j.pos.variant(), j))
+            .chain(log.roots.iter().map(|ro| root_line(ro.pos.variant(), ro)))
+            .collect();
+        for j in &log.jobs {
+            assert_eq!(j.pos.variant(), log.variant, "a job of another game");
+            assert!(!j.pos.is_game_over());
+            assert!(j.seconds.is_finite() && j.seconds >= 0.0);
+        }
+        for ro in &log.roots {
+            assert_eq!(ro.pos.variant(), log.variant, "a root of another game");
+        }
+        let header = header_line(log.variant);
+        let headers = count.get(header.trim_end()).copied().unwrap_or(0);
+        for line in &mut believed {
+            line.pop();
+            let n = count.get_mut(line.as_str());
+            let n = n.unwrap_or_else(|| panic!("believed {line:?}, which the log does not hold"));
+            assert!(*n > 0, "{line:?} believed more often than the log holds it");
+            *n -= 1;
+            if let Some(crafted) = &crafted {
+                // A log of the reference game believes its own lines; one
+                // whose first header is a foreign one (the real header cut
+                // or damaged) believes that game's lines.
+                let own = if log.variant == r.variant {
+                    &r.lines
+                } else {
+                    &r.foreign
+                };
+                assert!(
+                    own.contains(line) || crafted.contains(line),
+                    "an edit made {line:?}, which was believed"
+                );
+            }
+        }
+        assert_eq!(
+            believed.len() + headers + log.damaged.len(),
+            lines.len(),
+            "every line is believed or reported: {:?}",
+            log.damaged
+        );
+        for d in &log.damaged {
+            assert!(d.line >= 1 && d.line <= lines.len() && d.file == path);
+            assert!(!d.why.is_empty());
+            assert_eq!(d.torn, torn && d.line == lines.len());
+        }
+        read_contents(log);
+    }
+}
+
+/// Everything that reads a log's contents, on a log read without a panic.
+fn read_contents(log: crate::prove::LogContents) {
+    use crate::explore::Knowledge;
+    use crate::prove::{simulate, Manager, ManagerConfig};
+    let _ = log.conflicts();
+    let _ = simulate::work_and_span(&log.jobs);
+    let _ = simulate::simulate(&log.jobs, 3);
+    if let Some(root) = log.roots.last() {
+        let config = ManagerConfig {
+            job_nodes: 1,
+            max_job_nodes: 1,
+            growth: 2,
+            workers: 1,
+            all_moves: root.all_moves,
+        };
+        let mut manager = Manager::new(root.pos, config, &log);
+        let _ = (manager.value(), manager.move_values(), manager.complete());
+        let _ = manager.open_leaves();
+        let _ = manager.disagreements();
+        let _ = manager.tree(3);
+    }
+    let roots: Vec<Position> = log.roots.iter().map(|r| r.pos).collect();
+    let knowledge = crate::explore::ProofLogs::from_log(log);
+    for pos in roots.iter().take(2) {
+        let _ = knowledge.lookup(pos);
+        for &m in pos.legal_moves().iter() {
+            let _ = knowledge.lookup(&pos.play(m));
+        }
+    }
+}
+
+/// Request paths for the serve-query target's selector.
+#[cfg(feature = "serve")]
+const SERVE_PATHS: &[&str] = &[
+    "/api/probe?",
+    "/api/mainline?",
+    "/board.svg?",
+    "/api/probe?board=4x5&fen=",
+    "/api/mainline?board=4x4&fen=",
+    "/board.svg?fen=pawngame&board=3x4&",
+    "/api/probe?fen=",
+    "",
+];
+
+/// The explorer's request reader (`peasant serve`): the first byte picks
+/// a method and a start of the URL (or none), the rest is the URL's text.
+/// Reading never panics; a refusal is 400, 404 or 405 with a JSON
+/// `{"error"}` of one line; an accepted request is answered (no tables, a
+/// search budget of 2,000 nodes) with 200 and the right answer, or 404
+/// when the budget does not reach one: a probe names the position asked,
+/// every legal move once, and a value that is the best of the moves'; a
+/// main line is legal from the position and ends the game; a picture is
+/// an SVG document. A request the reader accepts, written again as a
+/// URL, reads as the same request.
+#[cfg(feature = "serve")]
+pub fn serve_query(data: &[u8]) {
+    use crate::explore::{Budget, Oracle};
+    use crate::serve::{answer, parse_request, request_url, Reply, Request, MAX_LINE};
+    let Some((&selector, rest)) = data.split_first() else {
+        return;
+    };
+    let Ok(text) = std::str::from_utf8(rest) else {
+        return;
+    };
+    let method = match selector >> 6 {
+        0 | 1 => "GET",
+        2 => "HEAD",
+        _ => "POST",
+    };
+    let url = format!(
+        "{}{text}",
+        SERVE_PATHS[selector as usize % SERVE_PATHS.len()]
+    );
+    let is_error = |r: &Reply| {
+        let j: serde_json::Value = serde_json::from_str(&r.body)
+            .unwrap_or_else(|e| panic!("{url}: an error that is not JSON ({e}): {}", r.body));
+        let obj = j.as_object().expect("an object");
+        let msg = obj["error"].as_str().expect("an error message");
+        assert!(obj.len() == 1 && !msg.is_empty() && !msg.contains('\n'));
+        assert_eq!(r.content_type, "application/json");
+    };
+    let request = match parse_request(method, &url) {
+        Ok(r) => r,
+        Err(reply) => {
+            assert!(
+                matches!(reply.status, 400 | 404 | 405),
+                "{url}: {}",
+                reply.status
+            );
+            is_error(&reply);
+            return;
+        }
+    };
+    assert!(method != "POST");
+    let again = request_url(&request);
+    assert_eq!(
+        parse_request("GET", &again).as_ref().ok(),
+        Some(&request),
+        "{url} written again as {again}"
+    );
+    static ORACLE: OnceLock<Oracle> = OnceLock::new();
+    let oracle = ORACLE.get_or_init(|| {
+        Oracle::new(
+            None,
+            Budget {
+                nodes: Some(2000),
+                time: None,
+            },
+        )
+    });
+    let reply = answer(oracle, &request);
+    if reply.status != 200 {
+        assert!(
+            reply.status == 404 && matches!(request, Request::Probe(_) | Request::Mainline(_)),
+            "{url}: {} {}",
+            reply.status,
+            reply.body
+        );
+        is_error(&reply);
+        return;
+    }
+    let json = || -> serde_json::Value {
+        assert_eq!(reply.content_type, "application/json");
+        serde_json::from_str(&reply.body).expect("a JSON answer")
+    };
+    let rank = |v: &serde_json::Value| match v.as_str() {
+        Some("loss") => 0,
+        Some("draw") => 1,
+        Some("win") => 2,
+        other => panic!("{url}: value {other:?}"),
+    };
+    match &request {
+        Request::Page => assert!(reply.body.contains("<html")),
+        Request::Probe(pos) => {
+            let j = json();
+            assert_eq!(j["fen"], pos.to_string());
+            let moves = j["moves"].as_array().expect("moves");
+            let mut ucis: Vec<String> = moves
+                .iter()
+                .map(|m| m["uci"].as_str().expect("uci").to_string())
+                .collect();
+            let mut legal: Vec<String> = pos.legal_moves().iter().map(|m| m.uci()).collect();
+            ucis.sort();
+            legal.sort();
+            assert_eq!(ucis, legal, "{url}");
+            let best = moves.iter().map(|m| rank(&m["value"])).max();
+            if let Some(best) = best {
+                assert_eq!(rank(&j["value"]), best, "{url}: {j}");
+            } else {
+                assert!(pos.is_game_over());
+            }
+        }
+        Request::Mainline(pos) => {
+            let j = json();
+            assert_eq!(j["fen"], pos.to_string());
+            let line = j["line_uci"].as_array().expect("a line");
+            let mut p = *pos;
+            for m in line {
+                let m = p
+                    .parse_move(m.as_str().expect("a move"))
+                    .unwrap_or_else(|e| panic!("{url}: {e}"));
+                p = p.play(m);
+            }
+            assert!(p.is_game_over() || line.len() == MAX_LINE, "{url}: {j}");
+        }
+        Request::Board(..) => {
+            assert_eq!(reply.content_type, "image/svg+xml");
+            assert!(reply.body.starts_with("<svg") && reply.body.trim_end().ends_with("</svg>"));
+        }
+    }
 }

@@ -240,6 +240,7 @@ fn bad_input_to_every_command_is_refused_in_one_line() {
         p(&odd),
     );
     let two_v_two = "4/pp2/4/PP2/4 w -";
+    let svg = p(&base.join("off.svg"));
     let cases: Vec<(Vec<&str>, i32, Vec<&str>)> = vec![
         // perft
         (vec!["perft", "pawngame", "-1"], 2, vec!["-1"]),
@@ -261,6 +262,14 @@ fn bad_input_to_every_command_is_refused_in_one_line() {
             vec!["--board", "4x4", "show", "peasants"],
             2,
             vec!["peasants"],
+        ),
+        // show: a mark off the board (panicked when flipped)
+        (
+            vec![
+                "--board", "1x5", "show", "pawngame", "--svg", &svg, "--flip", "--arrow", "b2b4",
+            ],
+            2,
+            vec!["b2b4", "1x5"],
         ),
         // gen: counts and sizes
         (vec!["gen", "--max-pawns", "0"], 2, vec!["max-pawns"]),
@@ -459,7 +468,7 @@ fn bad_input_to_every_command_is_refused_in_one_line() {
         }
     }
     // Nothing was made where nothing should be.
-    assert!(!under_file.exists() && !missing.exists());
+    assert!(!under_file.exists() && !missing.exists() && !base.join("off.svg").exists());
     assert_all(failures);
     drop((t45, t14, base, dmg, odd));
 }
@@ -587,4 +596,59 @@ fn bad_input_to_solve_is_refused_before_any_search() {
     assert_all(failures);
     // Nothing was written where the save file could not go.
     assert!(!dir.join("no-such-dir").exists());
+}
+
+/// The argument parser's refusals (an unknown flag or command, a missing
+/// or bad value, a flag without the one it needs): one line, exit status
+/// 2, naming the problem and pointing to `--help` once.
+#[test]
+fn argument_errors_are_one_line_pointing_to_help_once() {
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["perft", "pawngame", "1", "--bogus"], "--bogus"),
+        (vec!["gen", "--max-pawns"], "--max-pawns"),
+        (vec!["gen", "--max-pawns", "x"], "'x'"),
+        (vec!["frobnicate"], "frobnicate"),
+        (vec!["perft"], "required"),
+        (vec!["solve", "pawngame", "--save-every", "5"], "--save"),
+        (vec!["--board"], "--board"),
+    ];
+    let mut failures = Vec::new();
+    for (args, word) in &cases {
+        if let Err(e) = check_refused(args, 2, &[word]) {
+            failures.push(e);
+        }
+        let err = stderr(&run(args));
+        if err.matches("--help").count() != 1 {
+            failures.push(format!("{args:?}: --help not named once: {err:?}"));
+        }
+    }
+    assert_all(failures);
+}
+
+/// `gen --max-pawns N` makes a table for every class the board can hold
+/// and none for the classes it cannot, which were empty files before: on
+/// 3x4 a side has at most three pawns (white on rank 2, black on rank 3),
+/// so of the classes up to six pawns 4v1, 1v4 and the like are left out,
+/// and 3v3 is made from the classes below it that exist.
+#[test]
+fn gen_makes_no_table_of_a_class_the_board_cannot_hold() {
+    let dir = common::temp_dir("gen-no-empty");
+    let d = dir.to_str().unwrap();
+    let out = run(&["--board", "3x4", "gen", "--max-pawns", "6", "--out", d]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let mut want: Vec<String> = Material::up_to(6)
+        .into_iter()
+        .filter(|m| m.white <= 3 && m.black <= 3)
+        .map(|m| format!("3x4-{m}.ptb"))
+        .collect();
+    want.sort();
+    assert_eq!(names, want);
+    assert_eq!(names.len(), 9);
+    let out = run(&["--board", "3x4", "gen", "--check", d]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }

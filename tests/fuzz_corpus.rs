@@ -42,3 +42,14 @@ fn table_bytes_corpus() {
 fn save_file_corpus() {
     replay("save_file", peasant::fuzzing::save_file);
 }
+
+#[test]
+fn proof_log_corpus() {
+    replay("proof_log", peasant::fuzzing::proof_log);
+}
+
+#[cfg(feature = "serve")]
+#[test]
+fn serve_query_corpus() {
+    replay("serve_query", peasant::fuzzing::serve_query);
+}

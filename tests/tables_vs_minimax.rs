@@ -19,7 +19,9 @@ fn check_variant(variant: Variant, max_pawns: u8) -> u64 {
     let tb = Tablebase::new(&dir, variant);
     let mut memo = MinimaxMemo::default();
     let mut checked = 0;
-    for m in Material::up_to(max_pawns) {
+    // Classes the board cannot hold (6v1 on 1x8) have no table.
+    let classes = Material::up_to(max_pawns).into_iter();
+    for m in classes.filter(|&m| peasant::generate::has_positions(variant.board, m)) {
         let table = tb.table(m).unwrap();
         let index = table.index();
         for i in 0..index.len() {

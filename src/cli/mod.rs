@@ -162,7 +162,11 @@ pub fn main() -> i32 {
             let lines: Vec<&str> = text
                 .lines()
                 .map(str::trim)
-                .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("tip:"))
+                .take_while(|l| {
+                    !l.starts_with("Usage:")
+                        && !l.starts_with("tip:")
+                        && !l.starts_with("For more information")
+                })
                 .filter(|l| !l.is_empty())
                 .collect();
             let message = lines.join(" ");

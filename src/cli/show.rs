@@ -2,7 +2,7 @@
 
 use super::{print_json, CliError, GlobalArgs};
 use clap::Args;
-use peasant::explore::svg::{board_svg, parse_uci_squares, SvgOptions};
+use peasant::explore::svg::{board_svg, on_board, parse_uci_squares, SvgOptions};
 use peasant::{rules::Outcome, Position};
 use serde_json::json;
 
@@ -40,11 +40,14 @@ impl ShowArgs {
             let squares = |t: &Option<String>| -> Result<_, CliError> {
                 t.as_deref()
                     .map(|t| {
-                        parse_uci_squares(t).ok_or_else(|| {
-                            CliError::input(format!(
-                                "'{t}' is not a move in long form such as e2e4"
-                            ))
-                        })
+                        parse_uci_squares(t)
+                            .filter(|&sq| on_board(pos.board(), sq))
+                            .ok_or_else(|| {
+                                CliError::input(format!(
+                                    "'{t}' is not a move in long form such as e2e4 on the {} board",
+                                    pos.board()
+                                ))
+                            })
                     })
                     .transpose()
             };

@@ -146,6 +146,12 @@ fn save_path_writable(path: &std::path::Path) -> Result<(), CliError> {
     if path.is_dir() {
         return Err(bad("is a directory; --save takes a file".into()));
     }
+    // A device (a link to /dev/zero or /dev/full would be read without
+    // end) or a pipe: a save file is written elsewhere and renamed, so it
+    // is never one of these.
+    if path.exists() && !path.is_file() {
+        return Err(bad("not a regular file; --save takes a file".into()));
+    }
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => std::path::Path::new("."),
@@ -371,12 +377,26 @@ impl SolveArgs {
         if self.profile {
             println!("{}", peasant::solve::profile::take());
         }
-        let saved = end.saved.transpose().map_err(proven_error)?;
+        // A save that failed (a full disk) is reported after the result,
+        // which is still printed: exit status 1.
+        let (saved, save_failed) = match end.saved {
+            Some(Ok(n)) => (Some(n), None),
+            Some(Err(e)) => (None, Some(e)),
+            None => (None, None),
+        };
         let saved_text = match (session.path(), saved) {
             (Some(path), Some(n)) => format!("{n} proven positions saved to {}", path.display()),
+            (Some(_), None) => "the save failed".to_string(),
             _ => "nothing saved (no --save)".to_string(),
         };
         let (root, line) = match end.result {
+            Err(SolveError::Stopped) if save_failed.is_some() => {
+                let e = save_failed.expect("a failed save");
+                return Err(CliError::failure(format!(
+                    "{e} (stopped after {} nodes: what was proven is lost)",
+                    stats.nodes
+                )));
+            }
             Err(SolveError::Stopped) => {
                 let (why, status) = if interrupts.load(Ordering::SeqCst) > 0 {
                     ("by Ctrl-C", EXIT_INTERRUPTED)
@@ -423,7 +443,7 @@ impl SolveArgs {
                 "loaded": loaded,
                 "saved": saved,
             }));
-            return Ok(());
+            return save_failed.map_or(Ok(()), |e| Err(proven_error(e)));
         }
         print!("{}", pos.diagram());
         println!();
@@ -465,6 +485,6 @@ impl SolveArgs {
                 path.display()
             );
         }
-        Ok(())
+        save_failed.map_or(Ok(()), |e| Err(proven_error(e)))
     }
 }

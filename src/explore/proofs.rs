@@ -7,7 +7,7 @@
 //! source `proof`.
 
 use super::oracle::{wdl_only, Knowledge};
-use crate::prove::{read_logs, value_of, LogError, LOG_FILE};
+use crate::prove::{read_logs, value_of, LogContents, LogError, LOG_FILE};
 use crate::rules::{canonical, position_key, Position, Variant, Wdl};
 use crate::solve::{Proven, Question, Solution};
 use std::collections::{HashMap, HashSet};
@@ -32,7 +32,11 @@ impl ProofLogs {
     /// Reads the log of the proof directory `dir` (damaged lines are
     /// counted and ignored).
     pub fn read(dir: &Path) -> Result<ProofLogs, LogError> {
-        let log = read_logs(&[dir.to_path_buf()], None)?;
+        Ok(ProofLogs::from_log(read_logs(&[dir.to_path_buf()], None)?))
+    }
+
+    /// What a log read already knows.
+    pub fn from_log(log: LogContents) -> ProofLogs {
         let mut answers = HashMap::new();
         // Roots are expanded without a job of their own.
         let asked = log
@@ -46,13 +50,13 @@ impl ProofLogs {
                 answers.insert((job.key(), job.question), a);
             }
         }
-        Ok(ProofLogs {
+        ProofLogs {
             variant: log.variant,
             answers,
             damaged: log.damaged.len(),
             asked,
             derived: Mutex::new(HashMap::new()),
-        })
+        }
     }
 
     /// Every proof directory at `dir`: `dir` itself if it holds a log,

@@ -34,6 +34,13 @@ const HIGHLIGHT: &str = "#e8d35a";
 const ARROW: &str = "#2f7d32";
 const MARGIN: u32 = 20;
 
+/// Whether both squares of `squares` are on `board` (a picture marks no
+/// other squares).
+pub fn on_board(board: crate::rules::Board, squares: (Square, Square)) -> bool {
+    let on = |s: Square| s.file() < board.width() && s.rank() < board.height();
+    on(squares.0) && on(squares.1)
+}
+
 /// Parses a long-form move (`e2e4`) into its two squares.
 pub fn parse_uci_squares(text: &str) -> Option<(Square, Square)> {
     let t = text.trim();
@@ -48,6 +55,12 @@ pub fn parse_uci_squares(text: &str) -> Option<(Square, Square)> {
 /// clicked.
 pub fn board_svg(pos: &Position, options: &SvgOptions) -> String {
     let board = pos.board();
+    // Squares off the board are not marked.
+    let options = &SvgOptions {
+        last_move: options.last_move.filter(|&sq| on_board(board, sq)),
+        arrow: options.arrow.filter(|&sq| on_board(board, sq)),
+        ..*options
+    };
     let (w, h) = (board.width() as u32, board.height() as u32);
     let s = if options.square_px == 0 {
         48
@@ -219,5 +232,31 @@ mod tests {
         assert!(flipped.contains("<rect x=\"164\" y=\"20\" width=\"48\" height=\"48\" fill=\"#c8ad8a\" data-square=\"a1\"/>"));
         assert_eq!(parse_uci_squares("c3"), None);
         assert_eq!(parse_uci_squares("z9a1"), None);
+        // Squares off a 1x5 board are not marked, even flipped (this
+        // panicked: the fuzz regression arrow-off-a-flipped-board).
+        let pos = crate::rules::parse_position(
+            "pawngame",
+            Some("1x5".parse().unwrap()),
+            Default::default(),
+        )
+        .unwrap();
+        let options = SvgOptions {
+            last_move: parse_uci_squares("a2a3"),
+            arrow: parse_uci_squares("b2b4"),
+            flipped: true,
+            square_px: 0,
+        };
+        assert!(!on_board(pos.board(), options.arrow.unwrap()));
+        let svg = board_svg(&pos, &options);
+        assert_eq!(
+            svg,
+            board_svg(
+                &pos,
+                &SvgOptions {
+                    arrow: None,
+                    ..options
+                }
+            )
+        );
     }
 }

@@ -136,6 +136,16 @@ pub fn plan(target: Target) -> Vec<Vec<Material>> {
     pairs
 }
 
+/// Whether the board has positions of the class `m` with the game in
+/// progress (a table's positions): white pawns stand on ranks 2..H-2, black
+/// pawns on ranks 3..H-1, one pawn a square, so each side has at most
+/// W(H-3) pawns and both together at most W(H-2) (and any such counts fit).
+pub fn has_positions(board: crate::rules::variant::Board, m: Material) -> bool {
+    let (w, h) = (board.width() as u32, board.height() as u32);
+    let side = w * h.saturating_sub(3);
+    m.white as u32 <= side && m.black as u32 <= side && m.total() as u32 <= w * (h - 2)
+}
+
 /// What a generation run reports as it goes.
 #[derive(Clone, Copy, Debug)]
 pub enum GenEvent<'a> {
@@ -166,7 +176,11 @@ pub fn generate(
     // The classes one pawn below the pair being solved, decompressed into
     // memory once (random access while solving must be fast).
     let mut dense: HashMap<Material, Arc<DenseTable>> = HashMap::new();
-    for pair in plan(target) {
+    // Classes the board cannot hold (on 4x5, 9v1) have no table.
+    let pairs = plan(target)
+        .into_iter()
+        .filter(|pair| has_positions(config.variant.board, pair[0]));
+    for pair in pairs {
         let present: Vec<Option<Arc<Table>>> = pair
             .iter()
             .map(|&m| match tablebase.table(m) {
@@ -191,7 +205,7 @@ pub fn generate(
         dense.retain(|m, _| m.total() == below);
         for m in Material::up_to(below)
             .into_iter()
-            .filter(|m| m.total() == below)
+            .filter(|&m| m.total() == below && has_positions(config.variant.board, m))
         {
             if let std::collections::hash_map::Entry::Vacant(e) = dense.entry(m) {
                 e.insert(Arc::new(tablebase.table(m)?.to_dense()?));
@@ -595,6 +609,40 @@ fn generate_pair(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `has_positions` is the index's word: a class has positions exactly
+    /// when its index is not empty (every small board, every class up to
+    /// one pawn more than the board holds).
+    #[test]
+    fn classes_with_positions_are_those_the_index_counts() {
+        use crate::rules::variant::{Board, Rules};
+        for (w, h) in [
+            (1, 4),
+            (2, 4),
+            (3, 4),
+            (4, 4),
+            (1, 5),
+            (2, 5),
+            (3, 5),
+            (4, 5),
+            (2, 6),
+            (3, 6),
+            (1, 8),
+            (2, 8),
+        ] {
+            let board = Board::new(w, h).unwrap();
+            let variant = Variant::new(board, Rules::default());
+            let most = w as u32 * (h as u32 - 2);
+            for m in Material::up_to(most as u8 + 1) {
+                let len = Index::new(variant, m).len();
+                assert_eq!(
+                    has_positions(board, m),
+                    len > 0,
+                    "{board} {m}: {len} positions"
+                );
+            }
+        }
+    }
 
     #[test]
     fn plan_orders_pairs_by_total() {

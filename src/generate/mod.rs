@@ -12,4 +12,6 @@
 pub(crate) mod generator;
 
 pub use crate::memory::{available as available_memory, peak as peak_memory};
-pub use generator::{generate, plan, ClassReport, GenConfig, GenError, GenEvent, Target};
+pub use generator::{
+    generate, has_positions, plan, ClassReport, GenConfig, GenError, GenEvent, Target,
+};

@@ -42,6 +42,9 @@ pub const LOG_FILE: &str = "proof.log";
 /// The longest time between two syncs of the log to disk while appending.
 pub const SYNC_EVERY: Duration = Duration::from_secs(1);
 const MAGIC: &str = "peasant-proof-log";
+/// The most seconds a logged job may claim (about 30 years): more is a
+/// damaged line, not a job.
+pub const MAX_JOB_SECONDS: f64 = 1e9;
 
 /// Why a log could not be used.
 #[derive(Debug, Error)]
@@ -67,13 +70,40 @@ pub enum LogError {
         /// The game asked for.
         wanted: String,
     },
+    #[error("{0}: not a regular file (a proof log is one)")]
+    /// The log's name is taken by a directory or a device.
+    NotAFile(PathBuf),
+    #[error("{path}: cannot write a proof log there: {source}")]
+    /// The proof directory cannot be made, or no log can be made in it.
+    Unwritable {
+        /// The directory or log file.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    #[error("{path}: writing the proof log failed ({source}); the run stops, every line before is whole")]
+    /// A line could not be appended (a full disk): the run must stop.
+    Append {
+        /// The log file.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
 }
 
 impl LogError {
     /// Whether the user's input is at fault (another game asked of a
-    /// directory, no log where one was named) rather than the data.
+    /// directory, no log where one was named, a log name that is not a
+    /// file, a directory that cannot be made or written) rather than the
+    /// data.
     pub fn is_input(&self) -> bool {
-        matches!(self, LogError::Missing(_) | LogError::OtherGame { .. })
+        matches!(
+            self,
+            LogError::Missing(_)
+                | LogError::OtherGame { .. }
+                | LogError::NotAFile(_)
+                | LogError::Unwritable { .. }
+        )
     }
 }
 
@@ -290,7 +320,8 @@ fn with_crc(body: &str) -> String {
     format!("{body}\t{:08x}\n", crc32fast::hash(body.as_bytes()))
 }
 
-fn header_line(v: Variant) -> String {
+/// The header line (with its newline) of a log of `v`.
+pub fn header_line(v: Variant) -> String {
     with_crc(&format!("{MAGIC}\t{LOG_VERSION}\t{}", variant_tag(v)))
 }
 
@@ -310,7 +341,8 @@ pub fn job_line(variant: Variant, job: &JobRecord) -> String {
     ))
 }
 
-fn root_line(variant: Variant, root: &RootRecord) -> String {
+/// The line (with its newline) that logs the start of a run.
+pub fn root_line(variant: Variant, root: &RootRecord) -> String {
     with_crc(&format!(
         "root\t{}\t{}\t{}",
         variant_tag(variant),
@@ -331,9 +363,27 @@ fn parse_line(line: &str, variant: Option<Variant>) -> Result<Line, String> {
         .rsplit_once('\t')
         .ok_or_else(|| "no checksum (a torn or foreign line)".to_string())?;
     let crc = u32::from_str_radix(crc, 16).map_err(|_| "no checksum".to_string())?;
-    if crc != crc32fast::hash(body.as_bytes()) || line.len() - body.len() != 9 {
+    if crc != crc32fast::hash(body.as_bytes()) {
         return Err("checksum mismatch (a damaged line)".into());
     }
+    let parsed = parse_body(body, variant)?;
+    // A line is believed only in the form this program writes: the
+    // checksum in eight lower-case digits, numbers without leading zeros
+    // or signs, the position in its own text, ... (a line with a good
+    // checksum but another spelling was not written by `peasant prove`).
+    let again = match &parsed {
+        Line::Header(v) => header_line(*v),
+        Line::Job(j) => job_line(j.pos.variant(), j),
+        Line::Root(r) => root_line(r.pos.variant(), r),
+    };
+    if again.strip_suffix('\n') != Some(line) {
+        return Err("a checksummed line not in the form peasant writes".into());
+    }
+    Ok(parsed)
+}
+
+/// Reads the fields of a line whose checksum is good.
+fn parse_body(body: &str, variant: Option<Variant>) -> Result<Line, String> {
     let f: Vec<&str> = body.split('\t').collect();
     let game = |tag: &str| -> Result<Variant, String> {
         let v = parse_variant_tag(tag).ok_or_else(|| format!("unknown game '{tag}'"))?;
@@ -380,7 +430,11 @@ fn parse_line(line: &str, variant: Option<Variant>) -> Result<Line, String> {
             };
             let num = |s: &str| s.parse::<u64>().map_err(|_| format!("bad number '{s}'"));
             let nodes = num(f[5])?;
-            let seconds: f64 = f[6].parse().map_err(|_| "bad seconds".to_string())?;
+            let seconds: f64 = f[6]
+                .parse()
+                .ok()
+                .filter(|s: &f64| (0.0..=MAX_JOB_SECONDS).contains(s))
+                .ok_or_else(|| format!("bad seconds '{}'", f[6]))?;
             let best = match f[7] {
                 "-" => None,
                 m => {
@@ -421,77 +475,141 @@ pub fn read_dir_log(dir: &Path, variant: Variant) -> Result<LogContents, LogErro
     }
 }
 
+/// What reading a log so far has found (a log may be read from several
+/// files: the first header fixes the game).
+struct Reading {
+    variant: Option<Variant>,
+    jobs: Vec<JobRecord>,
+    roots: Vec<RootRecord>,
+    damaged: Vec<Damage>,
+    any_header: bool,
+}
+
+impl Reading {
+    fn new(variant: Option<Variant>) -> Reading {
+        Reading {
+            variant,
+            jobs: Vec::new(),
+            roots: Vec::new(),
+            damaged: Vec::new(),
+            any_header: false,
+        }
+    }
+
+    /// Reads the bytes of one log file (named `file` in what it reports).
+    fn read(&mut self, file: &Path, bytes: &[u8]) -> Result<(), LogError> {
+        let text = String::from_utf8_lossy(bytes);
+        let torn = !text.is_empty() && !text.ends_with('\n');
+        let lines: Vec<&str> = text.split('\n').collect();
+        let n = lines.len() - 1 + torn as usize;
+        for (i, line) in lines.iter().take(n).enumerate() {
+            let damage = |why: String| Damage {
+                file: file.to_path_buf(),
+                line: i + 1,
+                why,
+                torn: false,
+            };
+            if torn && i + 1 == n {
+                self.damaged.push(Damage {
+                    torn: true,
+                    ..damage("a torn last line (no newline)".into())
+                });
+                continue;
+            }
+            match parse_line(line, self.variant) {
+                Ok(Line::Header(v)) => {
+                    if let Some(w) = self.variant {
+                        if w != v {
+                            return Err(LogError::OtherGame {
+                                path: file.to_path_buf(),
+                                found: variant_tag(v),
+                                wanted: variant_tag(w),
+                            });
+                        }
+                    }
+                    self.variant = Some(v);
+                    self.any_header = true;
+                }
+                Ok(_) if !self.any_header => {
+                    self.damaged.push(damage("a line before the header".into()));
+                }
+                Ok(Line::Job(j)) => self.jobs.push(j),
+                Ok(Line::Root(r)) => self.roots.push(r),
+                Err(why) => self.damaged.push(damage(why)),
+            }
+        }
+        Ok(())
+    }
+
+    fn contents(self) -> LogContents {
+        LogContents {
+            variant: self.variant.expect("a header was read"),
+            jobs: self.jobs,
+            roots: self.roots,
+            damaged: self.damaged,
+        }
+    }
+}
+
+/// Reads the bytes of one log (named `file` in errors and damage
+/// reports) as [`read_logs`] reads a file: every valid line, and every
+/// damaged one named. [`LogError::Missing`] if no header line is read.
+pub fn parse_log(
+    file: &Path,
+    bytes: &[u8],
+    variant: Option<Variant>,
+) -> Result<LogContents, LogError> {
+    let mut reading = Reading::new(variant);
+    reading.read(file, bytes)?;
+    if !reading.any_header {
+        return Err(LogError::Missing(file.to_path_buf()));
+    }
+    Ok(reading.contents())
+}
+
 /// Reads the logs at `paths` (a proof directory or a log file each):
 /// every valid line, and every damaged one named. `variant`: the game
 /// expected (`None`: the first header's).
 pub fn read_logs(paths: &[PathBuf], variant: Option<Variant>) -> Result<LogContents, LogError> {
-    let mut variant = variant;
-    let mut jobs = Vec::new();
-    let mut roots = Vec::new();
-    let mut damaged = Vec::new();
-    let mut any_header = false;
+    let mut reading = Reading::new(variant);
     for path in paths {
         let file = if path.is_dir() {
             path.join(LOG_FILE)
         } else {
             path.clone()
         };
-        let bytes = match std::fs::read(&file) {
-            Ok(b) => b,
+        match std::fs::metadata(&file) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 return Err(LogError::Missing(path.clone()))
             }
             Err(e) => return Err(io_error(&file)(e)),
-        };
-        let text = String::from_utf8_lossy(&bytes);
-        let torn = !text.is_empty() && !text.ends_with('\n');
-        let lines: Vec<&str> = text.split('\n').collect();
-        let n = lines.len() - 1 + torn as usize;
-        for (i, line) in lines.iter().take(n).enumerate() {
-            let damage = |why: String| Damage {
-                file: file.clone(),
-                line: i + 1,
-                why,
-                torn: false,
-            };
-            if torn && i + 1 == n {
-                damaged.push(Damage {
-                    torn: true,
-                    ..damage("a torn last line (no newline)".into())
-                });
-                continue;
-            }
-            match parse_line(line, variant) {
-                Ok(Line::Header(v)) => {
-                    if let Some(w) = variant {
-                        if w != v {
-                            return Err(LogError::OtherGame {
-                                path: file.clone(),
-                                found: variant_tag(v),
-                                wanted: variant_tag(w),
-                            });
-                        }
-                    }
-                    variant = Some(v);
-                    any_header = true;
-                }
-                Ok(_) if !any_header => {
-                    damaged.push(damage("a line before the header".into()));
-                }
-                Ok(Line::Job(j)) => jobs.push(j),
-                Ok(Line::Root(r)) => roots.push(r),
-                Err(why) => damaged.push(damage(why)),
-            }
+            // A device (a link to /dev/zero would never end) or a directory.
+            Ok(m) if !m.is_file() => return Err(LogError::NotAFile(file)),
+            Ok(_) => {}
         }
-        if !any_header {
+        let bytes = std::fs::read(&file).map_err(io_error(&file))?;
+        reading.read(&file, &bytes)?;
+        if !reading.any_header {
             return Err(LogError::Missing(path.clone()));
         }
     }
-    Ok(LogContents {
-        variant: variant.expect("a header was read"),
-        jobs,
-        roots,
-        damaged,
+    Ok(reading.contents())
+}
+
+fn append_error(path: &Path) -> impl FnOnce(std::io::Error) -> LogError + '_ {
+    move |source| LogError::Append {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// Appends `bytes` to `file`, whose length is `len`, in one write; if it
+/// fails (a full disk can take part of a line), the file is cut back to
+/// `len` so that no part of a line stays behind to be read later.
+fn append_whole(file: &mut File, path: &Path, len: u64, bytes: &[u8]) -> Result<(), LogError> {
+    file.write_all(bytes).map_err(|e| {
+        let _ = file.set_len(len);
+        append_error(path)(e)
     })
 }
 
@@ -510,18 +628,25 @@ impl LogWriter {
     /// Opens (creating if needed) the log of `dir` for the game `variant`.
     /// An existing log must be of the same game.
     pub fn open(dir: &Path, variant: Variant) -> Result<LogWriter, LogError> {
-        std::fs::create_dir_all(dir).map_err(io_error(dir))?;
+        let unwritable = |path: &Path| {
+            let path = path.to_path_buf();
+            move |source| LogError::Unwritable { path, source }
+        };
+        std::fs::create_dir_all(dir).map_err(unwritable(dir))?;
         let path = dir.join(LOG_FILE);
+        if std::fs::metadata(&path).is_ok_and(|m| !m.is_file()) {
+            return Err(LogError::NotAFile(path));
+        }
         let mut file = OpenOptions::new()
             .read(true)
             .append(true)
             .create(true)
             .open(&path)
-            .map_err(io_error(&path))?;
+            .map_err(unwritable(&path))?;
         let len = file.metadata().map_err(io_error(&path))?.len();
         if len == 0 {
-            file.write_all(header_line(variant).as_bytes())
-                .map_err(io_error(&path))?;
+            let header = header_line(variant);
+            append_whole(&mut file, &path, 0, header.as_bytes())?;
         } else {
             // The header must name this game.
             let mut first = vec![0u8; len.min(256) as usize];
@@ -546,10 +671,10 @@ impl LogWriter {
                 .map_err(io_error(&path))?;
             file.read_exact(&mut last).map_err(io_error(&path))?;
             if last[0] != b'\n' {
-                file.write_all(b"\n").map_err(io_error(&path))?;
+                append_whole(&mut file, &path, len, b"\n")?;
             }
         }
-        file.sync_data().map_err(io_error(&path))?;
+        file.sync_data().map_err(append_error(&path))?;
         Ok(LogWriter {
             file,
             path,
@@ -567,9 +692,12 @@ impl LogWriter {
 
     fn write_line(&mut self, line: &str) -> Result<(), LogError> {
         // One write of the whole line: a kill tears at most this line.
-        self.file
-            .write_all(line.as_bytes())
-            .map_err(io_error(&self.path))?;
+        let len = self
+            .file
+            .metadata()
+            .map_err(append_error(&self.path))?
+            .len();
+        append_whole(&mut self.file, &self.path, len, line.as_bytes())?;
         self.dirty = true;
         if self.sync_each_line || self.last_sync.elapsed() >= SYNC_EVERY {
             self.sync()?;
@@ -592,7 +720,7 @@ impl LogWriter {
     /// Puts everything written so far on the disk.
     pub fn sync(&mut self) -> Result<(), LogError> {
         if self.dirty {
-            self.file.sync_data().map_err(io_error(&self.path))?;
+            self.file.sync_data().map_err(append_error(&self.path))?;
             self.dirty = false;
         }
         self.last_sync = Instant::now();
@@ -686,4 +814,60 @@ pub fn merge(inputs: &[PathBuf], out: &Path) -> Result<MergeReport, LogError> {
     }
     writer.sync()?;
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::parse_position;
+
+    /// A line whose checksum is good but whose fields are spelled as the
+    /// writer never spells them, or say what no job can (seconds that are
+    /// not a number, negative or beyond any run), is not believed.
+    #[test]
+    fn other_spellings_and_impossible_fields_are_not_believed() {
+        let v = Variant::new(Board::new(4, 5).unwrap(), Rules::default());
+        let pos = parse_position("pawngame", Some(v.board), v.rules).unwrap();
+        let best = pos.legal_moves()[0].san();
+        let job = JobRecord {
+            pos,
+            question: Question::Wins,
+            answer: Answer::Yes,
+            nodes: 12,
+            seconds: 0.5,
+            best: Some(best),
+            id: 3,
+            dep: 1,
+        };
+        let line = job_line(v, &job);
+        let line = line.trim_end();
+        assert!(matches!(parse_line(line, Some(v)), Ok(Line::Job(j)) if j == job));
+        let (body, crc) = line.rsplit_once('\t').unwrap();
+        let upper = format!("{body}\t{}", crc.to_uppercase());
+        assert_ne!(upper, line, "the checksum has a letter");
+        assert!(parse_line(&upper, Some(v)).is_err(), "{upper}");
+        let fields: Vec<&str> = body.split('\t').collect();
+        for (k, text) in [
+            (5, "012"),
+            (5, "+12"),
+            (6, "NaN"),
+            (6, "inf"),
+            (6, "-1.000"),
+            (6, "0.5"),
+            (6, "2000000000.000"),
+            (8, "03"),
+            (1, "04x5"),
+        ] {
+            let mut f = fields.clone();
+            f[k] = text;
+            let edited = with_crc(&f.join("\t"));
+            assert!(
+                parse_line(edited.trim_end(), Some(v)).is_err(),
+                "believed {edited:?}"
+            );
+        }
+        let mut f = fields.clone();
+        f[6] = "2.250";
+        assert!(parse_line(with_crc(&f.join("\t")).trim_end(), Some(v)).is_ok());
+    }
 }

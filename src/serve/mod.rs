@@ -15,7 +15,7 @@
 //! the server down.
 
 use crate::explore::oracle::{Analysis, Oracle, OracleError};
-use crate::explore::svg::{board_svg, parse_uci_squares, SvgOptions};
+use crate::explore::svg::{board_svg, on_board, parse_uci_squares, SvgOptions};
 use crate::rules::{parse_position, Board, Position, Rules};
 use crate::solve::Solution;
 use serde_json::{json, Value as Json};
@@ -28,7 +28,7 @@ use std::thread::JoinHandle;
 pub const EXPLORER_HTML: &str = include_str!("explorer.html");
 
 /// The longest line `/api/mainline` gives (no game of the family is longer).
-const MAX_LINE: usize = 400;
+pub const MAX_LINE: usize = 400;
 
 /// An answer: status, content type and body.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -187,88 +187,175 @@ fn oracle_error(e: OracleError) -> Reply {
     }
 }
 
-/// Answers one request (`method`, `url` with its query).
-pub fn handle(oracle: &Oracle, method: &str, url: &str) -> Reply {
+/// What a request asks for: read from its method and URL alone (no
+/// socket, no search), so that the reading can be tested and fuzzed on
+/// its own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Request {
+    /// `/` or `/index.html`: the explorer page.
+    Page,
+    /// `/api/probe`: the value of a position and of every move.
+    Probe(Position),
+    /// `/api/mainline`: a line of perfect play from a position.
+    Mainline(Position),
+    /// `/board.svg`: a picture of a position.
+    Board(Position, SvgOptions),
+}
+
+/// Reads a request (`method`, `url` with its query): what it asks for,
+/// or the error to answer (405 for a method other than GET and HEAD, 400
+/// for a bad query, 404 for no such page), each a JSON `{"error"}` of one
+/// line.
+pub fn parse_request(method: &str, url: &str) -> Result<Request, Reply> {
     if method != "GET" && method != "HEAD" {
-        return Reply::error(405, format!("method {method} is not allowed: only GET"));
+        return Err(Reply::error(
+            405,
+            format!("method {method} is not allowed: only GET"),
+        ));
     }
-    let (path, params) = match split_url(url) {
-        Ok(x) => x,
-        Err(e) => return Reply::error(400, e),
-    };
+    let (path, params) = split_url(url).map_err(|e| Reply::error(400, e))?;
+    let bad = |e| Reply::error(400, e);
     match path.as_str() {
-        "/" | "/index.html" => Reply {
+        "/" | "/index.html" => Ok(Request::Page),
+        "/api/probe" => Ok(Request::Probe(parse_query(params, &[]).map_err(bad)?.pos)),
+        "/api/mainline" => Ok(Request::Mainline(
+            parse_query(params, &[]).map_err(bad)?.pos,
+        )),
+        "/board.svg" => {
+            let q = parse_query(params, &["lastmove", "arrow", "flip", "size"]).map_err(bad)?;
+            let board = q.pos.board();
+            let squares = |key: &str| -> Result<Option<_>, String> {
+                match q.get(key) {
+                    None | Some("") => Ok(None),
+                    Some(t) => parse_uci_squares(t)
+                        .filter(|&sq| on_board(board, sq))
+                        .map(Some)
+                        .ok_or_else(|| {
+                            format!("option {key}={t}: expected a move such as e2e4 on the {board} board")
+                        }),
+                }
+            };
+            let options = (|| -> Result<SvgOptions, String> {
+                let size = match q.get("size") {
+                    None => 0,
+                    Some(t) => t
+                        .parse::<u32>()
+                        .ok()
+                        .filter(|s| (16..=128).contains(s))
+                        .ok_or_else(|| format!("option size={t}: expected 16..128"))?,
+                };
+                Ok(SvgOptions {
+                    last_move: squares("lastmove")?,
+                    arrow: squares("arrow")?,
+                    flipped: flag(&q.params, "flip")?,
+                    square_px: size,
+                })
+            })()
+            .map_err(bad)?;
+            Ok(Request::Board(q.pos, options))
+        }
+        _ => Err(Reply::error(404, format!("no such page: {path}"))),
+    }
+}
+
+/// `%XX` for every byte of `s` but letters, digits and `-._~`.
+fn percent_encode(s: &str) -> String {
+    let mut out = String::new();
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// The URL of a request (what the explorer page sends), which
+/// [`parse_request`] reads as the same request.
+pub fn request_url(request: &Request) -> String {
+    let query = |pos: &Position| {
+        let v = pos.variant();
+        let mut q = format!(
+            "fen={}&board={}",
+            percent_encode(&pos.to_string()),
+            pos.board()
+        );
+        if !v.rules.en_passant {
+            q.push_str("&no_en_passant=1");
+        }
+        if v.rules.seventh_rank_wins {
+            q.push_str("&seventh_rank_wins=1");
+        }
+        q
+    };
+    match request {
+        Request::Page => "/".to_string(),
+        Request::Probe(pos) => format!("/api/probe?{}", query(pos)),
+        Request::Mainline(pos) => format!("/api/mainline?{}", query(pos)),
+        Request::Board(pos, o) => {
+            let mut url = format!("/board.svg?{}", query(pos));
+            if let Some((a, b)) = o.last_move {
+                url.push_str(&format!("&lastmove={a}{b}"));
+            }
+            if let Some((a, b)) = o.arrow {
+                url.push_str(&format!("&arrow={a}{b}"));
+            }
+            if o.flipped {
+                url.push_str("&flip=1");
+            }
+            if o.square_px != 0 {
+                url.push_str(&format!("&size={}", o.square_px));
+            }
+            url
+        }
+    }
+}
+
+/// Answers a request read by [`parse_request`].
+pub fn answer(oracle: &Oracle, request: &Request) -> Reply {
+    match request {
+        Request::Page => Reply {
             status: 200,
             content_type: "text/html; charset=utf-8",
             body: EXPLORER_HTML.to_string(),
         },
-        "/api/probe" => match parse_query(params, &[]) {
-            Err(e) => Reply::error(400, e),
-            Ok(q) => match oracle.analyse(&q.pos) {
-                Ok(a) => Reply::json(200, analysis_json(&a)),
-                Err(e) => oracle_error(e),
-            },
+        Request::Probe(pos) => match oracle.analyse(pos) {
+            Ok(a) => Reply::json(200, analysis_json(&a)),
+            Err(e) => oracle_error(e),
         },
-        "/api/mainline" => match parse_query(params, &[]) {
-            Err(e) => Reply::error(400, e),
-            Ok(q) => match oracle.mainline(&q.pos, MAX_LINE) {
-                Ok((a, line)) => {
-                    let (value, dtm) = value_json(&a.value);
-                    let san: Vec<String> = line.iter().map(|m| m.san()).collect();
-                    let uci: Vec<String> = line.iter().map(|m| m.uci()).collect();
-                    Reply::json(
-                        200,
-                        json!({
-                            "fen": a.position.to_string(),
-                            "value": value,
-                            "dtm": dtm,
-                            "source": a.source.name(),
-                            "line": san,
-                            "line_uci": uci,
-                        }),
-                    )
-                }
-                Err(e) => oracle_error(e),
-            },
-        },
-        "/board.svg" => match parse_query(params, &["lastmove", "arrow", "flip", "size"]) {
-            Err(e) => Reply::error(400, e),
-            Ok(q) => {
-                let squares = |key: &str| -> Result<Option<_>, String> {
-                    match q.get(key) {
-                        None | Some("") => Ok(None),
-                        Some(t) => parse_uci_squares(t).map(Some).ok_or_else(|| {
-                            format!("option {key}={t}: expected a move such as e2e4")
-                        }),
-                    }
-                };
-                let options = (|| -> Result<SvgOptions, String> {
-                    let size = match q.get("size") {
-                        None => 0,
-                        Some(t) => t
-                            .parse::<u32>()
-                            .ok()
-                            .filter(|s| (16..=128).contains(s))
-                            .ok_or_else(|| format!("option size={t}: expected 16..128"))?,
-                    };
-                    Ok(SvgOptions {
-                        last_move: squares("lastmove")?,
-                        arrow: squares("arrow")?,
-                        flipped: flag(&q.params, "flip")?,
-                        square_px: size,
-                    })
-                })();
-                match options {
-                    Ok(o) => Reply {
-                        status: 200,
-                        content_type: "image/svg+xml",
-                        body: board_svg(&q.pos, &o),
-                    },
-                    Err(e) => Reply::error(400, e),
-                }
+        Request::Mainline(pos) => match oracle.mainline(pos, MAX_LINE) {
+            Ok((a, line)) => {
+                let (value, dtm) = value_json(&a.value);
+                let san: Vec<String> = line.iter().map(|m| m.san()).collect();
+                let uci: Vec<String> = line.iter().map(|m| m.uci()).collect();
+                Reply::json(
+                    200,
+                    json!({
+                        "fen": a.position.to_string(),
+                        "value": value,
+                        "dtm": dtm,
+                        "source": a.source.name(),
+                        "line": san,
+                        "line_uci": uci,
+                    }),
+                )
             }
+            Err(e) => oracle_error(e),
         },
-        _ => Reply::error(404, format!("no such page: {path}")),
+        Request::Board(pos, options) => Reply {
+            status: 200,
+            content_type: "image/svg+xml",
+            body: board_svg(pos, options),
+        },
+    }
+}
+
+/// Answers one request (`method`, `url` with its query).
+pub fn handle(oracle: &Oracle, method: &str, url: &str) -> Reply {
+    match parse_request(method, url) {
+        Ok(request) => answer(oracle, &request),
+        Err(reply) => reply,
     }
 }
 
@@ -365,5 +452,63 @@ mod tests {
             400
         );
         assert_eq!(handle(&oracle, "POST", "/").status, 405);
+    }
+
+    /// The reader alone: what each page asks for, and a refusal (with its
+    /// status) for what it cannot be; a mark off the board is refused
+    /// (it panicked on a flipped board: the fuzz regression
+    /// arrow-off-a-flipped-board). Every request read is read the same
+    /// from its own URL.
+    #[test]
+    fn requests_are_read_without_a_socket() {
+        let pos = |t: &str, b: &str| parse_position(t, Some(b.parse().unwrap()), Rules::default());
+        let p15 = pos("pawngame", "1x5").unwrap();
+        assert_eq!(parse_request("GET", "/index.html"), Ok(Request::Page));
+        assert_eq!(
+            parse_request("HEAD", "/api/mainline?fen=pawngame&board=1x5"),
+            Ok(Request::Mainline(p15))
+        );
+        let svg = parse_request("GET", "/board.svg?fen=pawngame&board=1x5&arrow=a2a4&flip=1");
+        let options = SvgOptions {
+            arrow: parse_uci_squares("a2a4"),
+            flipped: true,
+            ..SvgOptions::default()
+        };
+        assert_eq!(svg, Ok(Request::Board(p15, options)));
+        for (url, status) in [
+            ("/board.svg?fen=pawngame&board=1x5&arrow=b2b4&flip=1", 400),
+            ("/board.svg?fen=pawngame&board=1x5&lastmove=a2a9", 400),
+            ("/board.svg?fen=pawngame&board=1x5&size=8", 400),
+            ("/api/probe?fen=pawngame&board=1x5&flip=1", 400),
+            ("/api/probe?fen=%C3%28", 400),
+            ("/api/probe", 400),
+            ("/api/prob", 404),
+        ] {
+            let r = parse_request("GET", url).unwrap_err();
+            assert_eq!(r.status, status, "{url}: {}", r.body);
+            let j: Json = serde_json::from_str(&r.body).unwrap();
+            assert!(j["error"].as_str().is_some_and(|e| !e.contains('\n')));
+        }
+        assert_eq!(parse_request("PUT", "/").unwrap_err().status, 405);
+        let p = pos("4/pp2/4/PP2/4 w -", "4x5").unwrap();
+        let p = Position::from_setup(
+            &p.to_setup(),
+            crate::rules::Variant::new(
+                p.board(),
+                Rules {
+                    en_passant: false,
+                    seventh_rank_wins: true,
+                },
+            ),
+        )
+        .unwrap();
+        for r in [
+            Request::Page,
+            Request::Probe(p),
+            Request::Mainline(p),
+            Request::Board(p, options),
+        ] {
+            assert_eq!(parse_request("GET", &request_url(&r)), Ok(r));
+        }
     }
 }

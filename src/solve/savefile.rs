@@ -320,6 +320,11 @@ pub fn save_proven_union(
 
 /// The results saved in `path` for `wanted`; `None` if there is no file.
 pub fn load_proven(path: &Path, wanted: ProvenKind) -> Result<Option<Vec<Proven>>, ProvenError> {
+    // A device would be read without end (a link to /dev/zero).
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        let e = std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a regular file");
+        return Err(io(path, e));
+    }
     match std::fs::read(path) {
         Ok(bytes) => decode_proven(path, &bytes, wanted).map(Some),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
@@ -426,6 +431,18 @@ mod tests {
         let read = decode_proven(Path::new("x"), &out, kind(true)).unwrap();
         entries.reverse();
         assert_eq!(read, entries);
+    }
+
+    /// A save file's name that is a device is refused without reading it
+    /// (a link to /dev/zero or /dev/full would be read for ever).
+    #[test]
+    fn a_device_is_not_a_save_file() {
+        let path = Path::new("/dev/null");
+        if path.exists() {
+            let e = load_proven(path, kind(false)).unwrap_err();
+            assert!(matches!(&e, ProvenError::Io { .. }), "{e}");
+            assert!(e.to_string().contains("not a regular file"), "{e}");
+        }
     }
 
     #[test]
