@@ -527,7 +527,7 @@ fn edit_log(r: &ReferenceLog, edits: &[u8]) -> (Vec<u8>, Vec<String>) {
 }
 
 /// Proof logs (`DIR/proof.log`). First byte even: the rest is a whole log;
-/// odd: the rest is a list of edits of a real log ([`edit_log`]). Read as
+/// odd: the rest is a list of edits of a real log (`edit_log`). Read as
 /// the log of any game and of the reference game: never a panic; an error
 /// names the file; every line is either believed or reported (with its
 /// number); a believed line is written again as the very same text (so
