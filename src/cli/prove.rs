@@ -159,8 +159,9 @@ fn summary_json(m: &Manager, open: usize, seconds: f64) -> serde_json::Value {
     })
 }
 
-fn print_summary(m: &Manager, open: usize, seconds: f64) {
-    println!(
+/// A proof's root, its value and whether the proof is complete.
+fn headline(m: &Manager) -> String {
+    format!(
         "{}: {}{}",
         m.root(),
         prove::wdl_text(m.value()),
@@ -169,7 +170,11 @@ fn print_summary(m: &Manager, open: usize, seconds: f64) {
         } else {
             " (proof not complete)"
         }
-    );
+    )
+}
+
+fn print_summary(m: &Manager, open: usize, seconds: f64) {
+    println!("{}", headline(m));
     let moves: Vec<String> = m
         .move_values()
         .iter()
@@ -478,16 +483,7 @@ impl ProveArgs {
                 }
                 seen.push(r.pos);
                 let (m, _) = Self::replay_root(&log, r.pos, r.all_moves);
-                println!(
-                    "earlier root {}: {}{}",
-                    m.root(),
-                    prove::wdl_text(m.value()),
-                    if m.complete() {
-                        " (proof complete)"
-                    } else {
-                        " (proof not complete)"
-                    }
-                );
+                println!("earlier root {}", headline(&m));
             }
         }
         print_summary(&manager, open, seconds);
