@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::{minimax, reachable_positions, variants, MinimaxMemo};
+use common::{minimax, reachable_positions, variants, MinimaxMemo, RULE_CHECK_BOARDS};
 use peasant::rules::*;
 
 /// A deliberately wrong variant of the analysis, to show the test can fail.
@@ -216,17 +216,7 @@ fn check(v: Variant, setups: bool, randoms: usize, counts: &mut Counts) {
 #[test]
 fn sides_that_can_never_win_do_not_win() {
     let mut counts = Counts::default();
-    let boards: [(u8, u8, bool); 8] = [
-        (4, 4, true),
-        (6, 4, true),
-        (3, 5, true),
-        (4, 5, true),
-        (5, 5, true),
-        (3, 6, true),
-        (4, 6, false),
-        (3, 8, false),
-    ];
-    for (w, h, setups) in boards {
+    for (w, h, setups) in RULE_CHECK_BOARDS {
         for v in variants(w, h) {
             check(v, setups, 300, &mut counts);
         }

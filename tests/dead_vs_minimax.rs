@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{minimax, reachable_positions, MinimaxMemo};
+use common::{minimax, reachable_positions, MinimaxMemo, RULE_CHECK_BOARDS};
 use peasant::rules::*;
 
 /// A deliberately wrong variant of the rule, to show the test can fail.
@@ -108,17 +108,7 @@ fn dead_positions_are_draws() {
     let mut total = 0;
     let mut dead = 0;
     let mut caught = [0; 3];
-    let boards: [(u8, u8, bool); 8] = [
-        (4, 4, true),
-        (6, 4, true),
-        (3, 5, true),
-        (4, 5, true),
-        (5, 5, true),
-        (3, 6, true),
-        (4, 6, false),
-        (3, 8, false),
-    ];
-    for (w, h, setups) in boards {
+    for (w, h, setups) in RULE_CHECK_BOARDS {
         for v in variants(w, h) {
             let (n, d, c) = check(v, setups, 300);
             total += n;

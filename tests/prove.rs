@@ -442,13 +442,21 @@ fn killed_runs_resume_to_the_same_values() {
 /// A complete proof of the pawn game 5x5 in a fresh directory.
 fn proof_5x5(name: &str) -> TempDir {
     let dir = temp_dir(name);
-    let (code, _, err) = run_cli(&[
+    let (code, _, err) = prove_5x5_cli("pawngame", dir.to_str().unwrap());
+    assert_eq!(code, 0, "{err}");
+    dir
+}
+
+/// `prove POS --all-moves` on 5x5 in `dir`: one worker, 20-node jobs that
+/// expand when they run out.
+fn prove_5x5_cli(pos: &str, dir: &str) -> (i32, String, String) {
+    run_cli(&[
         "prove",
-        "pawngame",
+        pos,
         "--board",
         "5x5",
         "--dir",
-        dir.to_str().unwrap(),
+        dir,
         "--all-moves",
         "--workers",
         "1",
@@ -459,9 +467,7 @@ fn proof_5x5(name: &str) -> TempDir {
         "--hash-mb",
         "1",
         "--quiet",
-    ]);
-    assert_eq!(code, 0, "{err}");
-    dir
+    ])
 }
 
 fn log_lines(dir: &Path) -> Vec<String> {
@@ -947,25 +953,7 @@ fn an_earlier_root_serves_a_later_proof() {
     let first = start.legal_moves()[1];
     let child = start.play(first);
     let d = dir.to_str().unwrap();
-    let fen = child.to_string();
-    let (code, _, err) = run_cli(&[
-        "prove",
-        &fen,
-        "--board",
-        "5x5",
-        "--dir",
-        d,
-        "--all-moves",
-        "--workers",
-        "1",
-        "--job-nodes",
-        "20",
-        "--max-job-nodes",
-        "20",
-        "--hash-mb",
-        "1",
-        "--quiet",
-    ]);
+    let (code, _, err) = prove_5x5_cli(&child.to_string(), d);
     assert_eq!(code, 0, "{err}");
     let child_jobs = read(&dir, start.variant()).jobs.len();
     let solved = solved_text(&start);

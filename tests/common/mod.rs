@@ -59,6 +59,21 @@ pub fn temp_dir(name: &str) -> TempDir {
 }
 
 /// The four rule sets of the family on a `w` x `h` board.
+/// The boards the exhaustive rule checks walk (dead positions, the
+/// one-sided bound): width, height, and whether every setup is searched
+/// (`false`: random starts only).
+#[allow(dead_code)]
+pub const RULE_CHECK_BOARDS: [(u8, u8, bool); 8] = [
+    (4, 4, true),
+    (6, 4, true),
+    (3, 5, true),
+    (4, 5, true),
+    (5, 5, true),
+    (3, 6, true),
+    (4, 6, false),
+    (3, 8, false),
+];
+
 pub fn variants(w: u8, h: u8) -> Vec<Variant> {
     let board = Board::new(w, h).unwrap();
     Rules::ALL.iter().map(|&r| Variant::new(board, r)).collect()
