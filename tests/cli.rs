@@ -4,18 +4,16 @@
 //! promised fields. Expected counts and move lists come from the naive
 //! generator of `tests/naive`, not from the engine.
 
+#[allow(unused_imports)]
+mod common;
 mod naive;
 
 use naive::{Game, Opts};
 use serde_json::Value;
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_peasant"))
-        .args(args)
-        .env("RAYON_NUM_THREADS", "1")
-        .output()
-        .expect("the peasant binary runs")
+    common::run_peasant(args)
 }
 
 fn stdout(out: &Output) -> String {
@@ -279,33 +277,7 @@ const BAD_COMMANDS: &[Bad] = &[
 ];
 
 fn check_bad(name: &str, args: &[&str], mentions: &[&str]) -> Result<(), String> {
-    let out = run(args);
-    let err = stderr(&out);
-    let mut problems = Vec::new();
-    if out.status.code() != Some(2) {
-        problems.push(format!("exit status {:?}, not 2", out.status.code()));
-    }
-    let lines: Vec<&str> = err.lines().collect();
-    if lines.len() != 1 || lines[0].trim().is_empty() || !err.ends_with('\n') {
-        problems.push(format!("stderr is not exactly one non-empty line: {err:?}"));
-    }
-    if err.contains("panicked") || err.contains("RUST_BACKTRACE") {
-        problems.push(format!("panic: {err:?}"));
-    }
-    if !out.stdout.is_empty() {
-        problems.push(format!("stdout is not empty: {:?}", stdout(&out)));
-    }
-    let lower = err.to_lowercase();
-    for word in mentions {
-        if !lower.contains(&word.to_lowercase()) {
-            problems.push(format!("message does not mention '{word}': {err:?}"));
-        }
-    }
-    if problems.is_empty() {
-        Ok(())
-    } else {
-        Err(format!("{name} ({args:?}): {}", problems.join("; ")))
-    }
+    common::check_refusal(args, &run(args), 2, mentions).map_err(|e| format!("{name} {e}"))
 }
 
 #[test]

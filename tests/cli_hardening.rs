@@ -12,14 +12,10 @@ mod common;
 use common::gen;
 use peasant::{table::file_name, Board, Material, Rules, Variant};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_peasant"))
-        .args(args)
-        .env("RAYON_NUM_THREADS", "1")
-        .output()
-        .expect("the peasant binary runs")
+    common::run_peasant(args)
 }
 
 fn stderr(out: &Output) -> String {
@@ -34,33 +30,10 @@ fn variant(w: u8, h: u8) -> Variant {
     Variant::new(Board::new(w, h).unwrap(), Rules::default())
 }
 
-/// Runs `args`; the problems with its answer if it is not exit status
-/// `status` with exactly one line on stderr mentioning every word of
-/// `mentions` (case-insensitive) and no panic.
+/// Runs `args`; the problems with its answer if it is not a refusal with
+/// exit status `status` mentioning every word of `mentions`.
 fn check_refused(args: &[&str], status: i32, mentions: &[&str]) -> Result<(), String> {
-    let out = run(args);
-    let err = stderr(&out);
-    let mut problems = Vec::new();
-    if out.status.code() != Some(status) {
-        problems.push(format!("exit status {:?}, not {status}", out.status.code()));
-    }
-    if err.lines().count() != 1 || !err.ends_with('\n') {
-        problems.push(format!("stderr is not exactly one line: {err:?}"));
-    }
-    if err.contains("panicked") || err.contains("RUST_BACKTRACE") {
-        problems.push(format!("panic: {err:?}"));
-    }
-    let lower = err.to_lowercase();
-    for word in mentions {
-        if !lower.contains(&word.to_lowercase()) {
-            problems.push(format!("message does not mention '{word}': {err:?}"));
-        }
-    }
-    if problems.is_empty() {
-        Ok(())
-    } else {
-        Err(format!("{args:?}: {}", problems.join("; ")))
-    }
+    common::check_refusal(args, &run(args), status, mentions)
 }
 
 fn assert_all(failures: Vec<String>) {

@@ -170,3 +170,53 @@ pub fn reachable_positions(v: Variant, setups: bool, randoms: usize) -> Vec<Posi
     out.sort();
     out
 }
+
+/// Runs the built `peasant` with `args` (rayon on one thread).
+pub fn run_peasant(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_peasant"))
+        .args(args)
+        .env("RAYON_NUM_THREADS", "1")
+        .output()
+        .expect("the peasant binary runs")
+}
+
+/// Whether `out`, the answer to `args`, is a refusal as the command line
+/// promises: exit status `status`, exactly one non-empty line on stderr
+/// that mentions every word of `mentions` (case-insensitive), nothing on
+/// stdout, no panic. `Err` lists what is wrong.
+pub fn check_refusal(
+    args: &[&str],
+    out: &std::process::Output,
+    status: i32,
+    mentions: &[&str],
+) -> Result<(), String> {
+    let err = String::from_utf8_lossy(&out.stderr);
+    let mut problems = Vec::new();
+    if out.status.code() != Some(status) {
+        problems.push(format!("exit status {:?}, not {status}", out.status.code()));
+    }
+    let lines: Vec<&str> = err.lines().collect();
+    if lines.len() != 1 || lines[0].trim().is_empty() || !err.ends_with('\n') {
+        problems.push(format!("stderr is not exactly one non-empty line: {err:?}"));
+    }
+    if err.contains("panicked") || err.contains("RUST_BACKTRACE") {
+        problems.push(format!("panic: {err:?}"));
+    }
+    if !out.stdout.is_empty() {
+        problems.push(format!(
+            "stdout is not empty: {:?}",
+            String::from_utf8_lossy(&out.stdout)
+        ));
+    }
+    let lower = err.to_lowercase();
+    for word in mentions {
+        if !lower.contains(&word.to_lowercase()) {
+            problems.push(format!("message does not mention '{word}': {err:?}"));
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("{args:?}: {}", problems.join("; ")))
+    }
+}
