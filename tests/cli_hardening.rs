@@ -625,3 +625,22 @@ fn gen_makes_no_table_of_a_class_the_board_cannot_hold() {
     let out = run(&["--board", "3x4", "gen", "--check", d]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
+
+/// `peasant ... | head`: output into a pipe whose reader has gone ends the
+/// program quietly (killed by SIGPIPE, as `cat` is), never with a panic
+/// and a backtrace.
+#[test]
+fn output_into_a_closed_pipe_is_not_a_panic() {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_peasant"))
+        .args(["--board", "5x5", "solve", "pawngame"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = stderr(&out);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_ne!(out.status.code(), Some(101), "{err}");
+}
