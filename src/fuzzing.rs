@@ -372,6 +372,7 @@ pub fn reference_log() -> &'static ReferenceLog {
         let config = WorkerConfig {
             hash_mb: 1,
             shared_table: true,
+            method: Default::default(),
         };
         let mut workers = ThreadWorkers::new(1, config, None).expect("one worker");
         let config = ManagerConfig {

@@ -17,7 +17,7 @@
 use super::{print_json, CliError, GlobalArgs};
 use clap::Args;
 use peasant::prove::{
-    self, simulate, LogContents, Manager, ManagerConfig, RunEnd, RunOptions, ThreadWorkers,
+    self, simulate, LogContents, Manager, ManagerConfig, Method, RunEnd, RunOptions, ThreadWorkers,
     WorkerConfig,
 };
 use peasant::{Solver, SplitMix64, Tablebase, Wdl};
@@ -60,6 +60,10 @@ pub struct ProveArgs {
     /// table of M times their number).
     #[arg(long, value_name = "M", default_value_t = 64)]
     pub hash_mb: usize,
+    /// The search the workers run: ab (alpha-beta, the default) or pn
+    /// (proof-number search: fewer nodes on Peasants' Chess draws).
+    #[arg(long, value_name = "METHOD", default_value = "ab")]
+    pub method: String,
     /// Give each local worker its own transposition table instead of one
     /// shared table (as MPI ranks have; for measurements).
     #[arg(long, hide = true)]
@@ -192,6 +196,17 @@ fn print_summary(m: &Manager, open: usize, seconds: f64) {
 }
 
 impl ProveArgs {
+    /// `--method` read.
+    fn worker_method(&self) -> Result<Method, CliError> {
+        match self.method.as_str() {
+            "ab" => Ok(Method::AlphaBeta),
+            "pn" => Ok(Method::ProofNumber),
+            other => Err(CliError::input(format!(
+                "--method {other}: expected ab or pn"
+            ))),
+        }
+    }
+
     pub fn run(&self, global: &GlobalArgs) -> Result<(), CliError> {
         // With --status a position names which position of the log to
         // report (by default the log's last root).
@@ -275,6 +290,7 @@ impl ProveArgs {
         let worker_config = WorkerConfig {
             hash_mb: self.hash_mb,
             shared_table: !self.separate_tables,
+            method: self.worker_method()?,
         };
         // Under mpirun or srun (feature `mpi`): rank 0 manages, the other
         // ranks are the workers.
@@ -551,6 +567,7 @@ impl ProveArgs {
             prove::worker::solver_config(WorkerConfig {
                 hash_mb: self.hash_mb,
                 shared_table: false,
+                method: Method::AlphaBeta,
             }),
             None,
         )

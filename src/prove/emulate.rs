@@ -20,8 +20,8 @@
 //! another worker's). Its effect is small while jobs are short next to the
 //! proof.
 
-use crate::prove::worker::{run_job, solver_config, Job, JobResult, WorkerConfig, Workers};
-use crate::solve::{SolveError, Solver};
+use crate::prove::worker::{run_job, Job, JobResult, JobSolver, WorkerConfig, Workers};
+use crate::solve::SolveError;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 use std::sync::atomic::AtomicBool;
@@ -71,7 +71,7 @@ struct Running {
 /// `count` workers on a virtual clock (see the module's text).
 pub struct EmulatedWorkers {
     config: WorkerConfig,
-    solvers: Vec<Option<Solver<'static>>>,
+    solvers: Vec<Option<JobSolver<'static>>>,
     idle: Vec<usize>,
     clock: u64,
     running: HashMap<u64, Running>,
@@ -110,7 +110,7 @@ impl EmulatedWorkers {
     /// Makes worker `w`'s solver if it has none yet.
     fn solver(&mut self, w: usize) -> Result<(), SolveError> {
         if self.solvers[w].is_none() {
-            self.solvers[w] = Some(Solver::new(solver_config(self.config), None)?);
+            self.solvers[w] = Some(JobSolver::new(self.config, None, None)?);
         }
         Ok(())
     }
@@ -194,6 +194,7 @@ mod tests {
         let config = WorkerConfig {
             hash_mb: 1,
             shared_table: false,
+            method: Default::default(),
         };
         let mut w = EmulatedWorkers::new(3, config);
         let job = |id, budget| Job {

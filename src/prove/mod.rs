@@ -28,4 +28,6 @@ pub use log::{
 };
 pub use manager::{negate, value_of, wdl_text, Manager, ManagerConfig, MoveValue};
 pub use run::{progress_line, run, RunEnd, RunError, RunOptions};
-pub use worker::{run_job, Job, JobResult, ThreadWorkers, WorkerConfig, Workers};
+pub use worker::{
+    run_job, Job, JobResult, JobSolver, Method, ThreadWorkers, WorkerConfig, WorkerTable, Workers,
+};

@@ -10,9 +10,9 @@
 //! cancel stops a job made unnecessary; only the main thread calls MPI.
 
 use crate::prove::log::{parse_variant_tag, variant_tag, Answer};
-use crate::prove::worker::{run_job, solver_config, Job, JobResult, WorkerConfig, Workers};
+use crate::prove::worker::{run_job, Job, JobResult, JobSolver, WorkerConfig, Workers};
 use crate::rules::Position;
-use crate::solve::{Question, Solver};
+use crate::solve::Question;
 use crate::table::Tablebase;
 use mpi::topology::{Communicator, Rank, SimpleCommunicator};
 use mpi::traits::*;
@@ -194,7 +194,7 @@ fn parse_job(bytes: &[u8]) -> Option<Job> {
 
 /// The loop of a worker rank: answers rank 0's jobs until told to quit.
 pub fn worker_loop(world: &SimpleCommunicator, config: WorkerConfig, tables: Option<&Tablebase>) {
-    let solver = match Solver::new(solver_config(config), tables) {
+    let solver = match JobSolver::new(config, tables, None) {
         Ok(solver) => solver,
         Err(e) => {
             eprintln!("peasant: rank {}: {e}", world.rank());

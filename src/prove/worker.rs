@@ -1,15 +1,19 @@
 //! Workers: whatever answers jobs. A [`Workers`] implementation takes a
 //! [`Job`] (a canonical position, a question, a node budget), runs it on
-//! one of its workers with the alpha-beta [`Solver`] and hands back a
-//! [`JobResult`]. [`ThreadWorkers`] are local threads, each with its own
+//! one of its workers with a [`JobSolver`] (the alpha-beta [`Solver`], or
+//! the proof-number [`PnSolver`] with [`Method::ProofNumber`]) and hands
+//! back a [`JobResult`]. [`ThreadWorkers`] are local threads, each with its own
 //! solver (its own node budget and stop flag) and, by default, one
 //! transposition table shared by all of them and kept from job to job;
 //! with the cargo feature `mpi`, `crate::prove::mpi` makes MPI ranks
 //! workers (a table each).
 
 use crate::prove::log::Answer;
+use crate::rules::Move;
 use crate::rules::Position;
-use crate::solve::{Question, SharedTable, SolveError, Solver, SolverConfig};
+use crate::solve::{
+    PnConfig, PnSolver, Question, SharedPnTable, SharedTable, SolveError, Solver, SolverConfig,
+};
 use crate::table::Tablebase;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
@@ -63,11 +67,121 @@ pub trait Workers {
     fn wait(&mut self, timeout: Duration) -> Result<Option<JobResult>, String>;
 }
 
+/// Which search answers a worker's jobs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Method {
+    /// The alpha-beta [`Solver`]: the pawn game and the Pawn Race.
+    #[default]
+    AlphaBeta,
+    /// The proof-number [`PnSolver`]: Peasants' Chess draws (5x8: 191 M
+    /// nodes against alpha-beta's 701 M).
+    ProofNumber,
+}
+
+/// The search one worker runs its jobs with.
+pub enum JobSolver<'a> {
+    /// Alpha-beta.
+    AlphaBeta(Solver<'a>),
+    /// Proof-number search.
+    ProofNumber(PnSolver<'a>),
+}
+
+/// A transposition table the local workers share, of their method.
+#[derive(Clone)]
+pub enum WorkerTable {
+    /// For alpha-beta workers.
+    AlphaBeta(SharedTable),
+    /// For proof-number workers.
+    ProofNumber(SharedPnTable),
+}
+
+impl WorkerTable {
+    /// One table of `config.hash_mb` MiB times `workers` for `config`'s
+    /// method; [`SolveError::Memory`] if it does not fit.
+    pub fn new(config: WorkerConfig, workers: usize) -> Result<WorkerTable, SolveError> {
+        let mb = config.hash_mb.saturating_mul(workers.max(1));
+        Ok(match config.method {
+            Method::AlphaBeta => {
+                let mut c = solver_config(config);
+                c.hash_mb = mb;
+                WorkerTable::AlphaBeta(SharedTable::new(&c)?)
+            }
+            Method::ProofNumber => WorkerTable::ProofNumber(SharedPnTable::new(mb)?),
+        })
+    }
+}
+
+impl<'a> JobSolver<'a> {
+    /// A solver of `config.method` with a table of its own of
+    /// `config.hash_mb` MiB, or on `shared` (which must be of the same
+    /// method); [`SolveError::Memory`] if its table does not fit.
+    pub fn new(
+        config: WorkerConfig,
+        tables: Option<&'a Tablebase>,
+        shared: Option<&WorkerTable>,
+    ) -> Result<JobSolver<'a>, SolveError> {
+        Ok(match (config.method, shared) {
+            (Method::AlphaBeta, Some(WorkerTable::AlphaBeta(t))) => {
+                JobSolver::AlphaBeta(Solver::with_table(solver_config(config), tables, t))
+            }
+            (Method::AlphaBeta, _) => {
+                JobSolver::AlphaBeta(Solver::new(solver_config(config), tables)?)
+            }
+            (Method::ProofNumber, Some(WorkerTable::ProofNumber(t))) => {
+                JobSolver::ProofNumber(PnSolver::with_table(pn_config(config), tables, t))
+            }
+            (Method::ProofNumber, _) => {
+                JobSolver::ProofNumber(PnSolver::new(pn_config(config), tables)?)
+            }
+        })
+    }
+
+    /// The answer to `question` about `pos` within `budget` nodes
+    /// ([`SolveError::Stopped`] when it runs out or the stop flag is set).
+    pub fn answer(
+        &self,
+        pos: &Position,
+        question: Question,
+        budget: Option<u64>,
+    ) -> Result<bool, SolveError> {
+        match self {
+            JobSolver::AlphaBeta(s) => s.answer(pos, question, budget),
+            JobSolver::ProofNumber(s) => s.answer(pos, question, budget),
+        }
+    }
+
+    /// Nodes searched so far.
+    pub fn nodes(&self) -> u64 {
+        match self {
+            JobSolver::AlphaBeta(s) => s.stats().nodes,
+            JobSolver::ProofNumber(s) => s.stats().nodes,
+        }
+    }
+
+    /// The flag that stops the current job (see [`Solver::stop_flag`]).
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        match self {
+            JobSolver::AlphaBeta(s) => s.stop_flag(),
+            JobSolver::ProofNumber(s) => s.stop_flag(),
+        }
+    }
+
+    /// The moves of `pos`, the likeliest witness first: alpha-beta's order
+    /// with its table's best move first; for proof-number search, as
+    /// generated (its proven children are in its table either way).
+    fn witness_order(&self, pos: &Position) -> Vec<Move> {
+        match self {
+            JobSolver::AlphaBeta(s) => s.ordered_moves(pos),
+            JobSolver::ProofNumber(_) => pos.legal_moves().to_vec(),
+        }
+    }
+}
+
 /// Runs one job on `solver` (whose stop flag is `stop`: set by a cancel;
 /// the caller clears it before the job).
-pub fn run_job(solver: &Solver, stop: &AtomicBool, job: &Job) -> JobResult {
+pub fn run_job(solver: &JobSolver, stop: &AtomicBool, job: &Job) -> JobResult {
     let start = Instant::now();
-    let n0 = solver.stats().nodes;
+    let n0 = solver.nodes();
     let mut result = JobResult {
         id: job.id,
         answer: Answer::Open,
@@ -87,7 +201,7 @@ pub fn run_job(solver: &Solver, stop: &AtomicBool, job: &Job) -> JobResult {
         Err(SolveError::Stopped) => result.cancelled = stop.load(Ordering::Relaxed),
         Err(e) => result.error = Some(e.to_string()),
     }
-    result.nodes = solver.stats().nodes - n0;
+    result.nodes = solver.nodes() - n0;
     result.seconds = start.elapsed().as_secs_f64();
     result
 }
@@ -96,10 +210,10 @@ pub fn run_job(solver: &Solver, stop: &AtomicBool, job: &Job) -> JobResult {
 /// each child the opposite question, the search's best move first (cheap:
 /// the search that answered left that child's bound in the transposition
 /// table); `None` if that runs out of budget.
-fn witness(solver: &Solver, pos: &Position, question: Question, budget: u64) -> Option<String> {
+fn witness(solver: &JobSolver, pos: &Position, question: Question, budget: u64) -> Option<String> {
     let per_child = (budget / 8).max(1000);
     // The search's own best move first: its answer is in the table.
-    for &m in solver.ordered_moves(pos).iter() {
+    for &m in solver.witness_order(pos).iter() {
         let child = pos.play(m);
         let achieves = if child.winner_by_rule().is_some() {
             true
@@ -131,6 +245,8 @@ pub struct WorkerConfig {
     /// workers, shared by all of them (what one job proved serves every
     /// later job on any worker), instead of one table each.
     pub shared_table: bool,
+    /// The search the workers run.
+    pub method: Method,
 }
 
 /// The solver configuration of a worker.
@@ -142,7 +258,16 @@ pub fn solver_config(config: WorkerConfig) -> SolverConfig {
     }
 }
 
-/// Local threads, each with its own [`Solver`].
+/// The proof-number configuration of a worker.
+pub fn pn_config(config: WorkerConfig) -> PnConfig {
+    PnConfig {
+        hash_mb: config.hash_mb,
+        threads: 1,
+        ..PnConfig::default()
+    }
+}
+
+/// Local threads, each with its own [`JobSolver`].
 pub struct ThreadWorkers {
     jobs: Vec<Sender<Option<Job>>>,
     stops: Vec<Arc<AtomicBool>>,
@@ -164,9 +289,7 @@ impl ThreadWorkers {
     ) -> Result<ThreadWorkers, SolveError> {
         let n = n.max(1);
         let shared = if config.shared_table {
-            let mut c = solver_config(config);
-            c.hash_mb = config.hash_mb.saturating_mul(n);
-            Some(SharedTable::new(&c)?)
+            Some(WorkerTable::new(config, n)?)
         } else {
             None
         };
@@ -184,14 +307,7 @@ impl ThreadWorkers {
             let quit = Arc::clone(&quit);
             let shared = shared.clone();
             handles.push(std::thread::spawn(move || {
-                let made = match &shared {
-                    Some(t) => Ok(Solver::with_table(
-                        solver_config(config),
-                        tables.as_deref(),
-                        t,
-                    )),
-                    None => Solver::new(solver_config(config), tables.as_deref()),
-                };
+                let made = JobSolver::new(config, tables.as_deref(), shared.as_ref());
                 let solver = match made {
                     Ok(solver) => solver,
                     Err(e) => {

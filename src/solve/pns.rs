@@ -32,7 +32,7 @@ use crate::rules::position::Position;
 use crate::rules::value::Wdl;
 use crate::solve::leaf::{known, Counters, Known, Tally};
 use crate::solve::tt::{Table, Zeroed};
-use crate::solve::types::{Proven, RootSolution, Solution, SolveError, SolveStats};
+use crate::solve::types::{Proven, Question, RootSolution, Solution, SolveError, SolveStats};
 use crate::table::Tablebase;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -300,12 +300,25 @@ fn reaches(v: Wdl, attacker_to_move: bool) -> bool {
     }
 }
 
+/// A proof-number transposition table several [`PnSolver`]s share (see
+/// [`PnSolver::with_table`]).
+#[derive(Clone)]
+pub struct SharedPnTable(Arc<TranspositionTable>);
+
+impl SharedPnTable {
+    /// An empty table of `mb` MiB; [`SolveError::Memory`] if it does not
+    /// fit in memory.
+    pub fn new(mb: usize) -> Result<SharedPnTable, SolveError> {
+        Ok(SharedPnTable(Arc::new(TranspositionTable::new(mb)?)))
+    }
+}
+
 /// Solves the binary questions of one variant by proof-number search, with
 /// tables where they exist.
 pub struct PnSolver<'a> {
     config: PnConfig,
     tables: Option<&'a Tablebase>,
-    tt: TranspositionTable,
+    tt: Arc<TranspositionTable>,
     counters: Counters,
     /// [`PnSolver::root_numbers`], φ in the high half.
     root: AtomicU64,
@@ -321,10 +334,27 @@ impl<'a> PnSolver<'a> {
         Ok(PnSolver {
             config,
             tables,
-            tt: TranspositionTable::new(config.hash_mb)?,
+            tt: Arc::new(TranspositionTable::new(config.hash_mb)?),
             counters: Counters::new(config.max_nodes),
             root: AtomicU64::new(0),
         })
+    }
+
+    /// A solver that stores into and probes `table` (whose size replaces
+    /// `config.hash_mb`), with node counts, budget and stop flag of its
+    /// own: the local workers of the proof manager share one table.
+    pub fn with_table(
+        config: PnConfig,
+        tables: Option<&'a Tablebase>,
+        table: &SharedPnTable,
+    ) -> PnSolver<'a> {
+        PnSolver {
+            config,
+            tables,
+            tt: Arc::clone(&table.0),
+            counters: Counters::new(config.max_nodes),
+            root: AtomicU64::new(0),
+        }
     }
 
     /// The configuration the solver was built with.
@@ -586,6 +616,24 @@ impl<'a> PnSolver<'a> {
     pub fn wins(&self, pos: &Position) -> Result<bool, SolveError> {
         let mut w = Worker::new();
         let r = self.reaches_goal(&mut w, pos, true);
+        self.flush(&mut w);
+        r
+    }
+
+    /// The answer to `question` about `pos` (a game over by rule is lost
+    /// for the side to move, a stalemate drawn), as
+    /// [`crate::Solver::answer`] gives it. With `budget`, the search stops
+    /// with [`SolveError::Stopped`] after about that many more nodes; what
+    /// it proved on the way stays in the table for the next question.
+    pub fn answer(
+        &self,
+        pos: &Position,
+        question: Question,
+        budget: Option<u64>,
+    ) -> Result<bool, SolveError> {
+        self.counters.set_budget(budget);
+        let mut w = Worker::new();
+        let r = self.reaches_goal(&mut w, pos, question == Question::Wins);
         self.flush(&mut w);
         r
     }
