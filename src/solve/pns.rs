@@ -262,6 +262,9 @@ impl TranspositionTable {
 #[derive(Default)]
 struct Worker {
     tally: Tally,
+    /// Children lists of finished [`PnSolver::mid`] calls, kept for the
+    /// next ones (one allocation per depth instead of one per node).
+    spare: Vec<Vec<Child>>,
 }
 
 impl Worker {
@@ -518,8 +521,10 @@ impl<'a> PnSolver<'a> {
         w.tally.node(&self.counters)?;
         let attacker_to_move = key & 1 == 1;
         let before = w.tally.total;
-        let mut children = Vec::with_capacity(24);
+        let mut children = w.spare.pop().unwrap_or_default();
+        children.clear();
         if let Some((phi, delta)) = self.expand(w, pos, attacker_to_move, &mut children)? {
+            w.spare.push(children);
             self.tt.store(key, phi, delta, 1);
             return Ok((phi, delta));
         }
@@ -572,6 +577,7 @@ impl<'a> PnSolver<'a> {
             c.phi = cp;
             c.delta = cd;
         }
+        w.spare.push(children);
         self.tt.store(key, phi, delta, w.tally.total - before);
         Ok((phi, delta))
     }
