@@ -861,6 +861,28 @@ fn status_tree_and_simulate() {
         checked += 1;
     }
     assert!(checked >= 5, "{out}");
+    // Where the work went: every logged job's position lies under some
+    // first move (a transposition under several; an --all-moves proof runs
+    // no job on the root itself), so the parts add up to at least the
+    // log's nodes; the mirror images a3 and e3 share their positions,
+    // hence their nodes.
+    assert!(out.contains("nodes spent: on the root"), "{out}");
+    let (code, out, _) = run_cli(&["prove", "--status", d, "--json"]);
+    assert_eq!(code, 0);
+    let j = json_of(&out);
+    let below: Vec<u64> = j["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["nodes"].as_u64().unwrap())
+        .collect();
+    let total = j["nodes"].as_u64().unwrap();
+    assert!(
+        below.iter().all(|&n| n > 0 && n <= total),
+        "{below:?} of {total}"
+    );
+    assert!(below.iter().sum::<u64>() >= total, "{below:?} of {total}");
+    assert_eq!(below[0], below[4], "a3 and e3: {below:?}");
     let (code, out, _) = run_cli(&["prove", "--simulate", d, "--workers", "1,8"]);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("critical path"), "{out}");

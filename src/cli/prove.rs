@@ -146,10 +146,12 @@ impl Pool {
 }
 
 fn summary_json(m: &Manager, open: usize, seconds: f64) -> serde_json::Value {
+    let (_, below) = m.nodes_below();
     let moves: Vec<serde_json::Value> = m
         .move_values()
         .iter()
-        .map(|mv| json!({"move": mv.san, "value": wdl_json(mv.value)}))
+        .zip(below)
+        .map(|(mv, n)| json!({"move": mv.san, "value": wdl_json(mv.value), "nodes": n}))
         .collect();
     json!({
         "fen": m.root().to_string(),
@@ -161,6 +163,16 @@ fn summary_json(m: &Manager, open: usize, seconds: f64) -> serde_json::Value {
         "nodes": m.counts.logged_nodes + m.counts.nodes,
         "seconds": (seconds * 1000.0).round() / 1000.0,
     })
+}
+
+/// A node count for people: 1.23 G, 45.6 M, 789 k, 12.
+fn giga(n: u64) -> String {
+    match n {
+        n if n >= 1_000_000_000 => format!("{:.2} G", n as f64 / 1e9),
+        n if n >= 1_000_000 => format!("{:.1} M", n as f64 / 1e6),
+        n if n >= 1_000 => format!("{} k", n / 1000),
+        n => n.to_string(),
+    }
 }
 
 /// A proof's root, its value and whether the proof is complete.
@@ -503,6 +515,18 @@ impl ProveArgs {
             }
         }
         print_summary(&manager, open, seconds);
+        let (on_root, below) = manager.nodes_below();
+        let spent: Vec<String> = manager
+            .move_values()
+            .iter()
+            .zip(below)
+            .map(|(mv, n)| format!("{} {}", mv.san, giga(n)))
+            .collect();
+        println!(
+            "nodes spent: on the root {}; below each first move: {}",
+            giga(on_root),
+            spent.join(", ")
+        );
         if self.tree {
             print!("{}", manager.tree(self.tree_depth));
         }

@@ -152,6 +152,8 @@ pub struct Manager {
     index: HashMap<u128, NodeId>,
     known: HashMap<(u128, usize), (bool, Option<String>)>,
     opened: HashMap<(u128, usize), u64>,
+    /// Nodes the jobs on each position cost (logged and this run's).
+    spent: HashMap<u128, u64>,
     /// Positions a logged run expanded as its root (`--all-moves`): a
     /// later proof that meets one expands it too, so it meets that run's
     /// answers (a proof of the 8x8 pawn game's start uses the proof of
@@ -187,10 +189,12 @@ impl Manager {
         let mut known = HashMap::new();
         let mut opened: HashMap<(u128, usize), u64> = HashMap::new();
         let mut counts = Counts::default();
+        let mut spent: HashMap<u128, u64> = HashMap::new();
         for j in &log.jobs {
             let k = (j.key(), qi(j.question));
             counts.logged_jobs += 1;
             counts.logged_nodes += j.nodes;
+            *spent.entry(k.0).or_default() += j.nodes;
             match j.answer.as_bool() {
                 Some(b) => {
                     known.insert(k, (b, j.best.clone()));
@@ -210,6 +214,7 @@ impl Manager {
             index: HashMap::new(),
             known,
             opened,
+            spent,
             expanded_roots: log
                 .roots
                 .iter()
@@ -585,6 +590,7 @@ impl Manager {
         self.counts.jobs += 1;
         self.counts.nodes += r.nodes;
         let key = self.nodes[n as usize].key;
+        *self.spent.entry(key).or_default() += r.nodes;
         let dep = match self.nodes[n as usize].after[i] {
             0 => self.nodes[n as usize].dep,
             after => after,
@@ -648,6 +654,35 @@ impl Manager {
                 }
             })
             .collect()
+    }
+
+    /// The nodes spent by jobs on the root itself, and for each first move
+    /// (in [`Manager::move_values`]' order) by jobs on its position and on
+    /// every position the tree holds below it (a transposition counts
+    /// under every first move that reaches it): where a proof's work went.
+    pub fn nodes_below(&self) -> (u64, Vec<u64>) {
+        let spent = |n: NodeId| {
+            self.spent
+                .get(&self.nodes[n as usize].key)
+                .copied()
+                .unwrap_or(0)
+        };
+        let below = |start: NodeId| {
+            let mut seen = std::collections::HashSet::from([start]);
+            let mut stack = vec![start];
+            let mut sum = 0;
+            while let Some(n) = stack.pop() {
+                sum += spent(n);
+                for &(_, c) in self.nodes[n as usize].children.iter().flatten() {
+                    if seen.insert(c) {
+                        stack.push(c);
+                    }
+                }
+            }
+            sum
+        };
+        let moves = self.root_moves.iter().map(|&(_, c)| below(c)).collect();
+        (spent(self.root_id), moves)
     }
 
     /// Whether the proof is complete: the root's value, and with
