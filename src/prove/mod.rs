@@ -4,8 +4,8 @@
 //! promising open leaves ("does the side to move win?", "does it avoid
 //! losing?", each with a node budget) to workers ([`Workers`]: local
 //! threads, or MPI ranks with the `mpi` feature) that run the alpha-beta
-//! solver of stage 5 or its proof-number solver ([`Method`]). A job whose budget runs out expands its position one
-//! ply. Every finished job is appended to a durable, checksummed text log
+//! solver of stage 5 or its proof-number solver ([`Method`]). A job whose
+//! budget runs out expands its position one ply. Every finished job is appended to a durable, checksummed text log
 //! ([`log`]) in the proof directory, so a killed run resumes from the log,
 //! nothing logged is solved again, and logs of several machines merge.
 //!

@@ -2,8 +2,8 @@
 //! [`Job`] (a canonical position, a question, a node budget), runs it on
 //! one of its workers with a [`JobSolver`] (the alpha-beta [`Solver`], or
 //! the proof-number [`PnSolver`] with [`Method::ProofNumber`]) and hands
-//! back a [`JobResult`]. [`ThreadWorkers`] are local threads, each with its own
-//! solver (its own node budget and stop flag) and, by default, one
+//! back a [`JobResult`]. [`ThreadWorkers`] are local threads, each with
+//! its own solver (its own node budget and stop flag) and, by default, one
 //! transposition table shared by all of them and kept from job to job;
 //! with the cargo feature `mpi`, `crate::prove::mpi` makes MPI ranks
 //! workers (a table each).
