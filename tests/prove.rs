@@ -266,27 +266,7 @@ fn the_command_line_runs_proof_number_workers() {
     let pos = position("pawngame", "6x6", true);
     let dir = temp_dir("prove-cli-pn");
     let d = dir.to_str().unwrap();
-    let args = |method: &'static str| {
-        [
-            "prove",
-            "pawngame",
-            "--board",
-            "6x6",
-            "--dir",
-            d,
-            "--all-moves",
-            "--workers",
-            "2",
-            "--job-nodes",
-            "200",
-            "--hash-mb",
-            "1",
-            "--method",
-            method,
-            "--json",
-            "--quiet",
-        ]
-    };
+    let args = |method| prove_6x6_args(d, "200", &["--method", method, "--json", "--quiet"]);
     let (code, out, err) = run_cli(&args("alpha"));
     assert_eq!(code, 2, "{out}{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
@@ -451,6 +431,28 @@ fn run_cli(args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// `prove pawngame --board 6x6 --dir DIR --all-moves` on two workers with
+/// `job_nodes`-node jobs and a 1 MiB table, then `extra`.
+fn prove_6x6_args<'a>(dir: &'a str, job_nodes: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "prove",
+        "pawngame",
+        "--board",
+        "6x6",
+        "--dir",
+        dir,
+        "--all-moves",
+        "--workers",
+        "2",
+        "--job-nodes",
+        job_nodes,
+        "--hash-mb",
+        "1",
+    ];
+    args.extend_from_slice(extra);
+    args
+}
+
 fn json_of(text: &str) -> serde_json::Value {
     serde_json::from_str(text.trim()).unwrap()
 }
@@ -481,22 +483,7 @@ fn killed_runs_resume_to_the_same_values() {
     let mut rng = SplitMix64::new(7);
     for _ in 0..6 {
         let mut child = peasant()
-            .args([
-                "prove",
-                "pawngame",
-                "--board",
-                "6x6",
-                "--dir",
-                d,
-                "--all-moves",
-                "--workers",
-                "2",
-                "--job-nodes",
-                "30",
-                "--hash-mb",
-                "1",
-                "--quiet",
-            ])
+            .args(prove_6x6_args(d, "30", &["--quiet"]))
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
             .spawn()
@@ -510,23 +497,7 @@ fn killed_runs_resume_to_the_same_values() {
         assert!(log.damaged.iter().all(|d| d.torn), "{:?}", log.damaged);
         every_line_true(&dir, pos.variant());
     }
-    let (code, out, err) = run_cli(&[
-        "prove",
-        "pawngame",
-        "--board",
-        "6x6",
-        "--dir",
-        d,
-        "--all-moves",
-        "--workers",
-        "2",
-        "--job-nodes",
-        "30",
-        "--hash-mb",
-        "1",
-        "--json",
-        "--quiet",
-    ]);
+    let (code, out, err) = run_cli(&prove_6x6_args(d, "30", &["--json", "--quiet"]));
     assert_eq!(code, 0, "{err}");
     let j = json_of(&out);
     assert_eq!(j["complete"], true);
