@@ -542,6 +542,23 @@ fn prove_5x5_cli(pos: &str, dir: &str) -> (i32, String, String) {
     ])
 }
 
+/// Resumes the 5x5 proof in `d` with `--all-moves --json`.
+fn resume_5x5_json(d: &str) -> (i32, String, String) {
+    run_cli(&[
+        "prove",
+        "pawngame",
+        "--board",
+        "5x5",
+        "--dir",
+        d,
+        "--all-moves",
+        "--job-nodes",
+        "20",
+        "--json",
+        "--quiet",
+    ])
+}
+
 fn log_lines(dir: &Path) -> Vec<String> {
     std::fs::read_to_string(dir.join(prove::LOG_FILE))
         .unwrap()
@@ -583,19 +600,7 @@ fn damaged_logs_are_reported_and_never_believed() {
     assert_eq!(code, 1, "{out}");
     assert!(err.contains("damaged line"), "{err}");
     // Resuming re-solves what the damaged line said and completes.
-    let (code, out, err) = run_cli(&[
-        "prove",
-        "pawngame",
-        "--board",
-        "5x5",
-        "--dir",
-        d,
-        "--all-moves",
-        "--job-nodes",
-        "20",
-        "--json",
-        "--quiet",
-    ]);
+    let (code, out, err) = resume_5x5_json(d);
     assert_eq!(code, 0, "{err}");
     assert_eq!(json_of(&out)["value"], "draw");
     assert!(err.contains("1 damaged line"), "{err}");
@@ -607,19 +612,7 @@ fn damaged_logs_are_reported_and_never_believed() {
     let log = prove::read_logs(&[dir.path().to_path_buf()], Some(variant)).unwrap();
     assert_eq!(log.damaged.len(), 1);
     assert!(log.damaged[0].torn);
-    let (code, out, err) = run_cli(&[
-        "prove",
-        "pawngame",
-        "--board",
-        "5x5",
-        "--dir",
-        d,
-        "--all-moves",
-        "--job-nodes",
-        "20",
-        "--json",
-        "--quiet",
-    ]);
+    let (code, out, err) = resume_5x5_json(d);
     assert_eq!(code, 0, "{err}");
     assert_eq!(json_of(&out)["complete"], true);
     let log = prove::read_logs(&[dir.path().to_path_buf()], Some(variant)).unwrap();

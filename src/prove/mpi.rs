@@ -9,7 +9,7 @@
 //! A worker runs its job on a second thread and keeps listening, so a
 //! cancel stops a job made unnecessary; only the main thread calls MPI.
 
-use crate::prove::log::{parse_variant_tag, variant_tag, Answer};
+use crate::prove::log::{parse_variant_tag, variant_tag};
 use crate::prove::worker::{run_job, Job, JobResult, JobSolver, WorkerConfig, Workers};
 use crate::rules::Position;
 use crate::solve::Question;
@@ -113,7 +113,7 @@ impl Workers for MpiWorkers {
                 .immediate_matched_probe_with_tag(TAG_RESULT)
             {
                 let (bytes, status) = probed.matched_receive_vec::<u8>();
-                let r = parse_result(&bytes)
+                let r = JobResult::from_text(&bytes)
                     .ok_or_else(|| format!("rank {}: a garbled result", status.source_rank()))?;
                 self.running.remove(&r.id);
                 self.idle.push(status.source_rank());
@@ -135,41 +135,6 @@ impl Drop for MpiWorkers {
                 .send_with_tag(&b""[..], TAG_QUIT);
         }
     }
-}
-
-fn result_text(r: &JobResult) -> String {
-    format!(
-        "{}\t{}\t{}\t{}\t{}\t{}\t{}",
-        r.id,
-        r.answer.text(),
-        r.nodes,
-        r.seconds,
-        r.best.as_deref().unwrap_or("-"),
-        r.cancelled as u8,
-        r.error.as_deref().unwrap_or("-")
-    )
-}
-
-fn parse_result(bytes: &[u8]) -> Option<JobResult> {
-    let text = std::str::from_utf8(bytes).ok()?;
-    let f: Vec<&str> = text.split('\t').collect();
-    if f.len() != 7 {
-        return None;
-    }
-    Some(JobResult {
-        id: f[0].parse().ok()?,
-        answer: match f[1] {
-            "yes" => Answer::Yes,
-            "no" => Answer::No,
-            "open" => Answer::Open,
-            _ => return None,
-        },
-        nodes: f[2].parse().ok()?,
-        seconds: f[3].parse().ok()?,
-        best: (f[4] != "-").then(|| f[4].to_string()),
-        cancelled: f[5] == "1",
-        error: (f[6] != "-").then(|| f[6].to_string()),
-    })
 }
 
 fn parse_job(bytes: &[u8]) -> Option<Job> {
@@ -242,6 +207,6 @@ pub fn worker_loop(world: &SimpleCommunicator, config: WorkerConfig, tables: Opt
         if quit {
             return;
         }
-        manager.send_with_tag(result_text(&result).as_bytes(), TAG_RESULT);
+        manager.send_with_tag(result.to_text().as_bytes(), TAG_RESULT);
     }
 }

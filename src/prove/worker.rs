@@ -53,6 +53,52 @@ pub struct JobResult {
     pub error: Option<String>,
 }
 
+impl JobResult {
+    /// The result as one line of text, as an MPI worker rank sends it:
+    /// tab-separated id, answer, nodes, seconds, best move (`-`: none),
+    /// cancelled (0/1) and last the error (`-`: none), which may hold
+    /// anything, tabs included.
+    pub fn to_text(&self) -> String {
+        format!(
+            "{}\t{}\t{}\t{}\t{}\t{}\t{}",
+            self.id,
+            self.answer.text(),
+            self.nodes,
+            self.seconds,
+            self.best.as_deref().unwrap_or("-"),
+            self.cancelled as u8,
+            self.error.as_deref().unwrap_or("-"),
+        )
+    }
+
+    /// The result [`JobResult::to_text`] wrote; `None` for anything else.
+    pub fn from_text(bytes: &[u8]) -> Option<JobResult> {
+        let text = std::str::from_utf8(bytes).ok()?;
+        let f: Vec<&str> = text.splitn(7, '\t').collect();
+        if f.len() != 7 {
+            return None;
+        }
+        Some(JobResult {
+            id: f[0].parse().ok()?,
+            answer: match f[1] {
+                "yes" => Answer::Yes,
+                "no" => Answer::No,
+                "open" => Answer::Open,
+                _ => return None,
+            },
+            nodes: f[2].parse().ok()?,
+            seconds: f[3].parse().ok()?,
+            best: (f[4] != "-").then(|| f[4].to_string()),
+            cancelled: match f[5] {
+                "0" => false,
+                "1" => true,
+                _ => return None,
+            },
+            error: (f[6] != "-").then(|| f[6].to_string()),
+        })
+    }
+}
+
 /// A pool of workers, local or remote. The manager never has more jobs in
 /// flight than [`Workers::count`].
 pub trait Workers {
@@ -404,6 +450,48 @@ impl Drop for ThreadWorkers {
         }
         for h in self.handles.drain(..) {
             let _ = h.join();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_survive_their_text() {
+        let open = JobResult {
+            id: 17,
+            answer: Answer::Open,
+            nodes: 123_456,
+            seconds: 1.25,
+            best: None,
+            cancelled: false,
+            error: None,
+        };
+        let yes = JobResult {
+            answer: Answer::Yes,
+            best: Some("b5".into()),
+            ..open.clone()
+        };
+        let failed = JobResult {
+            cancelled: true,
+            error: Some("a table is damaged:\tsee\tthis".into()),
+            ..yes.clone()
+        };
+        for r in [open, yes, failed] {
+            let back = JobResult::from_text(r.to_text().as_bytes()).unwrap();
+            assert_eq!(format!("{back:?}"), format!("{r:?}"));
+        }
+        for bad in [
+            "",
+            "17\topen\t1\t1.0\t-\t0",
+            "17\tmaybe\t1\t1.0\t-\t0\t-",
+            "17\topen\t1\t1.0\t-\t2\t-",
+            "17\topen\tmany\t1.0\t-\t0\t-",
+            "x\topen\t1\t1.0\t-\t0\t-",
+        ] {
+            assert!(JobResult::from_text(bad.as_bytes()).is_none(), "{bad}");
         }
     }
 }
