@@ -101,7 +101,8 @@ pub fn run(
         if let Some(every) = options.progress {
             if last_progress.elapsed() >= every {
                 last_progress = Instant::now();
-                eprintln!("{}", progress_line(manager, start.elapsed()));
+                let running = workers.running_nodes();
+                eprintln!("{}", progress_line(manager, start.elapsed(), running));
             }
         }
     };
@@ -111,16 +112,20 @@ pub fn run(
     Ok(end)
 }
 
-/// One line for people: what the run has done so far.
-pub fn progress_line(manager: &Manager, elapsed: Duration) -> String {
+/// One line for people: what the run has done so far (with the nodes the
+/// running jobs have searched, where the workers can tell).
+pub fn progress_line(manager: &Manager, elapsed: Duration, running_nodes: Option<u64>) -> String {
     let moves = manager.move_values();
     let known = moves.iter().filter(|m| m.value.is_some()).count();
+    let running = match running_nodes {
+        Some(n) => format!("{} running ({n} nodes so far)", manager.in_flight()),
+        None => format!("{} running", manager.in_flight()),
+    };
     format!(
-        "prove: {:.0}s, {} jobs ({} nodes), {} running, {} cancelled, {} positions in the tree, root {}, {}/{} first moves known",
+        "prove: {:.0}s, {} jobs ({} nodes), {running}, {} cancelled, {} positions in the tree, root {}, {}/{} first moves known",
         elapsed.as_secs_f64(),
         manager.counts.jobs,
         manager.counts.nodes,
-        manager.in_flight(),
         manager.counts.cancelled,
         manager.size(),
         crate::prove::manager::wdl_text(manager.value()),

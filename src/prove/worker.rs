@@ -15,7 +15,7 @@ use crate::solve::{
     PnConfig, PnSolver, Question, SharedPnTable, SharedTable, SolveError, Solver, SolverConfig,
 };
 use crate::table::Tablebase;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -111,6 +111,11 @@ pub trait Workers {
     fn cancel(&mut self, id: u64);
     /// The next finished job, waiting at most `timeout`.
     fn wait(&mut self, timeout: Duration) -> Result<Option<JobResult>, String>;
+    /// Nodes the running jobs have searched so far, if the pool can tell
+    /// (local threads can; remote ranks report only when a job ends).
+    fn running_nodes(&self) -> Option<u64> {
+        None
+    }
 }
 
 /// Which search answers a worker's jobs.
@@ -201,6 +206,14 @@ impl<'a> JobSolver<'a> {
         match self {
             JobSolver::AlphaBeta(s) => s.stats().nodes,
             JobSolver::ProofNumber(s) => s.stats().nodes,
+        }
+    }
+
+    /// The count of nodes searched (see [`Solver::node_counter`]).
+    pub fn node_counter(&self) -> Arc<AtomicU64> {
+        match self {
+            JobSolver::AlphaBeta(s) => s.node_counter(),
+            JobSolver::ProofNumber(s) => s.node_counter(),
         }
     }
 
@@ -317,6 +330,9 @@ pub fn pn_config(config: WorkerConfig) -> PnConfig {
 pub struct ThreadWorkers {
     jobs: Vec<Sender<Option<Job>>>,
     stops: Vec<Arc<AtomicBool>>,
+    /// Each worker's solver's node count, and its value when the worker's
+    /// current job started.
+    counters: Vec<(Arc<AtomicU64>, u64)>,
     results: Receiver<(usize, JobResult)>,
     quit: Arc<AtomicBool>,
     idle: Vec<usize>,
@@ -362,7 +378,7 @@ impl ThreadWorkers {
                     }
                 };
                 let stop = solver.stop_flag();
-                let _ = flag_tx.send((w, Ok(Arc::clone(&stop))));
+                let _ = flag_tx.send((w, Ok((Arc::clone(&stop), solver.node_counter()))));
                 while let Ok(Some(job)) = rx.recv() {
                     // Cleared before `quit` is read: a shutdown after this
                     // point sets the flag again and stops the job.
@@ -377,12 +393,12 @@ impl ThreadWorkers {
                 }
             }));
         }
-        let mut stops: Vec<Option<Arc<AtomicBool>>> = vec![None; n];
+        let mut flags: Vec<Option<(Arc<AtomicBool>, Arc<AtomicU64>)>> = vec![None; n];
         let mut failed = None;
         for _ in 0..n {
             let (w, flag) = flag_rx.recv().expect("a worker thread started");
             match flag {
-                Ok(flag) => stops[w] = Some(flag),
+                Ok(flag) => flags[w] = Some(flag),
                 Err(e) => failed = Some(e),
             }
         }
@@ -395,9 +411,17 @@ impl ThreadWorkers {
             }
             return Err(e);
         }
+        let (stops, counters) = flags
+            .into_iter()
+            .map(|f| {
+                let (stop, nodes) = f.expect("every flag");
+                (stop, (nodes, 0))
+            })
+            .unzip();
         Ok(ThreadWorkers {
             jobs,
-            stops: stops.into_iter().map(|s| s.expect("every flag")).collect(),
+            stops,
+            counters,
             results,
             quit,
             idle: (0..n).rev().collect(),
@@ -415,6 +439,9 @@ impl Workers for ThreadWorkers {
     fn start(&mut self, job: Job) -> Result<(), String> {
         let w = self.idle.pop().ok_or("no idle worker")?;
         self.running[w] = Some(job.id);
+        // The worker is idle: its count stands still until the job starts.
+        let (nodes, base) = &mut self.counters[w];
+        *base = nodes.load(Ordering::Relaxed);
         self.jobs[w]
             .send(Some(job))
             .map_err(|_| format!("worker thread {w} has ended"))
@@ -436,6 +463,16 @@ impl Workers for ThreadWorkers {
             Err(RecvTimeoutError::Timeout) => Ok(None),
             Err(RecvTimeoutError::Disconnected) => Err("every worker thread has ended".into()),
         }
+    }
+
+    fn running_nodes(&self) -> Option<u64> {
+        let running = self.running.iter().zip(&self.counters);
+        Some(
+            running
+                .filter(|(job, _)| job.is_some())
+                .map(|(_, (nodes, base))| nodes.load(Ordering::Relaxed).saturating_sub(*base))
+                .sum(),
+        )
     }
 }
 
@@ -492,6 +529,54 @@ mod tests {
             "x\topen\t1\t1.0\t-\t0\t-",
         ] {
             assert!(JobResult::from_text(bad.as_bytes()).is_none(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn local_workers_tell_how_far_their_running_jobs_are() {
+        use crate::rules::{parse_position, Board, Rules};
+        // Peasants' Chess 5x8 is far beyond a budget of 1 M nodes: the job
+        // runs for seconds and comes back open.
+        let pos = parse_position(
+            "peasants",
+            Some(Board::new(5, 8).unwrap()),
+            Rules::default(),
+        )
+        .unwrap();
+        let config = WorkerConfig {
+            hash_mb: 16,
+            shared_table: true,
+            method: Method::AlphaBeta,
+        };
+        let mut workers = ThreadWorkers::new(1, config, None).unwrap();
+        assert_eq!(workers.running_nodes(), Some(0));
+        let budget = 1_000_000;
+        for id in 1..=2 {
+            let job = Job {
+                id,
+                pos,
+                question: Question::Wins,
+                budget,
+            };
+            workers.start(job).unwrap();
+            let mut seen = Vec::new();
+            let result = loop {
+                seen.push(workers.running_nodes().unwrap());
+                if let Some(r) = workers.wait(Duration::from_millis(2)).unwrap() {
+                    break r;
+                }
+            };
+            assert_eq!(result.answer, Answer::Open);
+            // Counted from this job's start (the second job's count does
+            // not include the first's), growing, never past the job's own.
+            assert!(seen.iter().any(|&n| n > 0), "{seen:?}");
+            assert!(seen.windows(2).all(|w| w[0] <= w[1]), "{seen:?}");
+            assert!(
+                *seen.last().unwrap() <= result.nodes,
+                "{seen:?} {}",
+                result.nodes
+            );
+            assert_eq!(workers.running_nodes(), Some(0));
         }
     }
 }

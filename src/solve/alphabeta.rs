@@ -31,7 +31,7 @@ use crate::solve::tt::{Table, Zeroed};
 use crate::solve::types::{Proven, Question, RootSolution, Solution, SolveError, SolveStats};
 use crate::table::Tablebase;
 use rayon::prelude::*;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::Arc;
 
 /// How the solver searches.
@@ -340,6 +340,13 @@ impl<'a> Solver<'a> {
     /// The flag [`Solver::stop`] sets, for a signal handler that must own it.
     pub fn stop_flag(&self) -> Arc<AtomicBool> {
         self.counters.stop_flag()
+    }
+
+    /// The number of nodes searched so far (as [`Solver::stats`] counts
+    /// them, a few thousand behind), readable from another thread while
+    /// a search runs: for progress reports of long jobs.
+    pub fn node_counter(&self) -> Arc<AtomicU64> {
+        self.counters.node_counter()
     }
 
     /// The range of every score a searched position can have.

@@ -119,7 +119,9 @@ impl Tally {
 /// node budget. Each thread counts in its own [`SolveStats`] and adds them
 /// here every few thousand nodes ([`Counters::checkpoint`]).
 pub(crate) struct Counters {
-    nodes: AtomicU64,
+    /// Nodes flushed so far; shared with [`Counters::node_counter`]'s
+    /// readers (a proof's progress line).
+    nodes: Arc<AtomicU64>,
     table_hits: AtomicU64,
     rule_hits: AtomicU64,
     race_hits: AtomicU64,
@@ -135,7 +137,7 @@ pub(crate) struct Counters {
 impl Counters {
     pub(crate) fn new(max_nodes: Option<u64>) -> Counters {
         Counters {
-            nodes: AtomicU64::new(0),
+            nodes: Arc::new(AtomicU64::new(0)),
             table_hits: AtomicU64::new(0),
             rule_hits: AtomicU64::new(0),
             race_hits: AtomicU64::new(0),
@@ -161,6 +163,12 @@ impl Counters {
 
     pub(crate) fn stop_flag(&self) -> Arc<AtomicBool> {
         Arc::clone(&self.stop)
+    }
+
+    /// The count of nodes searched, as flushed every few thousand nodes,
+    /// readable from any thread while a search runs.
+    pub(crate) fn node_counter(&self) -> Arc<AtomicU64> {
+        Arc::clone(&self.nodes)
     }
 
     pub(crate) fn stats(&self) -> SolveStats {

@@ -376,6 +376,12 @@ impl<'a> PnSolver<'a> {
         self.counters.stop_flag()
     }
 
+    /// The number of nodes searched so far, readable from another thread
+    /// while a search runs (see [`crate::Solver::node_counter`]).
+    pub fn node_counter(&self) -> Arc<AtomicU64> {
+        self.counters.node_counter()
+    }
+
     /// The counters so far (updated every few thousand nodes while running).
     /// `nodes` counts expanded nodes.
     pub fn stats(&self) -> SolveStats {
