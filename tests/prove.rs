@@ -511,6 +511,63 @@ fn killed_runs_resume_to_the_same_values() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[test]
+fn a_time_limit_and_an_interruption_say_which_they_were() {
+    // Peasants' Chess 5x8 takes far longer than either stop.
+    let dir = temp_dir("prove-stops");
+    let d = dir.to_str().unwrap();
+    let args = |secs| {
+        vec![
+            "prove",
+            "peasants",
+            "--board",
+            "5x8",
+            "--dir",
+            d,
+            "--workers",
+            "1",
+            "--job-nodes",
+            "100000",
+            "--hash-mb",
+            "16",
+            "--quiet",
+            "--max-seconds",
+            secs,
+        ]
+    };
+    let (code, out, err) = run_cli(&args("1"));
+    assert_eq!(code, 3, "{out}{err}");
+    assert!(err.contains("stopped by --max-seconds"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+    // Ctrl-C long before the time limit: an interruption (status 130).
+    let child = peasant()
+        .args(args("600"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Once a job is logged the run is under way (its Ctrl-C handler set).
+    let log = dir.join(prove::LOG_FILE);
+    for _ in 0..600 {
+        let text = std::fs::read_to_string(&log).unwrap_or_default();
+        if text.lines().any(|l| l.starts_with("job\t")) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("interrupted"), "{err}");
+    assert!(!err.contains("--max-seconds"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A complete proof of the pawn game 5x5 in a fresh directory.
 fn proof_5x5(name: &str) -> TempDir {
     let dir = temp_dir(name);

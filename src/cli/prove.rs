@@ -369,10 +369,15 @@ impl ProveArgs {
                 }
             });
         }
+        // Set before `stop` when --max-seconds runs out: a Ctrl-C before
+        // that is an interruption, not the time limit.
+        let timed_out = Arc::new(AtomicBool::new(false));
         if let Some(secs) = self.max_seconds {
             let stop = Arc::clone(&stop);
+            let timed_out = Arc::clone(&timed_out);
             std::thread::spawn(move || {
                 std::thread::sleep(Duration::from_secs(secs));
+                timed_out.store(true, Ordering::SeqCst);
                 stop.store(true, Ordering::SeqCst);
             });
         }
@@ -429,10 +434,10 @@ impl ProveArgs {
         match end {
             RunEnd::Complete => Ok(()),
             RunEnd::JobLimit => Err(CliError {
-                message: "stopped by --max-jobs/--max-seconds; run again to resume".into(),
+                message: "stopped by --max-jobs; run again to resume".into(),
                 status: EXIT_STOPPED,
             }),
-            RunEnd::Stopped if self.max_seconds.is_some() => Err(CliError {
+            RunEnd::Stopped if timed_out.load(Ordering::SeqCst) => Err(CliError {
                 message: "stopped by --max-seconds; run again to resume".into(),
                 status: EXIT_STOPPED,
             }),
