@@ -190,6 +190,13 @@ impl Answer {
         }
     }
 
+    /// The answer [`Answer::text`] wrote; `None` for anything else.
+    pub fn from_text(text: &str) -> Option<Answer> {
+        [Answer::Yes, Answer::No, Answer::Open]
+            .into_iter()
+            .find(|a| a.text() == text)
+    }
+
     /// Yes for `true`, no for `false`.
     pub fn of_bool(b: bool) -> Answer {
         if b {
@@ -422,12 +429,7 @@ fn parse_body(body: &str, variant: Option<Variant>) -> Result<Line, String> {
             let v = game(f[1])?;
             let pos = position(f[2], v)?;
             let question = parse_question(f[3]).ok_or("bad question")?;
-            let answer = match f[4] {
-                "yes" => Answer::Yes,
-                "no" => Answer::No,
-                "open" => Answer::Open,
-                _ => return Err("bad answer".into()),
-            };
+            let answer = Answer::from_text(f[4]).ok_or("bad answer")?;
             let num = |s: &str| s.parse::<u64>().map_err(|_| format!("bad number '{s}'"));
             let nodes = num(f[5])?;
             let seconds: f64 = f[6]

@@ -80,12 +80,7 @@ impl JobResult {
         }
         Some(JobResult {
             id: f[0].parse().ok()?,
-            answer: match f[1] {
-                "yes" => Answer::Yes,
-                "no" => Answer::No,
-                "open" => Answer::Open,
-                _ => return None,
-            },
+            answer: Answer::from_text(f[1])?,
             nodes: f[2].parse().ok()?,
             seconds: f[3].parse().ok()?,
             best: (f[4] != "-").then(|| f[4].to_string()),
