@@ -576,44 +576,24 @@ fn proof_5x5(name: &str) -> TempDir {
     dir
 }
 
+/// `prove POS --board 5x5 --dir DIR --all-moves`, then `extra`.
+fn prove_5x5_in(pos: &str, dir: &str, extra: &[&str]) -> (i32, String, String) {
+    let mut args = vec!["prove", pos, "--board", "5x5", "--dir", dir, "--all-moves"];
+    args.extend_from_slice(extra);
+    run_cli(&args)
+}
+
 /// `prove POS --all-moves` on 5x5 in `dir`: one worker, 20-node jobs that
 /// expand when they run out.
 fn prove_5x5_cli(pos: &str, dir: &str) -> (i32, String, String) {
-    run_cli(&[
-        "prove",
-        pos,
-        "--board",
-        "5x5",
-        "--dir",
-        dir,
-        "--all-moves",
-        "--workers",
-        "1",
-        "--job-nodes",
-        "20",
-        "--max-job-nodes",
-        "20",
-        "--hash-mb",
-        "1",
-        "--quiet",
-    ])
+    let one_worker = ["--workers", "1", "--hash-mb", "1", "--quiet"];
+    let budgets = ["--job-nodes", "20", "--max-job-nodes", "20"];
+    prove_5x5_in(pos, dir, &[&one_worker[..], &budgets].concat())
 }
 
 /// Resumes the 5x5 proof in `d` with `--all-moves --json`.
 fn resume_5x5_json(d: &str) -> (i32, String, String) {
-    run_cli(&[
-        "prove",
-        "pawngame",
-        "--board",
-        "5x5",
-        "--dir",
-        d,
-        "--all-moves",
-        "--job-nodes",
-        "20",
-        "--json",
-        "--quiet",
-    ])
+    prove_5x5_in("pawngame", d, &["--job-nodes", "20", "--json", "--quiet"])
 }
 
 fn log_lines(dir: &Path) -> Vec<String> {
@@ -1252,16 +1232,7 @@ fn an_earlier_root_serves_a_later_proof() {
     }
     // A run of the start from the command line (nothing left to do) logs
     // its root; the status of the directory then names both roots.
-    let (code, _, err) = run_cli(&[
-        "prove",
-        "pawngame",
-        "--board",
-        "5x5",
-        "--dir",
-        d,
-        "--all-moves",
-        "--quiet",
-    ]);
+    let (code, _, err) = prove_5x5_in("pawngame", d, &["--quiet"]);
     assert_eq!(code, 0, "{err}");
     let (code, out, _) = run_cli(&["prove", "--status", d]);
     assert_eq!(code, 0);
