@@ -389,6 +389,7 @@ pub fn reference_log() -> &'static ReferenceLog {
             stop: &stop,
             progress: None,
             max_jobs: Some(40),
+            max_time: None,
         };
         run(&mut manager, &mut workers, &mut writer, &options).expect("the reference proof");
         drop((writer, workers));

@@ -100,6 +100,7 @@ fn prove_by(
             stop: &stop,
             progress: None,
             max_jobs,
+            max_time: None,
         },
     )
     .unwrap();

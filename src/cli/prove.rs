@@ -369,18 +369,6 @@ impl ProveArgs {
                 }
             });
         }
-        // Set before `stop` when --max-seconds runs out: a Ctrl-C before
-        // that is an interruption, not the time limit.
-        let timed_out = Arc::new(AtomicBool::new(false));
-        if let Some(secs) = self.max_seconds {
-            let stop = Arc::clone(&stop);
-            let timed_out = Arc::clone(&timed_out);
-            std::thread::spawn(move || {
-                std::thread::sleep(Duration::from_secs(secs));
-                timed_out.store(true, Ordering::SeqCst);
-                stop.store(true, Ordering::SeqCst);
-            });
-        }
         let start = Instant::now();
         let end = prove::run(
             &mut manager,
@@ -390,6 +378,7 @@ impl ProveArgs {
                 stop: &stop,
                 progress: (!self.quiet).then_some(Duration::from_secs(10)),
                 max_jobs: self.max_jobs,
+                max_time: self.max_seconds.map(Duration::from_secs),
             },
         )
         .map_err(CliError::failure)?;
@@ -437,7 +426,7 @@ impl ProveArgs {
                 message: "stopped by --max-jobs; run again to resume".into(),
                 status: EXIT_STOPPED,
             }),
-            RunEnd::Stopped if timed_out.load(Ordering::SeqCst) => Err(CliError {
+            RunEnd::TimeLimit => Err(CliError {
                 message: "stopped by --max-seconds; run again to resume".into(),
                 status: EXIT_STOPPED,
             }),

@@ -31,6 +31,8 @@ pub enum RunEnd {
     Stopped,
     /// The run's job limit was reached.
     JobLimit,
+    /// The run's time limit was reached: the jobs in flight were lost.
+    TimeLimit,
 }
 
 /// Options of a run.
@@ -41,6 +43,8 @@ pub struct RunOptions<'a> {
     pub progress: Option<Duration>,
     /// Stop after this many jobs of this run (for tests and bounded runs).
     pub max_jobs: Option<u64>,
+    /// Stop once the run has lasted this long.
+    pub max_time: Option<Duration>,
 }
 
 /// Runs `manager` on `workers` until the proof is complete or stopped,
@@ -64,6 +68,9 @@ pub fn run(
         }
         if options.max_jobs.is_some_and(|m| manager.counts.jobs >= m) {
             break RunEnd::JobLimit;
+        }
+        if options.max_time.is_some_and(|t| start.elapsed() >= t) {
+            break RunEnd::TimeLimit;
         }
         // Looking for unneeded jobs walks the open part of the tree: not
         // more often than every 50 ms.
