@@ -419,6 +419,86 @@ fn open_jobs_continue_with_bigger_budgets_until_the_largest() {
     every_line_true(&dir, pos.variant());
 }
 
+#[test]
+fn a_resumed_run_continues_logged_attempts_below_the_largest_budget() {
+    // A first run with every `open` expanding (first and largest budget
+    // 200) stops after its first job, which ran out.
+    let pos = position("pawngame", "6x6", true);
+    let dir = temp_dir("prove-resume-continue");
+    let (_, end, _) = prove_with(&pos, &dir, [200, 200], 1, Some(1), true);
+    assert_eq!(end, RunEnd::JobLimit);
+    let log = read(&dir, pos.variant());
+    let first = log.jobs[0].clone();
+    assert_eq!(first.answer, Answer::Open);
+    let config = |max_job_nodes| ManagerConfig {
+        job_nodes: 200,
+        max_job_nodes,
+        growth: 4,
+        workers: 1,
+        all_moves: true,
+    };
+    // Resumed with a larger largest budget: the logged attempt is
+    // continued at 4 times its nodes, its node is not expanded.
+    let mut resumed = Manager::new(pos, config(12_800), &log);
+    let leaves = resumed.size();
+    let job = resumed.next_job().unwrap();
+    assert_eq!((job.pos, job.question), (first.pos, first.question));
+    assert_eq!(job.budget, (4 * first.nodes).clamp(200, 12_800));
+    // Resumed with the same largest budget: expanded, as before.
+    let expanded = Manager::new(pos, config(200), &log);
+    assert!(expanded.size() > leaves, "{} {leaves}", expanded.size());
+
+    // The log holds an `open` attempt on a child of that node and a (true)
+    // answer on a grandchild: the answer is below the node, so the node
+    // is expanded, and so is the child, and the resumed proof meets it.
+    let child = pos_after_first_move(&first.pos);
+    let grandchild = pos_after_first_move(&child);
+    let solver = Solver::new(SolverConfig::default(), None).unwrap();
+    let truth = solver.answer(&grandchild, first.question, None).unwrap();
+    let mut writer = LogWriter::open(&dir, pos.variant()).unwrap();
+    for (p, answer) in [(child, Answer::Open), (grandchild, Answer::of_bool(truth))] {
+        let mut record = first.clone();
+        record.pos = peasant::rules::canonical(&p);
+        record.answer = answer;
+        record.id = read(&dir, pos.variant()).max_id() + 1;
+        writer.append_job(&record).unwrap();
+        writer.sync().unwrap();
+    }
+    drop(writer);
+    let log = read(&dir, pos.variant());
+    let below = Manager::new(pos, config(12_800), &log);
+    assert!(
+        below.size() > expanded.size(),
+        "{} {}",
+        below.size(),
+        expanded.size()
+    );
+    // Without the answer, both are continued.
+    let mut log = log;
+    log.jobs.pop();
+    let unanswered = Manager::new(pos, config(12_800), &log);
+    assert_eq!(unanswered.size(), leaves);
+
+    // The proof resumed from the one-job log to its end: solve's values,
+    // the logged attempt continued by a job that names it as its `dep`.
+    let dir = temp_dir("prove-resume-continue-end");
+    prove_with(&pos, &dir, [200, 200], 1, Some(1), true);
+    let (got, end, _) = prove_with(&pos, &dir, [200, 12_800], 1, None, true);
+    assert_eq!(end, RunEnd::Complete);
+    assert_eq!(got, solved_text(&pos));
+    let log = read(&dir, pos.variant());
+    let first = &log.jobs[0];
+    assert!(log.jobs[1..].iter().any(|j| j.dep == first.id
+        && (j.pos, j.question) == (first.pos, first.question)
+        && j.nodes <= 4 * first.nodes));
+    every_line_true(&dir, pos.variant());
+}
+
+/// The position after the first legal move of `pos`.
+fn pos_after_first_move(pos: &Position) -> Position {
+    pos.play(pos.legal_moves()[0])
+}
+
 fn peasant() -> Command {
     Command::new(env!("CARGO_BIN_EXE_peasant"))
 }

@@ -34,15 +34,22 @@
 //! (a sibling's proof settled its parent) is cancelled.
 //!
 //! Answers already in the proof log settle their pairs when a node is made,
-//! and a logged `open` of a pair the log does not answer expands its node
-//! (a resumed run has no warm table to continue in), so nothing logged is
-//! solved again.
+//! so nothing logged is solved again. A logged `open` of a pair the log
+//! does not answer is continued where the log left it if its largest
+//! attempt was below [`ManagerConfig::max_job_nodes`] and no job below its
+//! node was answered: the pair's next job gets
+//! [`ManagerConfig::growth`] times that attempt (a resumed run's table is
+//! cold, so this redoes the attempt's work, a 1/growth share of the new
+//! budget, where expanding would restart the breadth below it). Otherwise
+//! (the attempt had the largest budget, or the log holds answers below
+//! it) its node is expanded, and the resumed proof meets the logged
+//! answers again before it starts any new job.
 
 use crate::prove::log::{Answer, JobRecord, LogContents};
 use crate::prove::worker::{Job, JobResult};
 use crate::rules::{canonical, position_key, Move, Position, Wdl};
 use crate::solve::{move_order, Question};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Proof and disproof numbers of a settled pair.
 pub const INF: u64 = u64::MAX / 4;
@@ -151,14 +158,19 @@ pub struct Manager {
     nodes: Vec<Node>,
     index: HashMap<u128, NodeId>,
     known: HashMap<(u128, usize), (bool, Option<String>)>,
-    opened: HashMap<(u128, usize), u64>,
+    /// Pairs whose jobs came back `open` (logged, or this run's that
+    /// expanded their node): the last such job and the most nodes one
+    /// searched.
+    opened: HashMap<(u128, usize), (u64, u64)>,
+    /// Nodes whose logged `open` jobs are continued rather than expanded.
+    continued: HashSet<u128>,
     /// Nodes the jobs on each position cost (logged and this run's).
     spent: HashMap<u128, u64>,
     /// Positions a logged run expanded as its root (`--all-moves`): a
     /// later proof that meets one expands it too, so it meets that run's
     /// answers (a proof of the 8x8 pawn game's start uses the proof of
     /// 1.b4 that way).
-    expanded_roots: std::collections::HashSet<u128>,
+    expanded_roots: HashSet<u128>,
     /// Running jobs: their pair and budget.
     in_flight: HashMap<u64, (NodeId, usize, u64)>,
     /// Pairs whose `open` job is to be continued with a bigger budget,
@@ -186,8 +198,25 @@ impl Manager {
     /// A manager of `root` that takes every answer of `log` as known. The
     /// root must not be a finished game.
     pub fn new(root: Position, config: ManagerConfig, log: &LogContents) -> Manager {
+        let grown = Manager::build(root, config, log, Default::default());
+        let continued = grown.continuable();
+        if continued.is_empty() {
+            return grown;
+        }
+        Manager::build(root, config, log, continued)
+    }
+
+    /// A manager of `root` from `log`, continuing the logged `open` jobs
+    /// of the nodes `continued` (see [`Manager::continuable`]) and
+    /// expanding those of every other node.
+    fn build(
+        root: Position,
+        config: ManagerConfig,
+        log: &LogContents,
+        continued: HashSet<u128>,
+    ) -> Manager {
         let mut known = HashMap::new();
-        let mut opened: HashMap<(u128, usize), u64> = HashMap::new();
+        let mut opened: HashMap<(u128, usize), (u64, u64)> = HashMap::new();
         let mut counts = Counts::default();
         let mut spent: HashMap<u128, u64> = HashMap::new();
         for j in &log.jobs {
@@ -200,8 +229,8 @@ impl Manager {
                     known.insert(k, (b, j.best.clone()));
                 }
                 None => {
-                    let e = opened.entry(k).or_insert(j.id);
-                    *e = (*e).max(j.id);
+                    let e = opened.entry(k).or_insert((j.id, j.nodes));
+                    *e = (e.0.max(j.id), e.1.max(j.nodes));
                 }
             }
         }
@@ -214,6 +243,7 @@ impl Manager {
             index: HashMap::new(),
             known,
             opened,
+            continued,
             spent,
             expanded_roots: log
                 .roots
@@ -247,19 +277,18 @@ impl Manager {
         } else {
             m.goals = vec![m.root_id];
         }
-        // The tree the log grew: every node with a logged `open` job is
-        // expanded (so a resumed proof meets its logged answers again
-        // before it starts any new job), unless logged answers give its
+        // The tree the log grew: every node with a logged `open` job that
+        // is not continued is expanded, so that a resumed proof meets its logged answers again
+        // before it starts any new job, unless logged answers give its
         // value anyway (a job continued after its `open` answered it).
         let mut k = 0;
         while k < m.nodes.len() {
             let node = &m.nodes[k];
-            let opened = (0..2)
-                .find_map(|i| m.opened.get(&(node.key, i)).copied())
-                .or_else(|| m.expanded_roots.contains(&node.key).then_some(0));
             let settled = value_of(node.ans[0], node.ans[1]).is_some();
-            if let (Some(id), false, false) = (opened, node.terminal, settled) {
-                m.expand(k as NodeId, id);
+            if !node.terminal && !settled {
+                if let Some(id) = m.logged_expansion(k as NodeId) {
+                    m.expand(k as NodeId, id);
+                }
             }
             k += 1;
         }
@@ -321,6 +350,78 @@ impl Manager {
             }
         }
         id
+    }
+
+    /// The logged job whose `open` (or root run) expands unexpanded node
+    /// `n` before any job is asked about it, if one does: a logged `open`
+    /// of a node not in [`Manager::continued`], or a logged `--all-moves`
+    /// root (0). A pair of a continued node gets its next budget here.
+    fn logged_expansion(&mut self, n: NodeId) -> Option<u64> {
+        let node = &self.nodes[n as usize];
+        if node.children.is_some() || node.terminal {
+            return None;
+        }
+        let key = node.key;
+        if self.expanded_roots.contains(&key) {
+            return Some(0);
+        }
+        let id = (0..2).find_map(|i| self.opened.get(&(key, i)).map(|o| o.0))?;
+        if !self.continued.contains(&key) {
+            return Some(id);
+        }
+        let growth = self.config.growth.max(2);
+        for i in 0..2 {
+            let Some(&(id, nodes)) = self.opened.get(&(key, i)) else {
+                continue;
+            };
+            let node = &mut self.nodes[n as usize];
+            if node.budget[i] == 0 {
+                node.budget[i] = nodes
+                    .saturating_mul(growth)
+                    .clamp(self.config.job_nodes, self.config.max_job_nodes);
+                node.after[i] = id;
+            }
+        }
+        None
+    }
+
+    /// The nodes of the tree the log grew whose logged `open` jobs are
+    /// better continued than expanded again: every logged attempt of the
+    /// node was below [`ManagerConfig::max_job_nodes`] and no job below it
+    /// was answered (on a resumed run's cold table its expansion would
+    /// only restart the breadth; answers below it would be lost).
+    fn continuable(&self) -> HashSet<u128> {
+        // Whether some node below n (n excluded) has a logged answer.
+        fn answered_below(m: &Manager, n: NodeId, memo: &mut HashMap<NodeId, bool>) -> bool {
+            if let Some(&b) = memo.get(&n) {
+                return b;
+            }
+            memo.insert(n, false);
+            let mut below = false;
+            for &(_, c) in m.nodes[n as usize].children.iter().flatten() {
+                let child = &m.nodes[c as usize];
+                below |= child.direct.iter().any(Option::is_some) || answered_below(m, c, memo);
+            }
+            memo.insert(n, below);
+            below
+        }
+        let mut memo = HashMap::new();
+        let mut keys = HashSet::new();
+        for (n, node) in self.nodes.iter().enumerate() {
+            if node.children.is_none() || self.expanded_roots.contains(&node.key) {
+                continue;
+            }
+            let attempts: Vec<u64> = (0..2)
+                .filter_map(|i| self.opened.get(&(node.key, i)).map(|o| o.1))
+                .collect();
+            if !attempts.is_empty()
+                && attempts.iter().all(|&a| a < self.config.max_job_nodes)
+                && !answered_below(self, n as NodeId, &mut memo)
+            {
+                keys.insert(node.key);
+            }
+        }
+        keys
     }
 
     /// Settles pair (n, i) as `b`, with its implications.
@@ -542,10 +643,7 @@ impl Manager {
         }
         loop {
             let (n, i) = self.select()?;
-            let key = self.nodes[n as usize].key;
-            let logged = self.opened.get(&(key, i)).copied();
-            let logged = logged.or_else(|| self.expanded_roots.contains(&key).then_some(0));
-            if let Some(id) = logged {
+            if let Some(id) = self.logged_expansion(n) {
                 self.expand(n, id);
                 self.refresh();
                 continue;
@@ -617,7 +715,7 @@ impl Manager {
                     self.continuations.push((n, i));
                 }
                 if !continues || others_idle {
-                    self.opened.insert((key, i), r.id);
+                    self.opened.insert((key, i), (r.id, r.nodes));
                     self.expand(n, r.id);
                 }
             }
