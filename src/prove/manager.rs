@@ -278,9 +278,10 @@ impl Manager {
             m.goals = vec![m.root_id];
         }
         // The tree the log grew: every node with a logged `open` job that
-        // is not continued is expanded, so that a resumed proof meets its logged answers again
-        // before it starts any new job, unless logged answers give its
-        // value anyway (a job continued after its `open` answered it).
+        // is not continued is expanded, so that a resumed proof meets its
+        // logged answers again before it starts any new job, unless logged
+        // answers give its value anyway (a job continued after its `open`
+        // answered it).
         let mut k = 0;
         while k < m.nodes.len() {
             let node = &m.nodes[k];
