@@ -648,6 +648,19 @@ fn read_contents(log: crate::prove::LogContents) {
         let _ = manager.open_leaves();
         let _ = manager.disagreements();
         let _ = manager.tree(3);
+        // A resumed run's view: logged attempts continued where they may be.
+        let config = ManagerConfig {
+            max_job_nodes: u64::MAX / 8,
+            growth: 4,
+            workers: 2,
+            ..config
+        };
+        let mut resumed = Manager::new(root.pos, config, &log);
+        for _ in 0..3 {
+            if let Some(job) = resumed.next_job() {
+                assert!((1..=config.max_job_nodes).contains(&job.budget));
+            }
+        }
     }
     let roots: Vec<Position> = log.roots.iter().map(|r| r.pos).collect();
     let knowledge = crate::explore::ProofLogs::from_log(log);
