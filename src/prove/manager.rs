@@ -377,9 +377,12 @@ impl Manager {
             };
             let node = &mut self.nodes[n as usize];
             if node.budget[i] == 0 {
+                // Not `clamp`: a config whose first budget passes its
+                // largest must not panic here.
                 node.budget[i] = nodes
                     .saturating_mul(growth)
-                    .clamp(self.config.job_nodes, self.config.max_job_nodes);
+                    .min(self.config.max_job_nodes)
+                    .max(self.config.job_nodes);
                 node.after[i] = id;
             }
         }
