@@ -366,15 +366,13 @@ impl Manager {
         if self.expanded_roots.contains(&key) {
             return Some(0);
         }
-        let id = (0..2).find_map(|i| self.opened.get(&(key, i)).map(|o| o.0))?;
+        let opens: Vec<(usize, (u64, u64))> = self.logged_opens(key).collect();
+        let &(_, (id, _)) = opens.first()?;
         if !self.continued.contains(&key) {
             return Some(id);
         }
         let growth = self.config.growth.max(2);
-        for i in 0..2 {
-            let Some(&(id, nodes)) = self.opened.get(&(key, i)) else {
-                continue;
-            };
+        for (i, (id, nodes)) in opens {
             let node = &mut self.nodes[n as usize];
             if node.budget[i] == 0 {
                 // Not `clamp`: a config whose first budget passes its
@@ -387,6 +385,12 @@ impl Manager {
             }
         }
         None
+    }
+
+    /// The pairs of position `key` whose jobs came back `open` (see
+    /// [`Manager::opened`]): question index, last such job, most nodes.
+    fn logged_opens(&self, key: u128) -> impl Iterator<Item = (usize, (u64, u64))> + '_ {
+        (0..2).filter_map(move |i| Some((i, *self.opened.get(&(key, i))?)))
     }
 
     /// The nodes of the tree the log grew whose logged `open` jobs are
@@ -415,9 +419,7 @@ impl Manager {
             if node.children.is_none() || self.expanded_roots.contains(&node.key) {
                 continue;
             }
-            let attempts: Vec<u64> = (0..2)
-                .filter_map(|i| self.opened.get(&(node.key, i)).map(|o| o.1))
-                .collect();
+            let attempts: Vec<u64> = self.logged_opens(node.key).map(|(_, (_, n))| n).collect();
             if !attempts.is_empty()
                 && attempts.iter().all(|&a| a < self.config.max_job_nodes)
                 && !answered_below(self, n as NodeId, &mut memo)
