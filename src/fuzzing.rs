@@ -373,6 +373,7 @@ pub fn reference_log() -> &'static ReferenceLog {
             hash_mb: 1,
             shared_table: true,
             method: Default::default(),
+            warm_entries: 0,
         };
         let mut workers = ThreadWorkers::new(1, config, None).expect("one worker");
         let config = ManagerConfig {
@@ -390,6 +391,7 @@ pub fn reference_log() -> &'static ReferenceLog {
             progress: None,
             max_jobs: Some(40),
             max_time: None,
+            warm: None,
         };
         run(&mut manager, &mut workers, &mut writer, &options).expect("the reference proof");
         drop((writer, workers));

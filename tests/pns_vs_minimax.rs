@@ -263,6 +263,39 @@ fn proven_results_seed_either_solver() {
     }
 }
 
+/// The heaviest entries of a table whose searches were stopped by their
+/// budgets (unproven numbers and proofs alike), loaded into a fresh
+/// table, leave every answer minimax's: a warm start of the proof manager
+/// can steer a search but never mislead it.
+#[test]
+fn warm_starts_seed_a_fresh_table() {
+    let (mut proofs, mut open) = (0, 0);
+    for (w, h) in [(4, 5), (3, 6)] {
+        for v in variants(w, h) {
+            let mut memo = MinimaxMemo::default();
+            let all = reachable_positions(v, true, 100);
+            let cut = PnSolver::new(config(4, PnInit::Mobility, Some(1)), None).unwrap();
+            for (i, p) in all.iter().enumerate().step_by(5) {
+                let q = [Question::Wins, Question::AvoidsLoss][i % 2];
+                match cut.answer(p, q, Some(20)) {
+                    Ok(_) | Err(SolveError::Stopped) => {}
+                    Err(e) => panic!("{e}"),
+                }
+            }
+            let warm = cut.heaviest(3000);
+            proofs += warm.iter().filter(|e| e.phi == 0 || e.delta == 0).count();
+            open += warm.iter().filter(|e| e.phi > 0 && e.delta > 0).count();
+            let seeded = PnSolver::new(config(4, PnInit::Mobility, Some(1)), None).unwrap();
+            seeded.load_entries(&warm);
+            for p in &all {
+                let expected = minimax(p, &mut memo).wdl();
+                assert_eq!(seeded.wdl(p).unwrap(), expected, "{v} seeded: {p}");
+            }
+        }
+    }
+    assert!(proofs > 1000 && open > 10, "{proofs} proofs, {open} open");
+}
+
 /// A node budget stops the search with `Stopped`; the solver's results so
 /// far stay right.
 #[test]

@@ -62,7 +62,8 @@ fn prove_with(
     )
 }
 
-/// [`prove_with`] with workers running `method`.
+/// [`prove_with`] with workers running `method` (proof-number workers
+/// hand on 1000 warm-start entries).
 fn prove_by(
     method: Method,
     pos: &Position,
@@ -72,6 +73,34 @@ fn prove_by(
     max_jobs: Option<u64>,
     all_moves: bool,
 ) -> (String, RunEnd, Manager) {
+    let run = Run {
+        budgets,
+        workers,
+        max_jobs,
+        all_moves,
+        warm_entries: 1000,
+    };
+    prove_run(method, pos, dir, run)
+}
+
+/// How [`prove_run`] runs.
+#[derive(Clone, Copy)]
+struct Run {
+    budgets: [u64; 2],
+    workers: usize,
+    max_jobs: Option<u64>,
+    all_moves: bool,
+    warm_entries: usize,
+}
+
+fn prove_run(method: Method, pos: &Position, dir: &Path, run: Run) -> (String, RunEnd, Manager) {
+    let Run {
+        budgets,
+        workers,
+        max_jobs,
+        all_moves,
+        warm_entries,
+    } = run;
     let log = read(dir, pos.variant());
     assert!(log.damaged.is_empty(), "{:?}", log.damaged);
     let mut writer = LogWriter::open(dir, pos.variant()).unwrap();
@@ -81,7 +110,10 @@ fn prove_by(
         hash_mb: 1,
         shared_table: workers.is_multiple_of(2) || budgets[0] > 1000,
         method,
+        warm_entries,
     };
+    // Proof-number workers keep their warm starts in the directory.
+    let warm = prove::WarmStore::new(dir, pos.variant());
     let mut pool = ThreadWorkers::new(workers, config, None).unwrap();
     let config = ManagerConfig {
         job_nodes: budgets[0],
@@ -91,6 +123,9 @@ fn prove_by(
         all_moves,
     };
     let mut manager = Manager::new(*pos, config, &log);
+    let found = warm.load();
+    assert!(found.damaged.is_empty(), "{:?}", found.damaged);
+    manager.add_warm(found.pairs);
     let stop = AtomicBool::new(false);
     let end = prove::run(
         &mut manager,
@@ -101,6 +136,7 @@ fn prove_by(
             progress: None,
             max_jobs,
             max_time: None,
+            warm: Some(&warm),
         },
     )
     .unwrap();
@@ -495,6 +531,139 @@ fn a_resumed_run_continues_logged_attempts_below_the_largest_budget() {
 }
 
 /// The position after the first legal move of `pos`.
+/// A proof-number proof cut into runs of one job, as a long proof is cut
+/// into sittings: with warm starts every continued job goes on from the
+/// top of its last attempt's search (kept in DIR/warm/, read by the next
+/// run), so the cut proof costs far less than one whose continued jobs
+/// start in an empty table; the values are solve's either way and every
+/// logged answer is true.
+#[test]
+fn proof_number_runs_cut_short_go_on_from_their_warm_starts() {
+    let pos = position("peasants", "4x8", true);
+    let expected = solved_text(&pos);
+    let mut total = Vec::new();
+    for warm_entries in [0, 65536] {
+        let dir = temp_dir(&format!("prove-warm-{warm_entries}"));
+        let run = Run {
+            budgets: [25_000, 1_600_000],
+            workers: 1,
+            max_jobs: Some(1),
+            all_moves: false,
+            warm_entries,
+        };
+        let mut files_seen = 0;
+        let (got, m) = loop {
+            let (got, end, m) = prove_run(Method::ProofNumber, &pos, &dir, run);
+            let files = prove::WarmStore::new(&dir, pos.variant()).pairs().len();
+            files_seen = files_seen.max(files);
+            if end == RunEnd::Complete {
+                break (got, m);
+            }
+            assert_eq!(end, RunEnd::JobLimit);
+        };
+        let root_value = |text: &str| text.split(" |").next().unwrap().to_string();
+        assert_eq!(
+            root_value(&got),
+            root_value(&expected),
+            "warm entries {warm_entries}"
+        );
+        assert_eq!(m.value(), Some(Wdl::Draw));
+        assert_eq!(files_seen > 0, warm_entries > 0, "warm files written");
+        every_line_true(&dir, pos.variant());
+        total.push(
+            read(&dir, pos.variant())
+                .jobs
+                .iter()
+                .map(|j| j.nodes)
+                .sum::<u64>(),
+        );
+    }
+    // Node counts (one worker, one thread) are exact: 10.0 M cold against
+    // 3.0 M warm when this test was written.
+    assert!(
+        total[1] * 10 < total[0] * 7,
+        "cold {} nodes, warm {} nodes",
+        total[0],
+        total[1]
+    );
+}
+
+/// A run that ends with a job in flight (--max-seconds; Ctrl-C and
+/// --max-jobs alike) stops it and logs it as `open` with the nodes it
+/// searched, its warm start in DIR/warm/; the next run continues that job
+/// (its first job names the stopped one as the job it continues).
+#[test]
+fn a_run_that_ends_logs_its_job_in_flight_with_its_warm_start() {
+    let dir = temp_dir("prove-in-flight");
+    let d = dir.to_str().unwrap();
+    let args = [
+        "prove",
+        "peasants",
+        "--board",
+        "5x8",
+        "--dir",
+        d,
+        "--workers",
+        "1",
+        "--method",
+        "pn",
+        "--job-nodes",
+        "1000000000",
+        "--hash-mb",
+        "64",
+        "--quiet",
+        "--max-seconds",
+        "2",
+    ];
+    let (code, out, err) = run_cli(&args);
+    assert_eq!(code, 3, "{out}{err}");
+    let variant = position("peasants", "5x8", true).variant();
+    let log = read(&dir, variant);
+    assert!(log.damaged.is_empty());
+    assert_eq!(log.jobs.len(), 1, "the stopped job is logged");
+    let first = &log.jobs[0];
+    assert_eq!(first.answer, Answer::Open);
+    assert!(
+        first.nodes > 0 && first.nodes < 1_000_000_000,
+        "{}",
+        first.nodes
+    );
+    let store = prove::WarmStore::new(&dir, variant);
+    let found = store.load();
+    assert!(found.damaged.is_empty(), "{:?}", found.damaged);
+    assert_eq!(found.pairs.len(), 1);
+    let warm = found.pairs.values().next().unwrap();
+    assert!(!warm.is_empty() && warm.len() <= 65536, "{}", warm.len());
+    let (code, out, err) = run_cli(&args);
+    assert_eq!(code, 3, "{out}{err}");
+    let log = read(&dir, variant);
+    assert_eq!(log.jobs.len(), 2, "{:?}", log.jobs);
+    assert_eq!(
+        log.jobs[1].dep, first.id,
+        "the second run continues the first job"
+    );
+    assert_eq!(
+        (log.jobs[1].pos, log.jobs[1].question),
+        (first.pos, first.question)
+    );
+    // A damaged warm start is reported and not believed; the run goes on.
+    let file = std::fs::read_dir(dir.join(prove::WARM_DIR))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let mut bytes = std::fs::read(&file).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x40;
+    std::fs::write(&file, bytes).unwrap();
+    let (code, out, err) = run_cli(&args);
+    assert_eq!(code, 3, "{out}{err}");
+    assert!(err.contains("ignored"), "{err}");
+    assert_eq!(read(&dir, variant).jobs.len(), 3);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 fn pos_after_first_move(pos: &Position) -> Position {
     pos.play(pos.legal_moves()[0])
 }

@@ -101,9 +101,17 @@ pub struct ProveArgs {
     /// Stop after N jobs of this run (exit status 3).
     #[arg(long, value_name = "N")]
     pub max_jobs: Option<u64>,
-    /// Stop after SECS seconds (exit status 3; jobs in flight are lost).
+    /// Stop after SECS seconds (exit status 3). Local workers stop their
+    /// jobs in flight and log them as open, with their warm starts (--method
+    /// pn), for the next run to continue; MPI ranks' are lost.
     #[arg(long, value_name = "SECS")]
     pub max_seconds: Option<u64>,
+    /// With --method pn: how many table entries (the ones with the most
+    /// work below them) a job that runs out keeps in DIR/warm/ for the next
+    /// job on its question, in this run or a later one (28 bytes each,
+    /// compressed; 0: none).
+    #[arg(long, value_name = "N", default_value_t = 65_536)]
+    pub warm_entries: usize,
     /// Sync the log to disk after every line (default: at most a second apart).
     #[arg(long, hide = true)]
     pub sync_each_line: bool,
@@ -303,6 +311,7 @@ impl ProveArgs {
             hash_mb: self.hash_mb,
             shared_table: !self.separate_tables,
             method: self.worker_method()?,
+            warm_entries: self.warm_entries,
         };
         // Under mpirun or srun (feature `mpi`): rank 0 manages, the other
         // ranks are the workers.
@@ -360,6 +369,16 @@ impl ProveArgs {
             all_moves: self.all_moves,
         };
         let mut manager = Manager::new(root, config, &log);
+        // Warm starts, where proof-number workers keep them.
+        let warm = (worker_config.method == Method::ProofNumber && self.warm_entries > 0)
+            .then(|| prove::WarmStore::new(dir, variant));
+        if let Some(store) = &warm {
+            let found = store.load();
+            for line in &found.damaged {
+                eprintln!("peasant: {line}: ignored");
+            }
+            manager.add_warm(found.pairs);
+        }
         let stop = Arc::new(AtomicBool::new(false));
         {
             let stop = Arc::clone(&stop);
@@ -379,6 +398,7 @@ impl ProveArgs {
                 progress: (!self.quiet).then_some(Duration::from_secs(10)),
                 max_jobs: self.max_jobs,
                 max_time: self.max_seconds.map(Duration::from_secs),
+                warm: warm.as_ref(),
             },
         )
         .map_err(CliError::failure)?;
@@ -586,6 +606,7 @@ impl ProveArgs {
                 hash_mb: self.hash_mb,
                 shared_table: false,
                 method: Method::AlphaBeta,
+                warm_entries: 0,
             }),
             None,
         )

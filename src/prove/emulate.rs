@@ -127,7 +127,8 @@ impl Workers for EmulatedWorkers {
         let solver = self.solvers[w].as_ref().expect("made above");
         // The emulated run has no stop of its own: a cancel acts on the
         // virtual clock.
-        let result = run_job(solver, &self.stop, &job);
+        let never = AtomicBool::new(false);
+        let result = run_job(solver, &self.stop, &never, &job, self.config.warm_entries);
         let finish = self.clock + result.nodes.max(1);
         self.queue.push(Reverse((finish, job.id)));
         self.running.insert(
@@ -195,6 +196,7 @@ mod tests {
             hash_mb: 1,
             shared_table: false,
             method: Default::default(),
+            warm_entries: 0,
         };
         let mut w = EmulatedWorkers::new(3, config);
         let job = |id, budget| Job {
@@ -202,6 +204,7 @@ mod tests {
             pos: crate::rules::canonical(&pos),
             question: Question::Wins,
             budget,
+            warm: None,
         };
         // A long job, then a short one: the short one finishes first.
         w.start(job(1, 5000)).unwrap();

@@ -46,6 +46,7 @@
 //! answers again before it starts any new job.
 
 use crate::prove::log::{Answer, JobRecord, LogContents};
+use crate::prove::warm::Warm;
 use crate::prove::worker::{Job, JobResult};
 use crate::rules::{canonical, position_key, Move, Position, Wdl};
 use crate::solve::{move_order, Question};
@@ -59,7 +60,7 @@ pub const BUSY: u64 = 1 << 24;
 type NodeId = u32;
 
 /// The index of a question in a node's arrays.
-fn qi(q: Question) -> usize {
+pub(crate) fn qi(q: Question) -> usize {
     match q {
         Question::Wins => 0,
         Question::AvoidsLoss => 1,
@@ -173,6 +174,10 @@ pub struct Manager {
     expanded_roots: HashSet<u128>,
     /// Running jobs: their pair and budget.
     in_flight: HashMap<u64, (NodeId, usize, u64)>,
+    /// Warm starts of pairs whose jobs came back `open` (from proof-number
+    /// workers, this run's or read from the proof directory): the pair's
+    /// next job gets its own.
+    warm: HashMap<(u128, usize), Warm>,
     /// Pairs whose `open` job is to be continued with a bigger budget,
     /// before any other job (the worker that ran it is the next idle one).
     continuations: Vec<(NodeId, usize)>,
@@ -252,6 +257,7 @@ impl Manager {
                 .map(|r| position_key(&canonical(&r.pos)))
                 .collect(),
             in_flight: HashMap::new(),
+            warm: HashMap::new(),
             continuations: Vec::new(),
             goals: Vec::new(),
             next_id: log.max_id() + 1,
@@ -669,6 +675,7 @@ impl Manager {
             self.config.job_nodes
         };
         node.busy[i] = Some(id);
+        let warm = self.warm.get(&(node.key, i)).cloned();
         self.in_flight.insert(id, (n, i, budget));
         self.dirty.push((n, i));
         self.refresh();
@@ -677,6 +684,7 @@ impl Manager {
             pos: self.nodes[n as usize].pos,
             question: question(i),
             budget,
+            warm,
         }
     }
 
@@ -699,13 +707,20 @@ impl Manager {
             0 => self.nodes[n as usize].dep,
             after => after,
         };
+        if let Some(w) = &r.warm {
+            self.warm.insert((key, i), w.as_slice().into());
+        }
         match r.answer.as_bool() {
             Some(b) => {
+                self.warm.remove(&(key, i));
                 self.known.insert((key, i), (b, r.best.clone()));
                 self.nodes[n as usize].direct[i] = Some(b);
                 self.nodes[n as usize].best[i] = r.best.clone();
                 self.set_answer(n, i, b);
             }
+            // Stopped because the run ends: logged for the next run, whose
+            // resume rule continues it.
+            None if r.interrupted => {}
             None => {
                 // Continue on the same worker with a bigger budget; if other
                 // workers are idle (no leaf was left for them), expand as
@@ -738,6 +753,31 @@ impl Manager {
             id: r.id,
             dep,
         })
+    }
+
+    /// Takes the warm starts a proof directory holds (see
+    /// [`crate::prove::warm`]): each pair's next job loads its own.
+    pub fn add_warm(&mut self, warm: HashMap<(u128, usize), Warm>) {
+        self.warm.extend(warm);
+    }
+
+    /// Whether pair (`key`, question index `i`) will never need its warm
+    /// start again: answered, or its position expanded after attempts that
+    /// reached the largest budget (the resume rule does not continue it).
+    pub fn warm_obsolete(&self, key: u128, i: usize) -> bool {
+        if self.known.contains_key(&(key, i)) {
+            return true;
+        }
+        let Some(&n) = self.index.get(&key) else {
+            return false;
+        };
+        let node = &self.nodes[n as usize];
+        let largest = self.opened.get(&(key, i)).map_or(0, |o| o.1);
+        node.ans[i].is_some()
+            || (node.children.is_some()
+                && node.busy[i].is_none()
+                && largest >= self.config.max_job_nodes
+                && !self.continuations.contains(&(n, i)))
     }
 
     /// The root's value from the mover's view, once known.

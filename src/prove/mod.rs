@@ -19,6 +19,7 @@ pub mod manager;
 pub mod mpi;
 pub mod run;
 pub mod simulate;
+pub mod warm;
 pub mod worker;
 
 pub use emulate::{EmulatedWorkers, Emulation};
@@ -28,6 +29,7 @@ pub use log::{
 };
 pub use manager::{negate, value_of, wdl_text, Manager, ManagerConfig, MoveValue};
 pub use run::{progress_line, run, RunEnd, RunError, RunOptions};
+pub use warm::{WarmStore, WARM_DIR};
 pub use worker::{
     run_job, Job, JobResult, JobSolver, Method, ThreadWorkers, WorkerConfig, WorkerTable, Workers,
 };

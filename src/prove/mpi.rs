@@ -17,7 +17,7 @@ use crate::table::Tablebase;
 use mpi::topology::{Communicator, Rank, SimpleCommunicator};
 use mpi::traits::*;
 use std::collections::HashMap;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Message tag: a job, from rank 0 to a worker rank.
@@ -154,6 +154,8 @@ fn parse_job(bytes: &[u8]) -> Option<Job> {
             _ => return None,
         },
         budget: f[4].parse().ok()?,
+        // Warm starts stay on rank 0: a job's text is its question only.
+        warm: None,
     })
 }
 
@@ -183,7 +185,7 @@ pub fn worker_loop(world: &SimpleCommunicator, config: WorkerConfig, tables: Opt
         stop.store(false, Ordering::SeqCst);
         let mut quit = false;
         let result = std::thread::scope(|scope| {
-            let handle = scope.spawn(|| run_job(&solver, &stop, &job));
+            let handle = scope.spawn(|| run_job(&solver, &stop, &AtomicBool::new(false), &job, 0));
             while !handle.is_finished() {
                 if let Some(probed) = manager.immediate_matched_probe() {
                     let (bytes, status) = probed.matched_receive_vec::<u8>();

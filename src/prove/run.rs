@@ -2,8 +2,9 @@
 //! log written as jobs finish, progress lines and an orderly stop.
 
 use crate::prove::log::{LogError, LogWriter};
-use crate::prove::manager::Manager;
-use crate::prove::worker::Workers;
+use crate::prove::manager::{qi, Manager};
+use crate::prove::warm::WarmStore;
+use crate::prove::worker::{JobResult, Workers};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use thiserror::Error;
@@ -45,7 +46,13 @@ pub struct RunOptions<'a> {
     pub max_jobs: Option<u64>,
     /// Stop once the run has lasted this long.
     pub max_time: Option<Duration>,
+    /// Where the warm starts of `open` proof-number jobs are kept (see
+    /// [`crate::prove::warm`]); `None`: nowhere but in memory.
+    pub warm: Option<&'a WarmStore>,
 }
+
+/// How long the end of a run waits for its interrupted jobs to come back.
+const INTERRUPT_WAIT: Duration = Duration::from_secs(120);
 
 /// Runs `manager` on `workers` until the proof is complete or stopped,
 /// logging every finished job to `log`.
@@ -100,9 +107,7 @@ pub fn run(
                 return Err(RunError::Worker(e.clone()));
             }
             cancelled.remove(&r.id);
-            if let Some(record) = manager.finish(&r) {
-                log.append_job(&record)?;
-            }
+            take_result(manager, log, options, &r)?;
             wait = Duration::ZERO;
         }
         if let Some(every) = options.progress {
@@ -113,10 +118,48 @@ pub fn run(
             }
         }
     };
-    // Jobs still in flight are lost (the workers' owner stops them): the
-    // next run asks them again.
+    // Jobs still in flight: where the workers can, they stop now and come
+    // back `open` with what they searched (logged, with their warm
+    // starts, for the next run to continue); elsewhere they are lost (the
+    // workers' owner stops them) and the next run asks them again.
+    if manager.in_flight() > 0 && workers.interrupt() {
+        let since = Instant::now();
+        while manager.in_flight() > 0 && since.elapsed() < INTERRUPT_WAIT {
+            if let Some(r) = workers
+                .wait(Duration::from_millis(100))
+                .map_err(RunError::Worker)?
+            {
+                if r.error.is_none() {
+                    take_result(manager, log, options, &r)?;
+                }
+            }
+        }
+    }
+    if let Some(store) = options.warm {
+        for (key, i) in store.pairs() {
+            if manager.warm_obsolete(key, i) {
+                store.remove(key, i);
+            }
+        }
+    }
     log.sync()?;
     Ok(end)
+}
+
+/// Hands a finished job to the manager, logs it and keeps its warm start.
+fn take_result(
+    manager: &mut Manager,
+    log: &mut LogWriter,
+    options: &RunOptions,
+    r: &JobResult,
+) -> Result<(), RunError> {
+    if let Some(record) = manager.finish(r) {
+        if let (Some(store), Some(warm)) = (options.warm, &r.warm) {
+            store.save(record.key(), qi(record.question), warm)?;
+        }
+        log.append_job(&record)?;
+    }
+    Ok(())
 }
 
 /// One line for people: what the run has done so far (with the nodes the

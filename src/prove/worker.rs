@@ -9,10 +9,12 @@
 //! workers (a table each).
 
 use crate::prove::log::Answer;
+use crate::prove::warm::Warm;
 use crate::rules::Move;
 use crate::rules::Position;
 use crate::solve::{
-    PnConfig, PnSolver, Question, SharedPnTable, SharedTable, SolveError, Solver, SolverConfig,
+    PnConfig, PnEntry, PnSolver, Question, SharedPnTable, SharedTable, SolveError, Solver,
+    SolverConfig,
 };
 use crate::table::Tablebase;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -32,6 +34,10 @@ pub struct Job {
     pub question: Question,
     /// The node budget.
     pub budget: u64,
+    /// The top of an earlier search of the same question, loaded into a
+    /// proof-number worker's table before it starts (see
+    /// [`crate::prove::warm`]).
+    pub warm: Option<Warm>,
 }
 
 /// What a worker found.
@@ -51,6 +57,12 @@ pub struct JobResult {
     pub cancelled: bool,
     /// The solver failed (a damaged table): the proof cannot go on.
     pub error: Option<String>,
+    /// Stopped because the run ends ([`Workers::interrupt`]): `open`, with
+    /// the nodes searched so far.
+    pub interrupted: bool,
+    /// For an `open` job of a proof-number worker: the top of its search,
+    /// for the question's next job (not sent by MPI worker ranks).
+    pub warm: Option<Vec<PnEntry>>,
 }
 
 impl JobResult {
@@ -90,6 +102,8 @@ impl JobResult {
                 _ => return None,
             },
             error: (f[6] != "-").then(|| f[6].to_string()),
+            interrupted: false,
+            warm: None,
         })
     }
 }
@@ -110,6 +124,13 @@ pub trait Workers {
     /// (local threads can; remote ranks report only when a job ends).
     fn running_nodes(&self) -> Option<u64> {
         None
+    }
+    /// Stops every running job because the run ends: each comes back
+    /// `open` and [`JobResult::interrupted`], with what it searched (and
+    /// its warm start), to be logged. False if the pool cannot (its jobs
+    /// in flight are lost, as before).
+    fn interrupt(&mut self) -> bool {
+        false
     }
 }
 
@@ -231,10 +252,22 @@ impl<'a> JobSolver<'a> {
     }
 }
 
-/// Runs one job on `solver` (whose stop flag is `stop`: set by a cancel;
-/// the caller clears it before the job).
-pub fn run_job(solver: &JobSolver, stop: &AtomicBool, job: &Job) -> JobResult {
+/// Runs one job on `solver` (whose stop flag is `stop`: set by a cancel,
+/// or, with `interrupted` set as well, because the run ends; the caller
+/// clears it before the job). A proof-number job first loads its warm
+/// start, and one that comes back `open` hands back its `warm_entries`
+/// heaviest table entries (none if 0).
+pub fn run_job(
+    solver: &JobSolver,
+    stop: &AtomicBool,
+    interrupted: &AtomicBool,
+    job: &Job,
+    warm_entries: usize,
+) -> JobResult {
     let start = Instant::now();
+    if let (JobSolver::ProofNumber(s), Some(warm)) = (solver, &job.warm) {
+        s.load_entries(warm);
+    }
     let n0 = solver.nodes();
     let mut result = JobResult {
         id: job.id,
@@ -244,6 +277,8 @@ pub fn run_job(solver: &JobSolver, stop: &AtomicBool, job: &Job) -> JobResult {
         best: None,
         cancelled: false,
         error: None,
+        interrupted: false,
+        warm: None,
     };
     match solver.answer(&job.pos, job.question, Some(job.budget)) {
         Ok(b) => {
@@ -252,10 +287,24 @@ pub fn run_job(solver: &JobSolver, stop: &AtomicBool, job: &Job) -> JobResult {
                 result.best = witness(solver, &job.pos, job.question, job.budget);
             }
         }
-        Err(SolveError::Stopped) => result.cancelled = stop.load(Ordering::Relaxed),
+        Err(SolveError::Stopped) if stop.load(Ordering::SeqCst) => {
+            if interrupted.load(Ordering::SeqCst) {
+                result.interrupted = true;
+            } else {
+                result.cancelled = true;
+            }
+        }
+        Err(SolveError::Stopped) => {}
         Err(e) => result.error = Some(e.to_string()),
     }
     result.nodes = solver.nodes() - n0;
+    if result.answer == Answer::Open && !result.cancelled && result.error.is_none() {
+        if let JobSolver::ProofNumber(s) = solver {
+            if warm_entries > 0 {
+                result.warm = Some(s.heaviest(warm_entries));
+            }
+        }
+    }
     result.seconds = start.elapsed().as_secs_f64();
     result
 }
@@ -301,6 +350,9 @@ pub struct WorkerConfig {
     pub shared_table: bool,
     /// The search the workers run.
     pub method: Method,
+    /// How many table entries a proof-number job that comes back `open`
+    /// hands on to its question's next job (0: none).
+    pub warm_entries: usize,
 }
 
 /// The solver configuration of a worker.
@@ -330,6 +382,9 @@ pub struct ThreadWorkers {
     counters: Vec<(Arc<AtomicU64>, u64)>,
     results: Receiver<(usize, JobResult)>,
     quit: Arc<AtomicBool>,
+    /// Set with the stop flags when the run ends: the jobs come back
+    /// interrupted, not cancelled.
+    interrupting: Arc<AtomicBool>,
     idle: Vec<usize>,
     running: Vec<Option<u64>>,
     handles: Vec<JoinHandle<()>>,
@@ -353,6 +408,7 @@ impl ThreadWorkers {
         let (result_tx, results) = channel();
         let (flag_tx, flag_rx) = channel();
         let quit = Arc::new(AtomicBool::new(false));
+        let interrupting = Arc::new(AtomicBool::new(false));
         let mut jobs = Vec::new();
         let mut handles = Vec::new();
         for w in 0..n {
@@ -362,6 +418,7 @@ impl ThreadWorkers {
             let flag_tx = flag_tx.clone();
             let tables = tables.clone();
             let quit = Arc::clone(&quit);
+            let interrupting = Arc::clone(&interrupting);
             let shared = shared.clone();
             handles.push(std::thread::spawn(move || {
                 let made = JobSolver::new(config, tables.as_deref(), shared.as_ref());
@@ -381,7 +438,7 @@ impl ThreadWorkers {
                     if quit.load(Ordering::SeqCst) {
                         break;
                     }
-                    let r = run_job(&solver, &stop, &job);
+                    let r = run_job(&solver, &stop, &interrupting, &job, config.warm_entries);
                     if result_tx.send((w, r)).is_err() {
                         break;
                     }
@@ -419,6 +476,7 @@ impl ThreadWorkers {
             counters,
             results,
             quit,
+            interrupting,
             idle: (0..n).rev().collect(),
             running: vec![None; n],
             handles,
@@ -458,6 +516,16 @@ impl Workers for ThreadWorkers {
             Err(RecvTimeoutError::Timeout) => Ok(None),
             Err(RecvTimeoutError::Disconnected) => Err("every worker thread has ended".into()),
         }
+    }
+
+    fn interrupt(&mut self) -> bool {
+        self.interrupting.store(true, Ordering::SeqCst);
+        for (w, job) in self.running.iter().enumerate() {
+            if job.is_some() {
+                self.stops[w].store(true, Ordering::SeqCst);
+            }
+        }
+        true
     }
 
     fn running_nodes(&self) -> Option<u64> {
@@ -500,6 +568,8 @@ mod tests {
             best: None,
             cancelled: false,
             error: None,
+            interrupted: false,
+            warm: None,
         };
         let yes = JobResult {
             answer: Answer::Yes,
@@ -542,6 +612,7 @@ mod tests {
             hash_mb: 16,
             shared_table: true,
             method: Method::AlphaBeta,
+            warm_entries: 0,
         };
         let mut workers = ThreadWorkers::new(1, config, None).unwrap();
         assert_eq!(workers.running_nodes(), Some(0));
@@ -552,6 +623,7 @@ mod tests {
                 pos,
                 question: Question::Wins,
                 budget,
+                warm: None,
             };
             workers.start(job).unwrap();
             let mut seen = Vec::new();
@@ -573,5 +645,74 @@ mod tests {
             );
             assert_eq!(workers.running_nodes(), Some(0));
         }
+    }
+
+    /// A proof-number job stopped because the run ends comes back `open`,
+    /// interrupted, with its nodes and its warm start; one cancelled as
+    /// unneeded comes back cancelled with neither to keep; one that runs
+    /// out of budget is `open` with its warm start. A warm start loaded
+    /// into an empty table answers as a fresh search does.
+    #[test]
+    fn stopped_proof_number_jobs_say_why_and_hand_on_their_search() {
+        use crate::rules::{parse_position, Board, Rules};
+        let pos = parse_position(
+            "peasants",
+            Some(Board::new(5, 8).unwrap()),
+            Rules::default(),
+        )
+        .unwrap();
+        let config = WorkerConfig {
+            hash_mb: 16,
+            shared_table: true,
+            method: Method::ProofNumber,
+            warm_entries: 500,
+        };
+        let job = |id, budget| Job {
+            id,
+            pos,
+            question: Question::Wins,
+            budget,
+            warm: None,
+        };
+        let mut workers = ThreadWorkers::new(1, config, None).unwrap();
+        let wait = |w: &mut ThreadWorkers| loop {
+            if let Some(r) = w.wait(Duration::from_millis(10)).unwrap() {
+                return r;
+            }
+        };
+        let started = |w: &ThreadWorkers| {
+            while w.running_nodes().unwrap() == 0 {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        };
+        workers.start(job(1, u64::MAX)).unwrap();
+        started(&workers);
+        workers.cancel(1);
+        let r = wait(&mut workers);
+        assert!(r.cancelled && !r.interrupted && r.warm.is_none(), "{r:?}");
+        workers.start(job(2, 20_000)).unwrap();
+        let r = wait(&mut workers);
+        assert_eq!(r.answer, Answer::Open);
+        assert!(!r.cancelled && !r.interrupted);
+        assert_eq!(r.warm.as_ref().map(Vec::len), Some(500));
+        workers.start(job(3, u64::MAX)).unwrap();
+        started(&workers);
+        assert!(workers.interrupt());
+        let r = wait(&mut workers);
+        assert_eq!(r.answer, Answer::Open);
+        assert!(r.interrupted && !r.cancelled && r.nodes > 0, "{r:?}");
+        let warm = r.warm.expect("a warm start");
+        assert!(
+            warm.windows(2).all(|w| w[0].work >= w[1].work),
+            "heaviest first"
+        );
+        // A fresh table seeded with it holds exactly its entries.
+        let fresh = PnSolver::new(pn_config(config), None).unwrap();
+        fresh.load_entries(&warm);
+        let mut back = fresh.heaviest(warm.len());
+        let mut sent = warm.clone();
+        back.sort_by_key(|e| e.key);
+        sent.sort_by_key(|e| e.key);
+        assert_eq!(back, sent);
     }
 }

@@ -171,6 +171,24 @@ impl Entry {
 // Safety: integers only; all zero is empty slots.
 unsafe impl Zeroed for [Entry; BUCKET] {}
 
+/// One entry of a proof-number table as it leaves the process: the top
+/// of a search that ran out of budget ([`PnSolver::heaviest`]), kept so
+/// that a later search of the same question, in another table, another
+/// process or another sitting, starts where this one stopped
+/// ([`PnSolver::load_entries`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct PnEntry {
+    /// The question about a canonical position ([`position_key`] with bit
+    /// 0 set when the side to move is the attacker).
+    pub key: u128,
+    /// Proof number (0: the side to move reaches its goal).
+    pub phi: u32,
+    /// Disproof number (0: it does not).
+    pub delta: u32,
+    /// Nodes searched below it.
+    pub work: u32,
+}
+
 /// The key of a question about a canonical position: its
 /// [`position_key`], with bit 0 (square a1, where no white pawn can stand)
 /// set when the side to move is the attacker.
@@ -227,6 +245,30 @@ impl TranspositionTable {
                 }
             }
             own.map(|e| (e.phi, e.delta))
+        })
+    }
+
+    /// Stores `e` unless the table already holds its key (whatever it
+    /// holds is at least as recent).
+    fn insert_absent(&self, e: &PnEntry) {
+        let k = words(e.key);
+        self.0.with(e.key & !1, |b| {
+            if b.iter().any(|x| x.key == k) {
+                return;
+            }
+            let new = Entry {
+                key: k,
+                phi: e.phi,
+                delta: e.delta,
+                work: e.work,
+            };
+            let slot = b
+                .iter_mut()
+                .min_by_key(|x| x.keep())
+                .expect("buckets are not empty");
+            if slot.keep() < new.keep() {
+                *slot = new;
+            }
         })
     }
 
@@ -798,6 +840,54 @@ impl<'a> PnSolver<'a> {
             value,
             moves: vec![(m, value)],
         })
+    }
+
+    /// The `max` entries of the table with the most work below them (a
+    /// solved entry counts as four times its work, as replacement counts
+    /// it), largest first. Taken when a job runs out of budget, they carry
+    /// most of its progress in a few thousand entries: a search of the
+    /// same question in a fresh table seeded with them
+    /// ([`PnSolver::load_entries`]) goes on from there instead of starting
+    /// again.
+    pub fn heaviest(&self, max: usize) -> Vec<PnEntry> {
+        use std::cmp::Reverse;
+        use std::collections::BinaryHeap;
+        // The lightest kept so far on top, to be pushed out.
+        let mut heap: BinaryHeap<Reverse<(u64, PnEntry)>> = BinaryHeap::new();
+        if max == 0 {
+            return Vec::new();
+        }
+        self.tt.0.for_each_bucket(|b| {
+            for e in b.iter().filter(|e| !e.is_empty()) {
+                let keep = e.keep();
+                if heap.len() == max {
+                    if heap.peek().is_some_and(|Reverse(top)| top.0 >= keep) {
+                        continue;
+                    }
+                    heap.pop();
+                }
+                let entry = PnEntry {
+                    key: e.key(),
+                    phi: e.phi,
+                    delta: e.delta,
+                    work: e.work,
+                };
+                heap.push(Reverse((keep, entry)));
+            }
+        });
+        heap.into_sorted_vec()
+            .into_iter()
+            .map(|Reverse((_, e))| e)
+            .collect()
+    }
+
+    /// Puts entries [`PnSolver::heaviest`] gave (of this game and rule
+    /// set: the keys are positions, the numbers this game's) into the
+    /// table, where it holds nothing of their keys and has room for them.
+    pub fn load_entries(&self, entries: &[PnEntry]) {
+        for e in entries {
+            self.tt.insert_absent(e);
+        }
     }
 
     /// Every position whose win/draw/loss value the table proves, with

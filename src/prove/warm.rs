@@ -1,0 +1,337 @@
+//! Warm starts: the top of a proof-number job's search, kept in the proof
+//! directory so that the next job on the same question goes on from where
+//! the last one stopped instead of starting again in an empty table.
+//!
+//! A proof-number worker whose job runs out of budget, or is interrupted
+//! when the run ends (`--max-seconds`, `--max-jobs` with jobs in flight,
+//! Ctrl-C), hands back the entries of its transposition table with the
+//! most work below them ([`PnSolver::heaviest`](crate::PnSolver::heaviest)).
+//! The manager gives them to the pair's next job, which loads them into
+//! its table before it starts: in this run (its worker's table may have
+//! lost them, an MPI rank or an emulated worker never had them) and in
+//! later runs, which read them from `DIR/warm/`. One file per pair
+//! (position and question), replaced by the pair's newest; a file of a
+//! pair that is answered, or expanded, is removed at the end of a run.
+//!
+//! The entries' proven numbers are believed as the log's answers are:
+//! each file is checksummed (CRC-32) and names its game, and a file that
+//! fails either is reported and ignored. Unproven numbers only steer the
+//! search, they never decide an answer.
+
+use crate::prove::log::{variant_tag, LogError};
+use crate::rules::Variant;
+use crate::solve::PnEntry;
+use std::collections::HashMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The folder of warm starts inside a proof directory.
+pub const WARM_DIR: &str = "warm";
+
+/// The first line of a warm-start file (before the game's tag).
+const MAGIC: &str = "peasant-warm 1";
+
+/// The most entries a file may hold (a damaged count must not allocate
+/// without end): 2^26, 1.9 GB of entries.
+const MAX_ENTRIES: u64 = 1 << 26;
+
+/// Bytes of one entry: key (16), φ, δ, work (4 each), little-endian.
+const ENTRY_BYTES: usize = 28;
+
+/// A pair's warm start: the entries, shared by the jobs that load them.
+pub type Warm = Arc<[PnEntry]>;
+
+/// The warm starts of one proof directory.
+pub struct WarmStore {
+    dir: PathBuf,
+    variant: Variant,
+}
+
+/// What [`WarmStore::load`] found.
+#[derive(Default)]
+pub struct WarmFiles {
+    /// Each pair's entries, by (position key, question index: 0 "wins", 1
+    /// "avoids-loss").
+    pub pairs: HashMap<(u128, usize), Warm>,
+    /// One line for each file that was not believed.
+    pub damaged: Vec<String>,
+}
+
+/// The file name of a pair.
+fn file_name(key: u128, q: usize) -> String {
+    let q = if q == 0 { "wins" } else { "avoids-loss" };
+    format!("{key:032x}-{q}.pnw")
+}
+
+/// The pair a file name names, if it is one.
+fn parse_name(name: &str) -> Option<(u128, usize)> {
+    let stem = name.strip_suffix(".pnw")?;
+    let (key, q) = stem.split_once('-')?;
+    if key.len() != 32 {
+        return None;
+    }
+    let q = match q {
+        "wins" => 0,
+        "avoids-loss" => 1,
+        _ => return None,
+    };
+    Some((u128::from_str_radix(key, 16).ok()?, q))
+}
+
+/// A warm start as bytes: zstd of the header line (magic, game, key,
+/// question, count), the entries and a CRC-32 of all that.
+pub fn encode(variant: Variant, key: u128, q: usize, entries: &[PnEntry]) -> Vec<u8> {
+    let mut raw = format!(
+        "{MAGIC} {} {key:032x} {q} {}\n",
+        variant_tag(variant),
+        entries.len()
+    )
+    .into_bytes();
+    raw.reserve(entries.len() * ENTRY_BYTES + 4);
+    for e in entries {
+        raw.extend_from_slice(&e.key.to_le_bytes());
+        raw.extend_from_slice(&e.phi.to_le_bytes());
+        raw.extend_from_slice(&e.delta.to_le_bytes());
+        raw.extend_from_slice(&e.work.to_le_bytes());
+    }
+    let crc = crc32fast::hash(&raw);
+    raw.extend_from_slice(&crc.to_le_bytes());
+    zstd::encode_all(&raw[..], 3).expect("compressing into memory")
+}
+
+/// The pair and entries of a warm start [`encode`] wrote for `variant`;
+/// a line saying what is wrong otherwise.
+pub fn decode(variant: Variant, bytes: &[u8]) -> Result<(u128, usize, Vec<PnEntry>), String> {
+    let limit = 200 + MAX_ENTRIES * ENTRY_BYTES as u64 + 4;
+    let mut raw = Vec::new();
+    zstd::Decoder::new(bytes)
+        .and_then(|d| d.take(limit + 1).read_to_end(&mut raw))
+        .map_err(|e| format!("not a compressed warm start ({e})"))?;
+    if raw.len() as u64 > limit || raw.len() < 4 {
+        return Err("damaged (impossible length)".into());
+    }
+    let (body, crc) = raw.split_at(raw.len() - 4);
+    if crc32fast::hash(body).to_le_bytes() != crc {
+        return Err("damaged (checksum mismatch)".into());
+    }
+    let nl = body
+        .iter()
+        .position(|&b| b == b'\n')
+        .ok_or("damaged (no header)")?;
+    let header = std::str::from_utf8(&body[..nl]).map_err(|_| "damaged (header)")?;
+    let f: Vec<&str> = header.split(' ').collect();
+    if f.len() != 6 || f[0..2] != MAGIC.split(' ').collect::<Vec<_>>()[..] {
+        return Err("not a warm start of this version".into());
+    }
+    let tag = variant_tag(variant);
+    if f[2] != tag {
+        return Err(format!(
+            "a warm start of another game ({}, not {tag})",
+            f[2]
+        ));
+    }
+    let bad = || "damaged (header)".to_string();
+    if f[3].len() != 32 {
+        return Err(bad());
+    }
+    let key = u128::from_str_radix(f[3], 16).map_err(|_| bad())?;
+    let q: usize = match f[4] {
+        "0" => 0,
+        "1" => 1,
+        _ => return Err(bad()),
+    };
+    let count: u64 = f[5].parse().map_err(|_| bad())?;
+    let data = &body[nl + 1..];
+    if count > MAX_ENTRIES || data.len() as u64 != count * ENTRY_BYTES as u64 {
+        return Err("damaged (entry count)".into());
+    }
+    let word = |b: &[u8]| u32::from_le_bytes(b.try_into().expect("four bytes"));
+    let entries = data
+        .chunks_exact(ENTRY_BYTES)
+        .map(|c| PnEntry {
+            key: u128::from_le_bytes(c[0..16].try_into().expect("sixteen bytes")),
+            phi: word(&c[16..20]),
+            delta: word(&c[20..24]),
+            work: word(&c[24..28]),
+        })
+        .collect();
+    Ok((key, q, entries))
+}
+
+impl WarmStore {
+    /// The warm starts of the proof in `dir` (a game of `variant`).
+    pub fn new(dir: &Path, variant: Variant) -> WarmStore {
+        WarmStore {
+            dir: dir.join(WARM_DIR),
+            variant,
+        }
+    }
+
+    /// Writes a pair's warm start, replacing the pair's older one: to a
+    /// temporary file renamed when complete, so that no half-written file
+    /// ever has a final name.
+    pub fn save(&self, key: u128, q: usize, entries: &[PnEntry]) -> Result<(), LogError> {
+        let io = |path: &Path| {
+            let path = path.to_path_buf();
+            move |source| LogError::Io { path, source }
+        };
+        std::fs::create_dir_all(&self.dir).map_err(io(&self.dir))?;
+        let path = self.dir.join(file_name(key, q));
+        let tmp = path.with_extension("pnw.tmp");
+        let bytes = encode(self.variant, key, q, entries);
+        let written = std::fs::write(&tmp, &bytes).and_then(|()| std::fs::rename(&tmp, &path));
+        if let Err(e) = written {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(io(&path)(e));
+        }
+        Ok(())
+    }
+
+    /// Removes a pair's warm start, if there is one.
+    pub fn remove(&self, key: u128, q: usize) {
+        let _ = std::fs::remove_file(self.dir.join(file_name(key, q)));
+    }
+
+    /// The pairs that have a warm start file.
+    pub fn pairs(&self) -> Vec<(u128, usize)> {
+        let Ok(dir) = std::fs::read_dir(&self.dir) else {
+            return Vec::new();
+        };
+        dir.filter_map(|e| parse_name(e.ok()?.file_name().to_str()?))
+            .collect()
+    }
+
+    /// Reads every warm start; a file that is damaged, of another game, or
+    /// whose name is not the pair it holds is reported, never believed.
+    pub fn load(&self) -> WarmFiles {
+        let mut found = WarmFiles::default();
+        for (key, q) in self.pairs() {
+            let path = self.dir.join(file_name(key, q));
+            let read = std::fs::read(&path)
+                .map_err(|e| e.to_string())
+                .and_then(|b| decode(self.variant, &b));
+            match read {
+                Ok((k, i, entries)) if (k, i) == (key, q) => {
+                    found.pairs.insert((key, q), entries.into());
+                }
+                Ok(_) => found
+                    .damaged
+                    .push(format!("{}: not the pair its name says", path.display())),
+                Err(e) => found.damaged.push(format!("{}: {e}", path.display())),
+            }
+        }
+        found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Board, Rules};
+
+    fn variant(w: u8, h: u8, en_passant: bool) -> Variant {
+        Variant::new(
+            Board::new(w, h).unwrap(),
+            Rules {
+                en_passant,
+                seventh_rank_wins: false,
+            },
+        )
+    }
+
+    fn entries() -> Vec<PnEntry> {
+        (0..1000u32)
+            .map(|i| PnEntry {
+                key: (i as u128) << 70 | (i as u128 * 7919) << 1 | (i as u128 & 1),
+                phi: if i % 5 == 0 { 0 } else { i + 1 },
+                delta: if i % 5 == 0 { u32::MAX } else { 3 * i + 2 },
+                work: 1_000_000 - i,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn warm_starts_survive_their_bytes() {
+        let v = variant(6, 8, true);
+        let e = entries();
+        let bytes = encode(v, 0xabc << 4, 1, &e);
+        assert_eq!(decode(v, &bytes), Ok((0xabc << 4, 1, e.clone())));
+        let empty = encode(v, 2, 0, &[]);
+        assert_eq!(decode(v, &empty), Ok((2, 0, Vec::new())));
+        assert_eq!(parse_name(&file_name(0xabc << 4, 1)), Some((0xabc << 4, 1)));
+        assert_eq!(parse_name(&file_name(u128::MAX, 0)), Some((u128::MAX, 0)));
+        for bad in [
+            "x.pnw",
+            "0-wins.pnw",
+            &file_name(5, 0).replace("wins", "draws"),
+        ] {
+            assert_eq!(parse_name(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn damaged_or_foreign_warm_starts_are_refused() {
+        let v = variant(6, 8, true);
+        let e = entries();
+        let bytes = encode(v, 4, 0, &e);
+        // Another game, the same game without en passant, another board.
+        for other in [variant(6, 8, false), variant(5, 8, true)] {
+            let err = decode(other, &bytes).unwrap_err();
+            assert!(err.contains("another game"), "{err}");
+        }
+        // Every change of one byte inside the checksummed data is caught.
+        let mut raw = zstd::decode_all(&bytes[..]).unwrap();
+        for i in (0..raw.len()).step_by(97) {
+            raw[i] ^= 0x10;
+            let damaged = zstd::encode_all(&raw[..], 3).unwrap();
+            assert!(decode(v, &damaged).is_err(), "byte {i} flipped");
+            raw[i] ^= 0x10;
+        }
+        // Cut short, not compressed, nothing at all.
+        assert!(decode(v, &bytes[..bytes.len() / 2]).is_err());
+        assert!(decode(v, &raw).is_err());
+        assert!(decode(v, &[]).is_err());
+        // A count that does not match the entries, with a good checksum.
+        let mut short = raw[..raw.len() - 4 - ENTRY_BYTES].to_vec();
+        let crc = crc32fast::hash(&short);
+        short.extend_from_slice(&crc.to_le_bytes());
+        let short = zstd::encode_all(&short[..], 3).unwrap();
+        assert_eq!(decode(v, &short).unwrap_err(), "damaged (entry count)");
+    }
+
+    #[test]
+    fn a_store_keeps_one_file_per_pair_and_reports_damage() {
+        let dir = std::env::temp_dir().join(format!("peasant-warm-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let v = variant(4, 8, true);
+        let store = WarmStore::new(&dir, v);
+        assert!(store.load().pairs.is_empty());
+        let e = entries();
+        store.save(8, 0, &e[..10]).unwrap();
+        store.save(8, 0, &e[..20]).unwrap();
+        store.save(8, 1, &e[..5]).unwrap();
+        store.save(10, 1, &e[..1]).unwrap();
+        let found = store.load();
+        assert!(found.damaged.is_empty());
+        assert_eq!(found.pairs.len(), 3);
+        assert_eq!(&found.pairs[&(8, 0)][..], &e[..20]);
+        store.remove(8, 1);
+        // A file under another pair's name, and a damaged one.
+        let good = std::fs::read(dir.join(WARM_DIR).join(file_name(10, 1))).unwrap();
+        std::fs::write(dir.join(WARM_DIR).join(file_name(12, 1)), &good).unwrap();
+        std::fs::write(dir.join(WARM_DIR).join(file_name(14, 0)), b"junk").unwrap();
+        let found = store.load();
+        let mut pairs: Vec<_> = found.pairs.keys().copied().collect();
+        pairs.sort();
+        assert_eq!(pairs, [(8, 0), (10, 1)]);
+        assert_eq!(found.damaged.len(), 2, "{:?}", found.damaged);
+        // No temporary file is left behind.
+        let names: Vec<String> = std::fs::read_dir(dir.join(WARM_DIR))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        assert!(names.iter().all(|n| n.ends_with(".pnw")), "{names:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
