@@ -1245,6 +1245,73 @@ fn mpi_ranks_give_the_local_values() {
     every_line_true(&dir, pos.variant());
 }
 
+/// Proof-number workers on MPI ranks (a table each): warm starts travel
+/// with the jobs and results, so every continued job may go to any rank;
+/// the values are solve's. A run that ends by its time limit interrupts
+/// the ranks' jobs, which are logged as `open` with their warm starts,
+/// and the next run continues them.
+#[test]
+fn mpi_proof_number_ranks_hand_on_their_warm_starts() {
+    let Some(bin) = mpi_bin() else { return };
+    let pos = position("pawngame", "6x6", true);
+    let dir = temp_dir("prove-mpi-pn");
+    let mut c = mpi_prove_6x6(&bin, &dir);
+    c.args(["--method", "pn", "--max-job-nodes", "2560"]);
+    let out = c.output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    let j = json_of(stdout.lines().find(|l| l.starts_with('{')).unwrap());
+    assert_eq!(json_values_text(&j), solved_text(&pos));
+    every_line_true(&dir, pos.variant());
+    let log = read(&dir, pos.variant());
+    assert!(
+        log.jobs.iter().any(|j| j.dep != 0 && j.nodes > 40),
+        "no job was continued"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    // Peasants' Chess 5x8 is far beyond a few seconds.
+    let variant = position("peasants", "5x8", true).variant();
+    let run = || {
+        let mut c = Command::new("mpirun");
+        c.args(["--allow-run-as-root", "--oversubscribe", "-np", "3", &bin])
+            .args(["prove", "peasants", "--board", "5x8", "--dir"])
+            .arg(&dir)
+            .args([
+                "--method",
+                "pn",
+                "--job-nodes",
+                "1000000000",
+                "--hash-mb",
+                "16",
+            ])
+            .args(["--quiet", "--max-seconds", "3"]);
+        let out = c.output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr).to_string();
+        assert_eq!(out.status.code(), Some(3), "{err}");
+        assert!(!err.contains("garbled"), "{err}");
+    };
+    run();
+    let first = read(&dir, variant).jobs;
+    assert_eq!(first.len(), 2, "both ranks' jobs are logged: {first:?}");
+    assert!(first
+        .iter()
+        .all(|j| j.answer == Answer::Open && j.nodes > 0));
+    let found = prove::WarmStore::new(&dir, variant).load();
+    assert!(found.damaged.is_empty(), "{:?}", found.damaged);
+    assert_eq!(found.pairs.len(), 2);
+    run();
+    let jobs = read(&dir, variant).jobs;
+    assert_eq!(jobs.len(), 4, "{jobs:?}");
+    let mut continued: Vec<u64> = jobs[2..].iter().map(|j| j.dep).collect();
+    continued.sort();
+    assert_eq!(
+        continued,
+        [first[0].id.min(first[1].id), first[0].id.max(first[1].id)]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The process ids of the MPI ranks whose environment holds `token`, by
 /// rank (OpenMPI names each rank in OMPI_COMM_WORLD_RANK, MPICH in
 /// PMI_RANK).

@@ -101,9 +101,9 @@ pub struct ProveArgs {
     /// Stop after N jobs of this run (exit status 3).
     #[arg(long, value_name = "N")]
     pub max_jobs: Option<u64>,
-    /// Stop after SECS seconds (exit status 3). Local workers stop their
-    /// jobs in flight and log them as open, with their warm starts (--method
-    /// pn), for the next run to continue; MPI ranks' are lost.
+    /// Stop after SECS seconds (exit status 3). The jobs in flight stop and
+    /// are logged as open, with their warm starts (--method pn), for the
+    /// next run to continue.
     #[arg(long, value_name = "SECS")]
     pub max_seconds: Option<u64>,
     /// With --method pn: how many table entries (the ones with the most

@@ -4,15 +4,22 @@
 //!
 //! Messages are short texts (tab-separated): rank 0 sends a job (tag
 //! [`TAG_JOB`]: id, game, position, question, budget), a cancel ([`TAG_CANCEL`]:
-//! id) or the end ([`TAG_QUIT`]); a worker answers with a result
-//! ([`TAG_RESULT`]: id, answer, nodes, seconds, best move, cancelled, error).
-//! A worker runs its job on a second thread and keeps listening, so a
-//! cancel stops a job made unnecessary; only the main thread calls MPI.
+//! id), an interruption at the end of a run ([`TAG_INTERRUPT`]: id) or the
+//! end ([`TAG_QUIT`]); a worker answers with a result ([`TAG_RESULT`]: id,
+//! answer, nodes, seconds, best move, how it stopped, error). A job or a
+//! result with a warm start (proof-number workers, see
+//! [`crate::prove::warm`]) carries it after the text and a NUL byte, in
+//! the checksummed form of the warm-start files, checked against the
+//! job's game and question. A worker runs its job on a second thread and
+//! keeps listening, so a cancel stops a job made unnecessary; only the
+//! main thread calls MPI.
 
 use crate::prove::log::{parse_variant_tag, variant_tag};
+use crate::prove::manager::qi;
+use crate::prove::warm;
 use crate::prove::worker::{run_job, Job, JobResult, JobSolver, WorkerConfig, Workers};
-use crate::rules::Position;
-use crate::solve::Question;
+use crate::rules::{position_key, Position};
+use crate::solve::{PnEntry, Question};
 use crate::table::Tablebase;
 use mpi::topology::{Communicator, Rank, SimpleCommunicator};
 use mpi::traits::*;
@@ -28,6 +35,48 @@ pub const TAG_CANCEL: i32 = 2;
 pub const TAG_RESULT: i32 = 3;
 /// Message tag: no more jobs, from rank 0.
 pub const TAG_QUIT: i32 = 4;
+/// Message tag: stop the job in flight because the run ends (it comes
+/// back `open`, interrupted, with its warm start), from rank 0.
+pub const TAG_INTERRUPT: i32 = 5;
+
+/// A message: `text`, and after a NUL byte the warm start of the pair
+/// (`pos`, `question`), if any.
+fn with_warm(
+    text: String,
+    pos: &Position,
+    question: Question,
+    warm: Option<&[PnEntry]>,
+) -> Vec<u8> {
+    let mut bytes = text.into_bytes();
+    if let Some(warm) = warm {
+        bytes.push(0);
+        let key = position_key(pos);
+        bytes.extend(warm::encode(pos.variant(), key, qi(question), warm));
+    }
+    bytes
+}
+
+/// The text of a message and its warm start for the pair (`pos`,
+/// `question`); `None` if the warm start is damaged or of another pair.
+fn split_warm(
+    bytes: &[u8],
+    pair: impl FnOnce(&str) -> Option<(Position, Question)>,
+) -> Option<(&str, Option<Vec<PnEntry>>)> {
+    let (text, warm) = match bytes.iter().position(|&b| b == 0) {
+        Some(i) => (&bytes[..i], Some(&bytes[i + 1..])),
+        None => (bytes, None),
+    };
+    let text = std::str::from_utf8(text).ok()?;
+    let Some(warm) = warm else {
+        return Some((text, None));
+    };
+    let (pos, question) = pair(text)?;
+    let (key, q, entries) = warm::decode(pos.variant(), warm).ok()?;
+    if (key, q) != (position_key(&pos), qi(question)) {
+        return None;
+    }
+    Some((text, Some(entries)))
+}
 
 /// Whether this process was started by an MPI launcher (mpirun, srun).
 pub fn launched() -> bool {
@@ -50,7 +99,8 @@ pub fn init() -> Option<mpi::environment::Universe> {
 pub struct MpiWorkers {
     world: SimpleCommunicator,
     idle: Vec<Rank>,
-    running: HashMap<u64, Rank>,
+    /// Running jobs: their rank and pair (to check a result's warm start).
+    running: HashMap<u64, (Rank, Position, Question)>,
     ranks: usize,
 }
 
@@ -89,19 +139,29 @@ impl Workers for MpiWorkers {
             question_code(job.question),
             job.budget
         );
+        let bytes = with_warm(text, &job.pos, job.question, job.warm.as_deref());
         self.world
             .process_at_rank(rank)
-            .send_with_tag(text.as_bytes(), TAG_JOB);
-        self.running.insert(job.id, rank);
+            .send_with_tag(&bytes[..], TAG_JOB);
+        self.running.insert(job.id, (rank, job.pos, job.question));
         Ok(())
     }
 
     fn cancel(&mut self, id: u64) {
-        if let Some(&rank) = self.running.get(&id) {
+        if let Some(&(rank, _, _)) = self.running.get(&id) {
             self.world
                 .process_at_rank(rank)
                 .send_with_tag(id.to_string().as_bytes(), TAG_CANCEL);
         }
+    }
+
+    fn interrupt(&mut self) -> bool {
+        for (&id, &(rank, _, _)) in &self.running {
+            self.world
+                .process_at_rank(rank)
+                .send_with_tag(id.to_string().as_bytes(), TAG_INTERRUPT);
+        }
+        true
     }
 
     fn wait(&mut self, timeout: Duration) -> Result<Option<JobResult>, String> {
@@ -113,8 +173,16 @@ impl Workers for MpiWorkers {
                 .immediate_matched_probe_with_tag(TAG_RESULT)
             {
                 let (bytes, status) = probed.matched_receive_vec::<u8>();
-                let r = JobResult::from_text(&bytes)
-                    .ok_or_else(|| format!("rank {}: a garbled result", status.source_rank()))?;
+                let garbled = || format!("rank {}: a garbled result", status.source_rank());
+                let running = &self.running;
+                let (text, warm) = split_warm(&bytes, |text| {
+                    let id: u64 = text.split('\t').next()?.parse().ok()?;
+                    let &(_, pos, question) = running.get(&id)?;
+                    Some((pos, question))
+                })
+                .ok_or_else(garbled)?;
+                let mut r = JobResult::from_text(text.as_bytes()).ok_or_else(garbled)?;
+                r.warm = warm;
                 self.running.remove(&r.id);
                 self.idle.push(status.source_rank());
                 return Ok(Some(r));
@@ -137,8 +205,8 @@ impl Drop for MpiWorkers {
     }
 }
 
-fn parse_job(bytes: &[u8]) -> Option<Job> {
-    let text = std::str::from_utf8(bytes).ok()?;
+/// A job's text without its warm start.
+fn parse_job_text(text: &str) -> Option<Job> {
     let f: Vec<&str> = text.split('\t').collect();
     if f.len() != 5 {
         return None;
@@ -154,9 +222,19 @@ fn parse_job(bytes: &[u8]) -> Option<Job> {
             _ => return None,
         },
         budget: f[4].parse().ok()?,
-        // Warm starts stay on rank 0: a job's text is its question only.
         warm: None,
     })
+}
+
+/// A job as [`MpiWorkers`] sent it, with its warm start.
+fn parse_job(bytes: &[u8]) -> Option<Job> {
+    let (text, warm) = split_warm(bytes, |text| {
+        let job = parse_job_text(text)?;
+        Some((job.pos, job.question))
+    })?;
+    let mut job = parse_job_text(text)?;
+    job.warm = warm.map(Into::into);
+    Some(job)
 }
 
 /// The loop of a worker rank: answers rank 0's jobs until told to quit.
@@ -174,7 +252,7 @@ pub fn worker_loop(world: &SimpleCommunicator, config: WorkerConfig, tables: Opt
         let (bytes, status) = manager.matched_probe().matched_receive_vec::<u8>();
         match status.tag() {
             TAG_QUIT => return,
-            TAG_CANCEL => continue, // for a job that already finished
+            TAG_CANCEL | TAG_INTERRUPT => continue, // for a job that already finished
             TAG_JOB => {}
             _ => continue,
         }
@@ -183,9 +261,11 @@ pub fn worker_loop(world: &SimpleCommunicator, config: WorkerConfig, tables: Opt
             return;
         };
         stop.store(false, Ordering::SeqCst);
+        let interrupted = AtomicBool::new(false);
         let mut quit = false;
         let result = std::thread::scope(|scope| {
-            let handle = scope.spawn(|| run_job(&solver, &stop, &AtomicBool::new(false), &job, 0));
+            let handle =
+                scope.spawn(|| run_job(&solver, &stop, &interrupted, &job, config.warm_entries));
             while !handle.is_finished() {
                 if let Some(probed) = manager.immediate_matched_probe() {
                     let (bytes, status) = probed.matched_receive_vec::<u8>();
@@ -194,6 +274,10 @@ pub fn worker_loop(world: &SimpleCommunicator, config: WorkerConfig, tables: Opt
                         .and_then(|s| s.parse().ok());
                     match status.tag() {
                         TAG_CANCEL if id == Some(job.id) => stop.store(true, Ordering::SeqCst),
+                        TAG_INTERRUPT if id == Some(job.id) => {
+                            interrupted.store(true, Ordering::SeqCst);
+                            stop.store(true, Ordering::SeqCst);
+                        }
                         TAG_QUIT => {
                             quit = true;
                             stop.store(true, Ordering::SeqCst);
@@ -209,6 +293,12 @@ pub fn worker_loop(world: &SimpleCommunicator, config: WorkerConfig, tables: Opt
         if quit {
             return;
         }
-        manager.send_with_tag(result.to_text().as_bytes(), TAG_RESULT);
+        let bytes = with_warm(
+            result.to_text(),
+            &job.pos,
+            job.question,
+            result.warm.as_deref(),
+        );
+        manager.send_with_tag(&bytes[..], TAG_RESULT);
     }
 }

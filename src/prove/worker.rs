@@ -66,11 +66,19 @@ pub struct JobResult {
 }
 
 impl JobResult {
-    /// The result as one line of text, as an MPI worker rank sends it:
-    /// tab-separated id, answer, nodes, seconds, best move (`-`: none),
-    /// cancelled (0/1) and last the error (`-`: none), which may hold
+    /// The result as one line of text, as an MPI worker rank sends it
+    /// (without its warm start): tab-separated id, answer, nodes, seconds,
+    /// best move (`-`: none), how it stopped (0 it did not, 1 cancelled, 2
+    /// interrupted) and last the error (`-`: none), which may hold
     /// anything, tabs included.
     pub fn to_text(&self) -> String {
+        let stopped = if self.cancelled {
+            1
+        } else if self.interrupted {
+            2
+        } else {
+            0
+        };
         format!(
             "{}\t{}\t{}\t{}\t{}\t{}\t{}",
             self.id,
@@ -78,7 +86,7 @@ impl JobResult {
             self.nodes,
             self.seconds,
             self.best.as_deref().unwrap_or("-"),
-            self.cancelled as u8,
+            stopped,
             self.error.as_deref().unwrap_or("-"),
         )
     }
@@ -97,12 +105,12 @@ impl JobResult {
             seconds: f[3].parse().ok()?,
             best: (f[4] != "-").then(|| f[4].to_string()),
             cancelled: match f[5] {
-                "0" => false,
+                "0" | "2" => false,
                 "1" => true,
                 _ => return None,
             },
             error: (f[6] != "-").then(|| f[6].to_string()),
-            interrupted: false,
+            interrupted: f[5] == "2",
             warm: None,
         })
     }
@@ -581,7 +589,11 @@ mod tests {
             error: Some("a table is damaged:\tsee\tthis".into()),
             ..yes.clone()
         };
-        for r in [open, yes, failed] {
+        let interrupted = JobResult {
+            interrupted: true,
+            ..open.clone()
+        };
+        for r in [open, yes, failed, interrupted] {
             let back = JobResult::from_text(r.to_text().as_bytes()).unwrap();
             assert_eq!(format!("{back:?}"), format!("{r:?}"));
         }
@@ -589,7 +601,7 @@ mod tests {
             "",
             "17\topen\t1\t1.0\t-\t0",
             "17\tmaybe\t1\t1.0\t-\t0\t-",
-            "17\topen\t1\t1.0\t-\t2\t-",
+            "17\topen\t1\t1.0\t-\t3\t-",
             "17\topen\tmany\t1.0\t-\t0\t-",
             "x\topen\t1\t1.0\t-\t0\t-",
         ] {
