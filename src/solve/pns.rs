@@ -845,10 +845,10 @@ impl<'a> PnSolver<'a> {
     /// The `max` entries of the table with the most work below them (a
     /// solved entry counts as four times its work, as replacement counts
     /// it), largest first. Taken when a job runs out of budget, they carry
-    /// most of its progress in a few thousand entries: a search of the
-    /// same question in a fresh table seeded with them
-    /// ([`PnSolver::load_entries`]) goes on from there instead of starting
-    /// again.
+    /// much of its progress: a search of the same question in a fresh
+    /// table seeded with them ([`PnSolver::load_entries`]) goes on from
+    /// there instead of starting again (`examples/warm_rounds.rs`
+    /// measures how much).
     pub fn heaviest(&self, max: usize) -> Vec<PnEntry> {
         use std::cmp::Reverse;
         use std::collections::BinaryHeap;
