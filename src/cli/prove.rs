@@ -290,6 +290,13 @@ impl ProveArgs {
                 self.job_nodes
             )));
         }
+        if self.warm_entries as u64 > prove::warm::MAX_ENTRIES {
+            return Err(CliError::input(format!(
+                "--warm-entries {}: at most {} entries",
+                self.warm_entries,
+                prove::warm::MAX_ENTRIES
+            )));
+        }
         if self.job_growth < 2 {
             return Err(CliError::input("--job-growth must be at least 2"));
         }

@@ -32,9 +32,9 @@ pub const WARM_DIR: &str = "warm";
 /// The first line of a warm-start file (before the game's tag).
 const MAGIC: &str = "peasant-warm 1";
 
-/// The most entries a file may hold (a damaged count must not allocate
-/// without end): 2^26, 1.9 GB of entries.
-const MAX_ENTRIES: u64 = 1 << 26;
+/// The most entries a warm start may hold (`--warm-entries` refuses
+/// more; a damaged count must not allocate without end): 2^22, 117 MB.
+pub const MAX_ENTRIES: u64 = 1 << 22;
 
 /// Bytes of one entry: key (16), φ, δ, work (4 each), little-endian.
 const ENTRY_BYTES: usize = 28;
@@ -101,25 +101,27 @@ pub fn encode(variant: Variant, key: u128, q: usize, entries: &[PnEntry]) -> Vec
 }
 
 /// The pair and entries of a warm start [`encode`] wrote for `variant`;
-/// a line saying what is wrong otherwise.
+/// a line saying what is wrong otherwise. Reads no more than the header's
+/// count of entries says (at most [`MAX_ENTRIES`]), so a damaged file
+/// cannot make it decompress without end.
 pub fn decode(variant: Variant, bytes: &[u8]) -> Result<(u128, usize, Vec<PnEntry>), String> {
-    let limit = 200 + MAX_ENTRIES * ENTRY_BYTES as u64 + 4;
+    let mut z =
+        zstd::Decoder::new(bytes).map_err(|e| format!("not a compressed warm start ({e})"))?;
+    let unreadable = |e: std::io::Error| format!("damaged ({e})");
+    // The header line: at most 200 bytes.
     let mut raw = Vec::new();
-    zstd::Decoder::new(bytes)
-        .and_then(|d| d.take(limit + 1).read_to_end(&mut raw))
-        .map_err(|e| format!("not a compressed warm start ({e})"))?;
-    if raw.len() as u64 > limit || raw.len() < 4 {
-        return Err("damaged (impossible length)".into());
+    let mut byte = [0u8; 1];
+    loop {
+        z.read_exact(&mut byte).map_err(unreadable)?;
+        raw.push(byte[0]);
+        if byte[0] == b'\n' {
+            break;
+        }
+        if raw.len() > 200 {
+            return Err("damaged (no header)".into());
+        }
     }
-    let (body, crc) = raw.split_at(raw.len() - 4);
-    if crc32fast::hash(body).to_le_bytes() != crc {
-        return Err("damaged (checksum mismatch)".into());
-    }
-    let nl = body
-        .iter()
-        .position(|&b| b == b'\n')
-        .ok_or("damaged (no header)")?;
-    let header = std::str::from_utf8(&body[..nl]).map_err(|_| "damaged (header)")?;
+    let header = std::str::from_utf8(&raw[..raw.len() - 1]).map_err(|_| "damaged (header)")?;
     let f: Vec<&str> = header.split(' ').collect();
     if f.len() != 6 || f[0..2] != MAGIC.split(' ').collect::<Vec<_>>()[..] {
         return Err("not a warm start of this version".into());
@@ -142,12 +144,25 @@ pub fn decode(variant: Variant, bytes: &[u8]) -> Result<(u128, usize, Vec<PnEntr
         _ => return Err(bad()),
     };
     let count: u64 = f[5].parse().map_err(|_| bad())?;
-    let data = &body[nl + 1..];
-    if count > MAX_ENTRIES || data.len() as u64 != count * ENTRY_BYTES as u64 {
+    if count > MAX_ENTRIES {
         return Err("damaged (entry count)".into());
     }
+    // The entries and the checksum, and nothing after them.
+    let body = count * ENTRY_BYTES as u64 + 4;
+    let start = raw.len();
+    (&mut z)
+        .take(body + 1)
+        .read_to_end(&mut raw)
+        .map_err(unreadable)?;
+    if (raw.len() - start) as u64 != body {
+        return Err("damaged (entry count)".into());
+    }
+    let (checked, crc) = raw.split_at(raw.len() - 4);
+    if crc32fast::hash(checked).to_le_bytes() != crc {
+        return Err("damaged (checksum mismatch)".into());
+    }
     let word = |b: &[u8]| u32::from_le_bytes(b.try_into().expect("four bytes"));
-    let entries = data
+    let entries = checked[start..]
         .chunks_exact(ENTRY_BYTES)
         .map(|c| PnEntry {
             key: u128::from_le_bytes(c[0..16].try_into().expect("sixteen bytes")),
@@ -292,6 +307,17 @@ mod tests {
         assert!(decode(v, &bytes[..bytes.len() / 2]).is_err());
         assert!(decode(v, &raw).is_err());
         assert!(decode(v, &[]).is_err());
+        // A count bigger than the most a warm start holds, and a stream
+        // that goes on past its checksum (a decompression bomb): refused
+        // without reading it all.
+        let huge = format!("{MAGIC} 6x8 {:032x} 0 {}\n", 4, MAX_ENTRIES + 1);
+        let huge = zstd::encode_all(huge.as_bytes(), 3).unwrap();
+        assert_eq!(decode(v, &huge).unwrap_err(), "damaged (entry count)");
+        let mut bomb = raw.clone();
+        bomb.resize(bomb.len() + (64 << 20), 0);
+        let bomb = zstd::encode_all(&bomb[..], 3).unwrap();
+        assert!(bomb.len() < 1 << 20);
+        assert_eq!(decode(v, &bomb).unwrap_err(), "damaged (entry count)");
         // A count that does not match the entries, with a good checksum.
         let mut short = raw[..raw.len() - 4 - ENTRY_BYTES].to_vec();
         let crc = crc32fast::hash(&short);
