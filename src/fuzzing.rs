@@ -335,6 +335,67 @@ pub fn save_file(data: &[u8]) {
     assert_eq!(again, proven);
 }
 
+/// Warm-start files of the proof manager (`DIR/warm/*.pnw`). First byte
+/// selects the game (board from a short list, rules) and a mode: even, the
+/// rest is a whole file; odd, the rest is the entries after a header of
+/// that game naming as many entries as the rest holds, with the checksum
+/// filled in and compressed, so that the entries themselves are read.
+/// Decoding never panics; what it accepts is within the entry limit,
+/// encodes to a file that decodes to the same pair and entries, and loads
+/// into a proof-number table (of one bucket: every entry competes for it).
+pub fn warm_file(data: &[u8]) {
+    use crate::prove::warm::{decode, encode, MAX_ENTRIES};
+    use crate::solve::{PnConfig, PnEntry, PnSolver};
+    let Some((&selector, rest)) = data.split_first() else {
+        return;
+    };
+    let boards = [(4, 5), (4, 8), (6, 8), (8, 8)];
+    let (w, h) = boards[(selector >> 4) as usize % boards.len()];
+    let variant = Variant::new(
+        Board::new(w, h).expect("a board of the list"),
+        rules(selector >> 1),
+    );
+    let bytes = if selector & 1 == 0 {
+        rest.to_vec()
+    } else {
+        let entries: Vec<PnEntry> = rest
+            .chunks_exact(28)
+            .map(|c| {
+                let word = |b: &[u8]| u32::from_le_bytes(b.try_into().expect("four bytes"));
+                PnEntry {
+                    key: u128::from_le_bytes(c[0..16].try_into().expect("sixteen bytes")),
+                    phi: word(&c[16..20]),
+                    delta: word(&c[20..24]),
+                    work: word(&c[24..28]),
+                }
+            })
+            .collect();
+        encode(
+            variant,
+            selector as u128,
+            (selector >> 3) as usize & 1,
+            &entries,
+        )
+    };
+    let Ok((key, q, entries)) = decode(variant, &bytes) else {
+        return;
+    };
+    assert!(q < 2 && entries.len() as u64 <= MAX_ENTRIES);
+    let again =
+        decode(variant, &encode(variant, key, q, &entries)).expect("an encoded file decodes");
+    assert_eq!(again, (key, q, entries.clone()));
+    let solver = PnSolver::new(
+        PnConfig {
+            hash_mb: 0,
+            ..PnConfig::default()
+        },
+        None,
+    )
+    .expect("a table of one bucket");
+    solver.load_entries(&entries);
+    assert!(solver.heaviest(8).len() <= 4);
+}
+
 /// A real proof log: its game, its bytes and its lines, and lines of the
 /// same jobs written for the other rule sets of its board (foreign lines).
 pub struct ReferenceLog {

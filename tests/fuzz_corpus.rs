@@ -53,3 +53,8 @@ fn proof_log_corpus() {
 fn serve_query_corpus() {
     replay("serve_query", peasant::fuzzing::serve_query);
 }
+
+#[test]
+fn warm_file_corpus() {
+    replay("warm_file", peasant::fuzzing::warm_file);
+}
