@@ -592,29 +592,21 @@ fn proof_number_runs_cut_short_go_on_from_their_warm_starts() {
 /// --max-jobs alike) stops it and logs it as `open` with the nodes it
 /// searched, its warm start in DIR/warm/; the next run continues that job
 /// (its first job names the stopped one as the job it continues).
+/// `prove peasants --board 5x8` in `dir` with one worker, a small table,
+/// `extra` and a time limit of `secs`: Peasants' Chess 5x8 takes far longer.
+fn prove_5x8_args<'a>(dir: &'a str, extra: &[&'a str], secs: &'a str) -> Vec<&'a str> {
+    let mut args = vec!["prove", "peasants", "--board", "5x8", "--dir", dir];
+    args.extend(["--workers", "1", "--hash-mb", "16", "--quiet"]);
+    args.extend(extra);
+    args.extend(["--max-seconds", secs]);
+    args
+}
+
 #[test]
 fn a_run_that_ends_logs_its_job_in_flight_with_its_warm_start() {
     let dir = temp_dir("prove-in-flight");
     let d = dir.to_str().unwrap();
-    let args = [
-        "prove",
-        "peasants",
-        "--board",
-        "5x8",
-        "--dir",
-        d,
-        "--workers",
-        "1",
-        "--method",
-        "pn",
-        "--job-nodes",
-        "1000000000",
-        "--hash-mb",
-        "64",
-        "--quiet",
-        "--max-seconds",
-        "2",
-    ];
+    let args = prove_5x8_args(d, &["--method", "pn", "--job-nodes", "1000000000"], "2");
     let (code, out, err) = run_cli(&args);
     assert_eq!(code, 3, "{out}{err}");
     let variant = position("peasants", "5x8", true).variant();
@@ -766,25 +758,7 @@ fn a_time_limit_and_an_interruption_say_which_they_were() {
     // Peasants' Chess 5x8 takes far longer than either stop.
     let dir = temp_dir("prove-stops");
     let d = dir.to_str().unwrap();
-    let args = |secs| {
-        vec![
-            "prove",
-            "peasants",
-            "--board",
-            "5x8",
-            "--dir",
-            d,
-            "--workers",
-            "1",
-            "--job-nodes",
-            "100000",
-            "--hash-mb",
-            "16",
-            "--quiet",
-            "--max-seconds",
-            secs,
-        ]
-    };
+    let args = |secs| prove_5x8_args(d, &["--job-nodes", "100000"], secs);
     let (code, out, err) = run_cli(&args("1"));
     assert_eq!(code, 3, "{out}{err}");
     assert!(err.contains("stopped by --max-seconds"), "{err}");

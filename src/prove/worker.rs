@@ -566,6 +566,13 @@ impl Drop for ThreadWorkers {
 mod tests {
     use super::*;
 
+    /// The start of Peasants' Chess 5x8: far beyond any job of these tests.
+    fn peasants_5x8() -> Position {
+        use crate::rules::{parse_position, Board, Rules};
+        let board = Board::new(5, 8).unwrap();
+        parse_position("peasants", Some(board), Rules::default()).unwrap()
+    }
+
     #[test]
     fn results_survive_their_text() {
         let open = JobResult {
@@ -611,15 +618,9 @@ mod tests {
 
     #[test]
     fn local_workers_tell_how_far_their_running_jobs_are() {
-        use crate::rules::{parse_position, Board, Rules};
         // Peasants' Chess 5x8 is far beyond a budget of 1 M nodes: the job
         // runs for seconds and comes back open.
-        let pos = parse_position(
-            "peasants",
-            Some(Board::new(5, 8).unwrap()),
-            Rules::default(),
-        )
-        .unwrap();
+        let pos = peasants_5x8();
         let config = WorkerConfig {
             hash_mb: 16,
             shared_table: true,
@@ -662,17 +663,11 @@ mod tests {
     /// A proof-number job stopped because the run ends comes back `open`,
     /// interrupted, with its nodes and its warm start; one cancelled as
     /// unneeded comes back cancelled with neither to keep; one that runs
-    /// out of budget is `open` with its warm start. A warm start loaded
-    /// into an empty table answers as a fresh search does.
+    /// out of budget is `open` with its warm start, heaviest entry first,
+    /// which an empty table takes in whole.
     #[test]
     fn stopped_proof_number_jobs_say_why_and_hand_on_their_search() {
-        use crate::rules::{parse_position, Board, Rules};
-        let pos = parse_position(
-            "peasants",
-            Some(Board::new(5, 8).unwrap()),
-            Rules::default(),
-        )
-        .unwrap();
+        let pos = peasants_5x8();
         let config = WorkerConfig {
             hash_mb: 16,
             shared_table: true,
