@@ -135,6 +135,13 @@ pub fn run(
             }
         }
     }
+    // The jobs taken back may have completed the proof (a job can finish
+    // before it sees the interruption).
+    let end = if manager.done() {
+        RunEnd::Complete
+    } else {
+        end
+    };
     if let Some(store) = options.warm {
         for (key, i) in store.pairs() {
             if manager.warm_obsolete(key, i) {
