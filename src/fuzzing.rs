@@ -344,8 +344,8 @@ pub fn save_file(data: &[u8]) {
 /// encodes to a file that decodes to the same pair and entries, and loads
 /// into a proof-number table (of one bucket: every entry competes for it).
 pub fn warm_file(data: &[u8]) {
-    use crate::prove::warm::{decode, encode, MAX_ENTRIES};
-    use crate::solve::{PnConfig, PnEntry, PnSolver};
+    use crate::prove::warm::{decode, encode, entries_from_bytes, MAX_ENTRIES};
+    use crate::solve::{PnConfig, PnSolver};
     let Some((&selector, rest)) = data.split_first() else {
         return;
     };
@@ -358,18 +358,7 @@ pub fn warm_file(data: &[u8]) {
     let bytes = if selector & 1 == 0 {
         rest.to_vec()
     } else {
-        let entries: Vec<PnEntry> = rest
-            .chunks_exact(28)
-            .map(|c| {
-                let word = |b: &[u8]| u32::from_le_bytes(b.try_into().expect("four bytes"));
-                PnEntry {
-                    key: u128::from_le_bytes(c[0..16].try_into().expect("sixteen bytes")),
-                    phi: word(&c[16..20]),
-                    delta: word(&c[20..24]),
-                    work: word(&c[24..28]),
-                }
-            })
-            .collect();
+        let entries = entries_from_bytes(rest);
         encode(
             variant,
             selector as u128,

@@ -161,8 +161,15 @@ pub fn decode(variant: Variant, bytes: &[u8]) -> Result<(u128, usize, Vec<PnEntr
     if crc32fast::hash(checked).to_le_bytes() != crc {
         return Err("damaged (checksum mismatch)".into());
     }
+    let entries = entries_from_bytes(&checked[start..]);
+    Ok((key, q, entries))
+}
+
+/// The entries in `bytes`, 28 bytes each as [`encode`] writes them
+/// (a shorter tail is ignored).
+pub fn entries_from_bytes(bytes: &[u8]) -> Vec<PnEntry> {
     let word = |b: &[u8]| u32::from_le_bytes(b.try_into().expect("four bytes"));
-    let entries = checked[start..]
+    bytes
         .chunks_exact(ENTRY_BYTES)
         .map(|c| PnEntry {
             key: u128::from_le_bytes(c[0..16].try_into().expect("sixteen bytes")),
@@ -170,8 +177,7 @@ pub fn decode(variant: Variant, bytes: &[u8]) -> Result<(u128, usize, Vec<PnEntr
             delta: word(&c[20..24]),
             work: word(&c[24..28]),
         })
-        .collect();
-    Ok((key, q, entries))
+        .collect()
 }
 
 impl WarmStore {
