@@ -296,6 +296,90 @@ fn warm_starts_seed_a_fresh_table() {
     assert!(proofs > 1000 && open > 10, "{proofs} proofs, {open} open");
 }
 
+/// The proof a solver reads from its table (`PnSolver::proof`) is a proof
+/// by minimax: each position's claim is its minimax value's; a position
+/// that reaches its goal has a child in the proof that fails it (unless
+/// it ends the proof), one that fails has all its children in the proof.
+/// Tables of one bucket (entries lost all the time, searched again) and
+/// of 1 MiB.
+#[test]
+fn proofs_read_from_the_table_hold_by_minimax() {
+    let (mut steps, mut leaves) = (0, 0);
+    for (w, h) in [(4, 5), (3, 6)] {
+        for v in variants(w, h) {
+            let mut memo = MinimaxMemo::default();
+            let all = reachable_positions(v, true, 100);
+            for mb in [0, 1] {
+                let solver = PnSolver::new(config(mb, PnInit::Mobility, Some(1)), None).unwrap();
+                for (i, p) in all.iter().enumerate().step_by(7) {
+                    let q = [Question::Wins, Question::AvoidsLoss][i % 2];
+                    let answer = solver.answer(p, q, None).unwrap();
+                    let proof = solver.proof(p, q).unwrap();
+                    let attacker = q == Question::Wins;
+                    if p.winner_by_rule().is_some() {
+                        assert!(proof.is_empty());
+                        continue;
+                    }
+                    assert_eq!(proof[0].pos, canonical(p), "{v} {p}");
+                    assert_eq!(
+                        (proof[0].attacker_to_move, proof[0].reaches),
+                        (attacker, answer)
+                    );
+                    let claim: std::collections::HashMap<(Position, bool), bool> = proof
+                        .iter()
+                        .map(|s| ((s.pos, s.attacker_to_move), s.reaches))
+                        .collect();
+                    assert_eq!(claim.len(), proof.len(), "{v} {p}: a position twice");
+                    for s in &proof {
+                        let value = minimax(&s.pos, &mut memo).wdl();
+                        let reaches = if s.attacker_to_move {
+                            value == Wdl::Win
+                        } else {
+                            value != Wdl::Loss
+                        };
+                        assert_eq!(
+                            s.reaches, reaches,
+                            "{v} {p}: {} claims {}",
+                            s.pos, s.reaches
+                        );
+                        steps += 1;
+                        if s.leaf {
+                            leaves += 1;
+                            continue;
+                        }
+                        let children: Vec<Option<bool>> = s
+                            .pos
+                            .legal_moves()
+                            .iter()
+                            .map(|&m| {
+                                let c = s.pos.play(m);
+                                claim.get(&(canonical(&c), !s.attacker_to_move)).copied()
+                            })
+                            .collect();
+                        if s.reaches {
+                            assert!(
+                                children.contains(&Some(false)),
+                                "{v} {p}: {} unproven",
+                                s.pos
+                            );
+                        } else {
+                            assert!(
+                                children.iter().all(|&c| c == Some(true)),
+                                "{v} {p}: {} misses a child",
+                                s.pos
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        steps > 10_000 && leaves > 1000,
+        "{steps} steps, {leaves} leaves"
+    );
+}
+
 /// A node budget stops the search with `Stopped`; the solver's results so
 /// far stay right.
 #[test]

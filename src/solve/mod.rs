@@ -19,7 +19,7 @@ pub use alphabeta::{move_order, SharedTable, Solver, SolverConfig};
 pub use crosscheck::{
     cross_check, CrossCheckConfig, CrossCheckError, CrossCheckReport, Disagreement,
 };
-pub use pns::{PnConfig, PnEntry, PnInit, PnSolver, SharedPnTable};
+pub use pns::{PnConfig, PnEntry, PnInit, PnSolver, ProofStep, SharedPnTable};
 pub use savefile::{
     decode_proven, encode_proven, load_proven, save_proven, save_proven_union, ProvenError,
     ProvenKind,

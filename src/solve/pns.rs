@@ -189,6 +189,21 @@ pub struct PnEntry {
     pub work: u32,
 }
 
+/// One position of a proof ([`PnSolver::proof`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProofStep {
+    /// The canonical position (white to move).
+    pub pos: Position,
+    /// Whether the side to move is the question's attacker (its goal is
+    /// to win; the defender's is not to lose).
+    pub attacker_to_move: bool,
+    /// What the proof shows: whether the side to move reaches its goal.
+    pub reaches: bool,
+    /// Whether the proof ends here: decided by the rules (stalemate, a
+    /// move that wins at once) or by the leaf knowledge, without children.
+    pub leaf: bool,
+}
+
 /// The key of a question about a canonical position: its
 /// [`position_key`], with bit 0 (square a1, where no white pawn can stand)
 /// set when the side to move is the attacker.
@@ -879,6 +894,92 @@ impl<'a> PnSolver<'a> {
             .into_iter()
             .map(|Reverse((_, e))| e)
             .collect()
+    }
+
+    /// A proof of the answer to `question` about `pos` (a
+    /// [`PnSolver::answer`] without budget), read from the table: the
+    /// canonical positions it needs, each once, the first of them `pos`'s
+    /// (none if the game is over in `pos`).
+    /// Where the side to move reaches its goal, one child that fails it
+    /// (one already in the proof if the table shows one, else one the
+    /// table shows failing, else the first a search finds failing); where
+    /// it fails, every child. Positions the rules or the leaf knowledge
+    /// decide end it. Entries the table has lost are searched again.
+    /// Against the nodes the search visited, its size says how much of the
+    /// search went into what the proof needs (the proof found, not the
+    /// smallest one; `examples/proof_size.rs`).
+    pub fn proof(&self, pos: &Position, question: Question) -> Result<Vec<ProofStep>, SolveError> {
+        use std::collections::HashSet;
+        let mut w = Worker::new();
+        let mut seen: HashSet<u128> = HashSet::new();
+        let mut out = Vec::new();
+        let mut stack = vec![(*pos, question == Question::Wins)];
+        while let Some((p, attacker_to_move)) = stack.pop() {
+            if p.winner_by_rule().is_some() {
+                continue;
+            }
+            let c = canonical_with(&p, self.config.canonical);
+            if !seen.insert(tt_key(&c, attacker_to_move)) {
+                continue;
+            }
+            let mut step = ProofStep {
+                pos: c,
+                attacker_to_move,
+                reaches: false,
+                leaf: true,
+            };
+            if let Some(r) = self.settled(&mut w, &c, attacker_to_move)? {
+                step.reaches = r;
+                out.push(step);
+                continue;
+            }
+            let mut moves = c.legal_moves();
+            Self::order(&c, moves.as_mut_slice());
+            let children: Vec<Position> = moves.iter().map(|&m| c.play(m)).collect();
+            if children.is_empty() || children.iter().any(|ch| ch.winner_by_rule().is_some()) {
+                // Stalemate (a draw) or a move that wins at once.
+                step.reaches = if children.is_empty() {
+                    reaches(Wdl::Draw, attacker_to_move)
+                } else {
+                    true
+                };
+                out.push(step);
+                continue;
+            }
+            step.leaf = false;
+            step.reaches = self.reaches_goal(&mut w, &c, attacker_to_move)?;
+            out.push(step);
+            if step.reaches {
+                let mut failing = None;
+                for ch in &children {
+                    let k = tt_key(
+                        &canonical_with(ch, self.config.canonical),
+                        !attacker_to_move,
+                    );
+                    if self.tt.probe(k).is_some_and(|(_, delta)| delta == 0) {
+                        if seen.contains(&k) {
+                            failing = Some(*ch);
+                            break;
+                        }
+                        failing = failing.or(Some(*ch));
+                    }
+                }
+                if failing.is_none() {
+                    for ch in &children {
+                        if !self.reaches_goal(&mut w, ch, !attacker_to_move)? {
+                            failing = Some(*ch);
+                            break;
+                        }
+                    }
+                }
+                let ch = failing.expect("a position that reaches its goal has a child that fails");
+                stack.push((ch, !attacker_to_move));
+            } else {
+                stack.extend(children.into_iter().map(|ch| (ch, !attacker_to_move)));
+            }
+        }
+        self.flush(&mut w);
+        Ok(out)
     }
 
     /// Puts entries [`PnSolver::heaviest`] gave (of this game and rule
