@@ -6,7 +6,8 @@
 //! numbers); one close to it needs knowledge that ends the proof sooner.
 //!
 //!     cargo run --release --example proof_size -- 4x8 peasants
-//!     (BOARD POSITION [HASH_MB, default 256])
+//!     (BOARD POSITION [HASH_MB, default 256 [stick (default) | epsilon:
+//!     the search with the 1+ε trick alone]])
 
 use peasant::solve::{PnConfig, Question};
 use peasant::{parse_position, Board, PnSolver, Rules, Wdl};
@@ -24,8 +25,8 @@ fn main() -> ExitCode {
 }
 
 fn run(args: &[String]) -> Result<(), String> {
-    let usage = "usage: proof_size BOARD POSITION [HASH_MB]";
-    if args.len() < 2 || args.len() > 3 {
+    let usage = "usage: proof_size BOARD POSITION [HASH_MB [stick|epsilon]]";
+    if args.len() < 2 || args.len() > 4 {
         return Err(usage.into());
     }
     let board: Board = args[0].parse().map_err(|e| format!("{e}"))?;
@@ -34,9 +35,17 @@ fn run(args: &[String]) -> Result<(), String> {
         Some(s) => s.parse().map_err(|_| format!("{s}: not a number"))?,
         None => 256,
     };
+    // The search as it is (its best child kept until the threshold), or
+    // the 1+ε trick alone, as before.
+    let stick = match args.get(3).map(String::as_str) {
+        None | Some("stick") => true,
+        Some("epsilon") => false,
+        Some(_) => return Err(usage.into()),
+    };
     let solver = PnSolver::new(
         PnConfig {
             hash_mb,
+            stick,
             ..PnConfig::default()
         },
         None,

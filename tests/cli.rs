@@ -713,8 +713,37 @@ fn solve_method_pn() {
             &["solve", "pawngame", "--board", "4x4", "--method", "xy"],
             &["method"],
         ),
+        (
+            &[
+                "solve",
+                "pawngame",
+                "--board",
+                "4x4",
+                "--method",
+                "pn",
+                "--pn-epsilon",
+                "32",
+            ],
+            &["--pn-epsilon 32", "stick"],
+        ),
     ] {
         check_bad("solve --method", args, mentions).unwrap();
+    }
+    // Each way to set the best child's threshold gives the same value.
+    for eps in ["stick", "off", "0", "1", "5"] {
+        let out = json(&[
+            "--json",
+            "solve",
+            "pawngame",
+            "--board",
+            "5x5",
+            "-q",
+            "--method",
+            "pn",
+            "--pn-epsilon",
+            eps,
+        ]);
+        assert_eq!(out["value"], "draw", "--pn-epsilon {eps}");
     }
 }
 

@@ -3,7 +3,8 @@
 //! Peasants' Chess, every Pawn Race gap pair) and from random positions,
 //! under every rule set: with a transposition table of one bucket (so that
 //! entries are replaced all the time) and a normal one, with both ways to
-//! start the numbers, with and without the 1+ε trick, and with partial
+//! start the numbers, with the best child kept until its parent's threshold,
+//! with and without the 1+ε trick, and with partial
 //! tables. Also the root driver, the line, and proven results passed
 //! between the two solvers.
 
@@ -12,13 +13,29 @@ mod common;
 use common::{gen, minimax, reachable_positions, variants, MinimaxMemo};
 use peasant::{index::*, rules::*, solve::*, table::*};
 
+/// How the best child's threshold is set: as the solver does by default
+/// (it keeps the search until its parent's own threshold), by the 1+ε
+/// trick with ε = 2^-shift, or plain df-pn.
+#[derive(Clone, Copy)]
+enum Eps {
+    Stick,
+    Shift(u32),
+    Off,
+}
+
 /// A configuration; the one-sided bound (off by default) is on with a
 /// normal table and off with the one-bucket one, so both ways are checked.
-fn config(hash_mb: usize, init: PnInit, epsilon_shift: Option<u32>) -> PnConfig {
+fn config(hash_mb: usize, init: PnInit, eps: Eps) -> PnConfig {
+    let (epsilon_shift, stick) = match eps {
+        Eps::Stick => (Some(1), true),
+        Eps::Shift(s) => (Some(s), false),
+        Eps::Off => (None, false),
+    };
     PnConfig {
         hash_mb,
         init,
         epsilon_shift,
+        stick,
         bound: hash_mb > 0,
         ..PnConfig::default()
     }
@@ -63,19 +80,19 @@ fn pn_equals_minimax_on_tiny_boards() {
             let solvers = [
                 (
                     "one bucket",
-                    PnSolver::new(config(0, PnInit::Mobility, Some(2)), None).unwrap(),
+                    PnSolver::new(config(0, PnInit::Mobility, Eps::Stick), None).unwrap(),
                 ),
                 (
                     "one bucket, 1/1, plain",
-                    PnSolver::new(config(0, PnInit::One, None), None).unwrap(),
+                    PnSolver::new(config(0, PnInit::One, Eps::Off), None).unwrap(),
                 ),
                 (
                     "1 MiB",
-                    PnSolver::new(config(1, PnInit::Mobility, Some(2)), None).unwrap(),
+                    PnSolver::new(config(1, PnInit::Mobility, Eps::Stick), None).unwrap(),
                 ),
                 (
                     "1 MiB, 1/1",
-                    PnSolver::new(config(1, PnInit::One, Some(0)), None).unwrap(),
+                    PnSolver::new(config(1, PnInit::One, Eps::Shift(0)), None).unwrap(),
                 ),
             ];
             assert!(check(v, &all, &solvers, &mut memo) > 0);
@@ -92,11 +109,11 @@ fn pn_equals_minimax_on_small_boards() {
             let solvers = [
                 (
                     "one bucket",
-                    PnSolver::new(config(0, PnInit::Mobility, Some(2)), None).unwrap(),
+                    PnSolver::new(config(0, PnInit::Mobility, Eps::Stick), None).unwrap(),
                 ),
                 (
                     "4 MiB",
-                    PnSolver::new(config(4, PnInit::Mobility, Some(2)), None).unwrap(),
+                    PnSolver::new(config(4, PnInit::Mobility, Eps::Stick), None).unwrap(),
                 ),
             ];
             assert!(check(v, &all, &solvers, &mut memo) > 0);
@@ -116,7 +133,7 @@ fn pn_equals_minimax_on_big_boards_from_random_positions() {
             let all = reachable_positions(v, false, 100);
             let solvers = [(
                 "4 MiB",
-                PnSolver::new(config(4, PnInit::Mobility, Some(2)), None).unwrap(),
+                PnSolver::new(config(4, PnInit::Mobility, Eps::Stick), None).unwrap(),
             )];
             assert!(check(v, &all, &solvers, &mut memo) > 0);
         }
@@ -135,15 +152,15 @@ fn pn_equals_minimax_on_big_boards() {
             let mut solvers = vec![
                 (
                     "16 MiB, 1/1",
-                    PnSolver::new(config(16, PnInit::One, None), None).unwrap(),
+                    PnSolver::new(config(16, PnInit::One, Eps::Off), None).unwrap(),
                 ),
                 (
                     "16 MiB",
-                    PnSolver::new(config(16, PnInit::Mobility, Some(2)), None).unwrap(),
+                    PnSolver::new(config(16, PnInit::Mobility, Eps::Stick), None).unwrap(),
                 ),
             ];
             if h < 8 {
-                let tiny = PnSolver::new(config(0, PnInit::Mobility, Some(2)), None).unwrap();
+                let tiny = PnSolver::new(config(0, PnInit::Mobility, Eps::Stick), None).unwrap();
                 solvers.push(("one bucket", tiny));
             }
             assert!(check(v, &all, &solvers, &mut memo) > 0);
@@ -165,11 +182,11 @@ fn pn_with_tables_equals_minimax() {
             let solvers = [
                 (
                     "tables, 1 MiB",
-                    PnSolver::new(config(1, PnInit::Mobility, Some(2)), Some(&tb)).unwrap(),
+                    PnSolver::new(config(1, PnInit::Mobility, Eps::Stick), Some(&tb)).unwrap(),
                 ),
                 (
                     "tables, one bucket",
-                    PnSolver::new(config(0, PnInit::One, Some(2)), Some(&tb)).unwrap(),
+                    PnSolver::new(config(0, PnInit::One, Eps::Stick), Some(&tb)).unwrap(),
                 ),
             ];
             assert!(check(v, &all, &solvers, &mut memo) > 0);
@@ -192,7 +209,7 @@ fn root_moves_and_lines() {
                 let solver = PnSolver::new(
                     PnConfig {
                         threads: 2,
-                        ..config(4, PnInit::Mobility, Some(2))
+                        ..config(4, PnInit::Mobility, Eps::Stick)
                     },
                     None,
                 )
@@ -227,7 +244,7 @@ fn proven_results_seed_either_solver() {
     for v in variants(4, 5) {
         let mut memo = MinimaxMemo::default();
         let all = reachable_positions(v, true, 100);
-        let pn = PnSolver::new(config(4, PnInit::Mobility, Some(2)), None).unwrap();
+        let pn = PnSolver::new(config(4, PnInit::Mobility, Eps::Stick), None).unwrap();
         let ab = Solver::new(SolverConfig::default(), None).unwrap();
         for p in all.iter().step_by(7) {
             pn.wdl(p).unwrap();
@@ -246,7 +263,7 @@ fn proven_results_seed_either_solver() {
             &from_pn,
         );
         assert!(!bytes.is_empty());
-        let pn_seeded = PnSolver::new(config(4, PnInit::Mobility, Some(2)), None).unwrap();
+        let pn_seeded = PnSolver::new(config(4, PnInit::Mobility, Eps::Stick), None).unwrap();
         pn_seeded.load_proven(&from_ab);
         pn_seeded.load_proven(&from_pn);
         let ab_seeded = Solver::new(SolverConfig::default(), None).unwrap();
@@ -274,7 +291,7 @@ fn warm_starts_seed_a_fresh_table() {
         for v in variants(w, h) {
             let mut memo = MinimaxMemo::default();
             let all = reachable_positions(v, true, 100);
-            let cut = PnSolver::new(config(4, PnInit::Mobility, Some(1)), None).unwrap();
+            let cut = PnSolver::new(config(4, PnInit::Mobility, Eps::Shift(1)), None).unwrap();
             for (i, p) in all.iter().enumerate().step_by(5) {
                 let q = [Question::Wins, Question::AvoidsLoss][i % 2];
                 match cut.answer(p, q, Some(20)) {
@@ -285,7 +302,7 @@ fn warm_starts_seed_a_fresh_table() {
             let warm = cut.heaviest(3000);
             proofs += warm.iter().filter(|e| e.phi == 0 || e.delta == 0).count();
             open += warm.iter().filter(|e| e.phi > 0 && e.delta > 0).count();
-            let seeded = PnSolver::new(config(4, PnInit::Mobility, Some(1)), None).unwrap();
+            let seeded = PnSolver::new(config(4, PnInit::Mobility, Eps::Shift(1)), None).unwrap();
             seeded.load_entries(&warm);
             for p in &all {
                 let expected = minimax(p, &mut memo).wdl();
@@ -310,7 +327,7 @@ fn proofs_read_from_the_table_hold_by_minimax() {
             let mut memo = MinimaxMemo::default();
             let all = reachable_positions(v, true, 100);
             for mb in [0, 1] {
-                let solver = PnSolver::new(config(mb, PnInit::Mobility, Some(1)), None).unwrap();
+                let solver = PnSolver::new(config(mb, PnInit::Mobility, Eps::Stick), None).unwrap();
                 for (i, p) in all.iter().enumerate().step_by(7) {
                     let q = [Question::Wins, Question::AvoidsLoss][i % 2];
                     let answer = solver.answer(p, q, None).unwrap();

@@ -40,9 +40,10 @@ pub struct SolveArgs {
     /// one (to measure).
     #[arg(long, hide = true, value_name = "INIT", default_value = "mobility")]
     pub pn_init: String,
-    /// With --method pn: the epsilon of the 1+epsilon trick as a shift
-    /// (epsilon = 2^-SHIFT); "off" for plain df-pn (to measure).
-    #[arg(long, hide = true, value_name = "SHIFT", default_value = "1")]
+    /// With --method pn: "stick" (the best child keeps the search until the
+    /// node's own threshold), or the epsilon of the 1+epsilon trick as a
+    /// shift (epsilon = 2^-SHIFT), or "off" for plain df-pn (to measure).
+    #[arg(long, hide = true, value_name = "SHIFT", default_value = "stick")]
     pub pn_epsilon: String,
     /// With --method pn: weak proof numbers (max instead of sum; to measure).
     #[arg(long, hide = true)]
@@ -270,11 +271,17 @@ impl SolveArgs {
                 )))
             }
         };
-        let epsilon_shift = match self.pn_epsilon.as_str() {
-            "off" => None,
-            s => Some(s.parse::<u32>().ok().filter(|&s| s < 32).ok_or_else(|| {
-                CliError::input(format!("--pn-epsilon {s}: expected off or a shift 0..31"))
-            })?),
+        let (epsilon_shift, stick) = match self.pn_epsilon.as_str() {
+            "stick" => (PnConfig::default().epsilon_shift, true),
+            "off" => (None, false),
+            s => (
+                Some(s.parse::<u32>().ok().filter(|&s| s < 32).ok_or_else(|| {
+                    CliError::input(format!(
+                        "--pn-epsilon {s}: expected stick, off or a shift 0..31"
+                    ))
+                })?),
+                false,
+            ),
         };
         let tb = self
             .tables
@@ -317,6 +324,7 @@ impl SolveArgs {
                     canonical,
                     init: pn_init,
                     epsilon_shift,
+                    stick,
                     weak: self.pn_weak,
                     threads: self.threads,
                     max_nodes: self.max_nodes,

@@ -1,7 +1,8 @@
 //! Depth-first proof-number search (df-pn, Nagai 2002) for the binary
-//! questions "does this side win?", with the 1+ε trick of Pawlewicz and
-//! Lew and a transposition table keyed by the whole canonical position and
-//! the question. Decisive results have small proof trees; this finds them
+//! questions "does this side win?", with the best child searched until the
+//! node's own threshold ([`PnConfig::stick`]; the 1+ε trick of Pawlewicz
+//! and Lew as the alternative) and a transposition table keyed by the whole
+//! canonical position and the question. Decisive results have small proof trees; this finds them
 //! where alpha-beta ([`crate::Solver`]) would have to refute every
 //! alternative to the same depth.
 //!
@@ -67,8 +68,17 @@ pub struct PnConfig {
     pub init: PnInit,
     /// The ε of the 1+ε trick as a shift: the best child is searched until
     /// its δ passes the second best's by a factor of `1 + 2^-shift`
-    /// (`None`: plain df-pn, passing it by one).
+    /// (`None`: plain df-pn, passing it by one). Unused with
+    /// [`PnConfig::stick`].
     pub epsilon_shift: Option<u32>,
+    /// The best child keeps the search until the node's own threshold is
+    /// reached, however far its δ passes the second best's (the 1+ε trick
+    /// with ε unbounded): a side that needs one good move commits to the
+    /// one it chose instead of turning to another that looks as good. In
+    /// the proofs the search finds, most moves of such a side are good
+    /// (`examples/proof_choices.rs`: 4.2 of 4.9 on Peasants' Chess 4x8),
+    /// so turning between them is where the nodes went.
+    pub stick: bool,
     /// Weak proof numbers (Ueda et al. 2008): δ = the largest φ of the
     /// children plus one for each other unsolved child, instead of the sum,
     /// which counts a subtree shared by transpositions once per path.
@@ -102,6 +112,7 @@ impl Default for PnConfig {
             canonical: CanonicalRules::ALL,
             init: PnInit::Mobility,
             epsilon_shift: Some(1),
+            stick: true,
             weak: false,
             threads: 1,
             max_nodes: None,
@@ -634,7 +645,11 @@ impl<'a> PnSolver<'a> {
                 Some(s) => (d2 >> s).max(1),
                 None => 1,
             };
-            let child_th_delta = th_phi.min(d2.saturating_add(grow));
+            let child_th_delta = if self.config.stick {
+                th_phi
+            } else {
+                th_phi.min(d2.saturating_add(grow))
+            };
             let (cp, cd) = self.mid(w, &c.pos, c.key, child_th_phi, child_th_delta, false)?;
             let c = &mut children[best];
             c.phi = cp;
