@@ -2,9 +2,9 @@
 //! questions "does this side win?", with the best child searched until the
 //! node's own threshold ([`PnConfig::stick`]; the 1+ε trick of Pawlewicz
 //! and Lew as the alternative) and a transposition table keyed by the whole
-//! canonical position and the question. Decisive results have small proof trees; this finds them
-//! where alpha-beta ([`crate::Solver`]) would have to refute every
-//! alternative to the same depth.
+//! canonical position and the question. Decisive results have small proof
+//! trees; this finds them where alpha-beta ([`crate::Solver`]) would have
+//! to refute every alternative to the same depth.
 //!
 //! The search is written in negamax form over canonical positions (always
 //! white to move, see [`crate::rules::canonical`]). A question fixes an attacker,
