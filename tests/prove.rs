@@ -588,6 +588,32 @@ fn proof_number_runs_cut_short_go_on_from_their_warm_starts() {
     );
 }
 
+/// A complete proof leaves no warm start behind, not even one of a pair
+/// it never needed (a job in flight when another worker completed the
+/// proof leaves one; here one is put in the directory by hand).
+#[test]
+fn a_complete_proof_leaves_no_warm_start() {
+    let pos = position("pawngame", "5x5", true);
+    let dir = temp_dir("prove-warm-complete");
+    std::fs::create_dir_all(&dir).unwrap();
+    let store = prove::WarmStore::new(&dir, pos.variant());
+    // A pair two plies in, "does the side to move win?".
+    let first = pos.play(pos.legal_moves()[0]);
+    let key = rules::position_key(&rules::canonical(&first.play(first.legal_moves()[0])));
+    store.save(key, 0, &[]).unwrap();
+    assert_eq!(store.pairs().len(), 1);
+    let run = Run {
+        budgets: [2_000, 2_000],
+        workers: 1,
+        max_jobs: None,
+        all_moves: false,
+        warm_entries: 65536,
+    };
+    let (_, end, _) = prove_run(Method::ProofNumber, &pos, &dir, run);
+    assert_eq!(end, RunEnd::Complete);
+    assert!(store.pairs().is_empty(), "{:?}", store.pairs());
+}
+
 /// A run that ends with a job in flight (--max-seconds; Ctrl-C and
 /// --max-jobs alike) stops it and logs it as `open` with the nodes it
 /// searched, its warm start in DIR/warm/; the next run continues that job
