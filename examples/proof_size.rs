@@ -9,9 +9,11 @@
 //!     (BOARD POSITION [HASH_MB, default 256 [stick (default) | epsilon:
 //!     the search with the 1+ε trick alone]])
 
-use peasant::solve::{PnConfig, Question};
-use peasant::{parse_position, Board, PnSolver, Rules, Wdl};
+use peasant::solve::Question;
+use peasant::Wdl;
 use std::process::ExitCode;
+
+mod proof_args;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -25,32 +27,7 @@ fn main() -> ExitCode {
 }
 
 fn run(args: &[String]) -> Result<(), String> {
-    let usage = "usage: proof_size BOARD POSITION [HASH_MB [stick|epsilon]]";
-    if args.len() < 2 || args.len() > 4 {
-        return Err(usage.into());
-    }
-    let board: Board = args[0].parse().map_err(|e| format!("{e}"))?;
-    let pos = parse_position(&args[1], Some(board), Rules::default()).map_err(|e| e.to_string())?;
-    let hash_mb = match args.get(2) {
-        Some(s) => s.parse().map_err(|_| format!("{s}: not a number"))?,
-        None => 256,
-    };
-    // The search as it is (its best child kept until the threshold), or
-    // the 1+ε trick alone, as before.
-    let stick = match args.get(3).map(String::as_str) {
-        None | Some("stick") => true,
-        Some("epsilon") => false,
-        Some(_) => return Err(usage.into()),
-    };
-    let solver = PnSolver::new(
-        PnConfig {
-            hash_mb,
-            stick,
-            ..PnConfig::default()
-        },
-        None,
-    )
-    .map_err(|e| e.to_string())?;
+    let (pos, solver) = proof_args::position_and_solver("proof_size", args)?;
     let value = solver.wdl(&pos).map_err(|e| e.to_string())?;
     let searched = solver.stats().nodes;
     // The answers that make the value: a win needs "wins"; a loss, "avoids

@@ -1,0 +1,41 @@
+//! What the proof examples (`proof_size`, `proof_choices`) share: their
+//! arguments, BOARD POSITION [HASH_MB [stick|epsilon]], read into the
+//! position and a proof-number solver set up as they say.
+
+use peasant::solve::PnConfig;
+use peasant::{parse_position, Board, PnSolver, Position, Rules};
+
+/// The position and the solver `args` name; the usage line of `name`
+/// otherwise.
+pub fn position_and_solver(
+    name: &str,
+    args: &[String],
+) -> Result<(Position, PnSolver<'static>), String> {
+    let usage = format!("usage: {name} BOARD POSITION [HASH_MB [stick|epsilon]]");
+    if args.len() < 2 || args.len() > 4 {
+        return Err(usage);
+    }
+    let board: Board = args[0].parse().map_err(|e| format!("{e}"))?;
+    let pos = parse_position(&args[1], Some(board), Rules::default()).map_err(|e| e.to_string())?;
+    let hash_mb = match args.get(2) {
+        Some(s) => s.parse().map_err(|_| format!("{s}: not a number"))?,
+        None => 256,
+    };
+    // The search as it is (its best child kept until the threshold), or
+    // the 1+ε trick alone, as before.
+    let stick = match args.get(3).map(String::as_str) {
+        None | Some("stick") => true,
+        Some("epsilon") => false,
+        Some(_) => return Err(usage),
+    };
+    let solver = PnSolver::new(
+        PnConfig {
+            hash_mb,
+            stick,
+            ..PnConfig::default()
+        },
+        None,
+    )
+    .map_err(|e| e.to_string())?;
+    Ok((pos, solver))
+}
