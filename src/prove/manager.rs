@@ -762,10 +762,12 @@ impl Manager {
     }
 
     /// Whether pair (`key`, question index `i`) will never need its warm
-    /// start again: answered, or its position expanded after attempts that
-    /// reached the largest budget (the resume rule does not continue it).
+    /// start again: the proof is complete, the pair answered, or its
+    /// position expanded after attempts that reached the largest budget
+    /// (the resume rule does not continue it).
     pub fn warm_obsolete(&self, key: u128, i: usize) -> bool {
-        if self.known.contains_key(&(key, i)) {
+        // A complete proof asks nothing more.
+        if self.done() || self.known.contains_key(&(key, i)) {
             return true;
         }
         let Some(&n) = self.index.get(&key) else {

@@ -143,10 +143,8 @@ pub fn run(
         end
     };
     if let Some(store) = options.warm {
-        // A complete proof asks nothing more: no warm start is needed.
-        let complete = end == RunEnd::Complete;
         for (key, i) in store.pairs() {
-            if complete || manager.warm_obsolete(key, i) {
+            if manager.warm_obsolete(key, i) {
                 store.remove(key, i);
             }
         }
