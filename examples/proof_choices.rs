@@ -11,8 +11,9 @@
 //! one good move to another, not looking for one.
 //!
 //!     cargo run --release --example proof_choices -- 4x8 peasants 1024
-//!     (BOARD POSITION [HASH_MB, default 256 [stick (default) | epsilon:
-//!     the search with the 1+ε trick alone]])
+//!     (BOARD POSITION [HASH_MB, default 256 [guided (default, the
+//!     search as it is) | mobility (depth-first, moves ordered by their
+//!     replies alone) | epsilon (the 1+ε trick with mobility)]])
 
 use peasant::rules::MoveKind;
 use peasant::solve::Question;

@@ -6,8 +6,9 @@
 //! numbers); one close to it needs knowledge that ends the proof sooner.
 //!
 //!     cargo run --release --example proof_size -- 4x8 peasants
-//!     (BOARD POSITION [HASH_MB, default 256 [stick (default) | epsilon:
-//!     the search with the 1+ε trick alone]])
+//!     (BOARD POSITION [HASH_MB, default 256 [guided (default, the
+//!     search as it is) | mobility (depth-first, moves ordered by their
+//!     replies alone) | epsilon (the 1+ε trick with mobility)]])
 
 use peasant::solve::Question;
 use peasant::Wdl;

@@ -726,6 +726,19 @@ fn solve_method_pn() {
             ],
             &["--pn-epsilon 32", "stick"],
         ),
+        (
+            &[
+                "solve",
+                "pawngame",
+                "--board",
+                "4x4",
+                "--method",
+                "pn",
+                "--pn-init",
+                "two",
+            ],
+            &["--pn-init two", "guided"],
+        ),
     ] {
         check_bad("solve --method", args, mentions).unwrap();
     }
@@ -744,6 +757,22 @@ fn solve_method_pn() {
             eps,
         ]);
         assert_eq!(out["value"], "draw", "--pn-epsilon {eps}");
+    }
+    // So does each way to start the numbers (each way to order the moves).
+    for init in ["guided", "mobility", "one"] {
+        let out = json(&[
+            "--json",
+            "solve",
+            "pawngame",
+            "--board",
+            "5x5",
+            "-q",
+            "--method",
+            "pn",
+            "--pn-init",
+            init,
+        ]);
+        assert_eq!(out["value"], "draw", "--pn-init {init}");
     }
 }
 

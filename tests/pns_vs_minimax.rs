@@ -80,19 +80,23 @@ fn pn_equals_minimax_on_tiny_boards() {
             let solvers = [
                 (
                     "one bucket",
-                    PnSolver::new(config(0, PnInit::Mobility, Eps::Stick), None).unwrap(),
+                    PnSolver::new(config(0, PnInit::Guided, Eps::Stick), None).unwrap(),
                 ),
                 (
                     "one bucket, 1/1, plain",
                     PnSolver::new(config(0, PnInit::One, Eps::Off), None).unwrap(),
                 ),
                 (
-                    "1 MiB",
+                    "1 MiB, mobility",
                     PnSolver::new(config(1, PnInit::Mobility, Eps::Stick), None).unwrap(),
                 ),
                 (
                     "1 MiB, 1/1",
                     PnSolver::new(config(1, PnInit::One, Eps::Shift(0)), None).unwrap(),
+                ),
+                (
+                    "1 MiB, guided, 1+ε",
+                    PnSolver::new(config(1, PnInit::Guided, Eps::Shift(1)), None).unwrap(),
                 ),
             ];
             assert!(check(v, &all, &solvers, &mut memo) > 0);
@@ -109,11 +113,11 @@ fn pn_equals_minimax_on_small_boards() {
             let solvers = [
                 (
                     "one bucket",
-                    PnSolver::new(config(0, PnInit::Mobility, Eps::Stick), None).unwrap(),
+                    PnSolver::new(config(0, PnInit::Guided, Eps::Stick), None).unwrap(),
                 ),
                 (
                     "4 MiB",
-                    PnSolver::new(config(4, PnInit::Mobility, Eps::Stick), None).unwrap(),
+                    PnSolver::new(config(4, PnInit::Guided, Eps::Stick), None).unwrap(),
                 ),
             ];
             assert!(check(v, &all, &solvers, &mut memo) > 0);
@@ -133,7 +137,7 @@ fn pn_equals_minimax_on_big_boards_from_random_positions() {
             let all = reachable_positions(v, false, 100);
             let solvers = [(
                 "4 MiB",
-                PnSolver::new(config(4, PnInit::Mobility, Eps::Stick), None).unwrap(),
+                PnSolver::new(config(4, PnInit::Guided, Eps::Stick), None).unwrap(),
             )];
             assert!(check(v, &all, &solvers, &mut memo) > 0);
         }
@@ -156,11 +160,11 @@ fn pn_equals_minimax_on_big_boards() {
                 ),
                 (
                     "16 MiB",
-                    PnSolver::new(config(16, PnInit::Mobility, Eps::Stick), None).unwrap(),
+                    PnSolver::new(config(16, PnInit::Guided, Eps::Stick), None).unwrap(),
                 ),
             ];
             if h < 8 {
-                let tiny = PnSolver::new(config(0, PnInit::Mobility, Eps::Stick), None).unwrap();
+                let tiny = PnSolver::new(config(0, PnInit::Guided, Eps::Stick), None).unwrap();
                 solvers.push(("one bucket", tiny));
             }
             assert!(check(v, &all, &solvers, &mut memo) > 0);
@@ -182,7 +186,7 @@ fn pn_with_tables_equals_minimax() {
             let solvers = [
                 (
                     "tables, 1 MiB",
-                    PnSolver::new(config(1, PnInit::Mobility, Eps::Stick), Some(&tb)).unwrap(),
+                    PnSolver::new(config(1, PnInit::Guided, Eps::Stick), Some(&tb)).unwrap(),
                 ),
                 (
                     "tables, one bucket",
@@ -209,7 +213,7 @@ fn root_moves_and_lines() {
                 let solver = PnSolver::new(
                     PnConfig {
                         threads: 2,
-                        ..config(4, PnInit::Mobility, Eps::Stick)
+                        ..config(4, PnInit::Guided, Eps::Stick)
                     },
                     None,
                 )
@@ -244,7 +248,7 @@ fn proven_results_seed_either_solver() {
     for v in variants(4, 5) {
         let mut memo = MinimaxMemo::default();
         let all = reachable_positions(v, true, 100);
-        let pn = PnSolver::new(config(4, PnInit::Mobility, Eps::Stick), None).unwrap();
+        let pn = PnSolver::new(config(4, PnInit::Guided, Eps::Stick), None).unwrap();
         let ab = Solver::new(SolverConfig::default(), None).unwrap();
         for p in all.iter().step_by(7) {
             pn.wdl(p).unwrap();
@@ -263,7 +267,7 @@ fn proven_results_seed_either_solver() {
             &from_pn,
         );
         assert!(!bytes.is_empty());
-        let pn_seeded = PnSolver::new(config(4, PnInit::Mobility, Eps::Stick), None).unwrap();
+        let pn_seeded = PnSolver::new(config(4, PnInit::Guided, Eps::Stick), None).unwrap();
         pn_seeded.load_proven(&from_ab);
         pn_seeded.load_proven(&from_pn);
         let ab_seeded = Solver::new(SolverConfig::default(), None).unwrap();
@@ -291,7 +295,7 @@ fn warm_starts_seed_a_fresh_table() {
         for v in variants(w, h) {
             let mut memo = MinimaxMemo::default();
             let all = reachable_positions(v, true, 100);
-            let cut = PnSolver::new(config(4, PnInit::Mobility, Eps::Shift(1)), None).unwrap();
+            let cut = PnSolver::new(config(4, PnInit::Guided, Eps::Shift(1)), None).unwrap();
             for (i, p) in all.iter().enumerate().step_by(5) {
                 let q = [Question::Wins, Question::AvoidsLoss][i % 2];
                 match cut.answer(p, q, Some(20)) {
@@ -302,7 +306,7 @@ fn warm_starts_seed_a_fresh_table() {
             let warm = cut.heaviest(3000);
             proofs += warm.iter().filter(|e| e.phi == 0 || e.delta == 0).count();
             open += warm.iter().filter(|e| e.phi > 0 && e.delta > 0).count();
-            let seeded = PnSolver::new(config(4, PnInit::Mobility, Eps::Shift(1)), None).unwrap();
+            let seeded = PnSolver::new(config(4, PnInit::Guided, Eps::Shift(1)), None).unwrap();
             seeded.load_entries(&warm);
             for p in &all {
                 let expected = minimax(p, &mut memo).wdl();
@@ -327,7 +331,7 @@ fn proofs_read_from_the_table_hold_by_minimax() {
             let mut memo = MinimaxMemo::default();
             let all = reachable_positions(v, true, 100);
             for mb in [0, 1] {
-                let solver = PnSolver::new(config(mb, PnInit::Mobility, Eps::Stick), None).unwrap();
+                let solver = PnSolver::new(config(mb, PnInit::Guided, Eps::Stick), None).unwrap();
                 for (i, p) in all.iter().enumerate().step_by(7) {
                     let q = [Question::Wins, Question::AvoidsLoss][i % 2];
                     let answer = solver.answer(p, q, None).unwrap();

@@ -1,8 +1,8 @@
 //! What the proof examples (`proof_size`, `proof_choices`) share: their
-//! arguments, BOARD POSITION [HASH_MB [stick|epsilon]], read into the
+//! arguments, BOARD POSITION [HASH_MB [guided|mobility|epsilon]], read into the
 //! position and a proof-number solver set up as they say.
 
-use peasant::solve::PnConfig;
+use peasant::solve::{PnConfig, PnInit};
 use peasant::{parse_position, Board, PnSolver, Position, Rules};
 
 /// The position and the solver `args` name; the usage line of `name`
@@ -11,7 +11,7 @@ pub fn position_and_solver(
     name: &str,
     args: &[String],
 ) -> Result<(Position, PnSolver<'static>), String> {
-    let usage = format!("usage: {name} BOARD POSITION [HASH_MB [stick|epsilon]]");
+    let usage = format!("usage: {name} BOARD POSITION [HASH_MB [guided|mobility|epsilon]]");
     if args.len() < 2 || args.len() > 4 {
         return Err(usage);
     }
@@ -21,17 +21,20 @@ pub fn position_and_solver(
         Some(s) => s.parse().map_err(|_| format!("{s}: not a number"))?,
         None => 256,
     };
-    // The search as it is (its best child kept until the threshold), or
-    // the 1+ε trick alone, as before.
-    let stick = match args.get(3).map(String::as_str) {
-        None | Some("stick") => true,
-        Some("epsilon") => false,
+    // The search as it is (depth-first, each side's moves tried in the
+    // guided order), the same with mobility alone ordering them, or the
+    // 1+ε trick with mobility, as before either.
+    let (stick, init) = match args.get(3).map(String::as_str) {
+        None | Some("guided") => (true, PnInit::Guided),
+        Some("mobility") => (true, PnInit::Mobility),
+        Some("epsilon") => (false, PnInit::Mobility),
         Some(_) => return Err(usage),
     };
     let solver = PnSolver::new(
         PnConfig {
             hash_mb,
             stick,
+            init,
             ..PnConfig::default()
         },
         None,

@@ -36,9 +36,9 @@ pub struct SolveArgs {
     /// win/draw/loss only).
     #[arg(long, value_name = "METHOD", default_value = "ab")]
     pub method: String,
-    /// With --method pn: how unsearched nodes' numbers start, mobility or
-    /// one (to measure).
-    #[arg(long, hide = true, value_name = "INIT", default_value = "mobility")]
+    /// With --method pn: how unsearched nodes' numbers start: guided
+    /// (mobility plus the move's guess cost), mobility or one (to measure).
+    #[arg(long, hide = true, value_name = "INIT", default_value = "guided")]
     pub pn_init: String,
     /// With --method pn: "stick" (the best child keeps the search until the
     /// node's own threshold), or the epsilon of the 1+epsilon trick as a
@@ -263,11 +263,12 @@ impl SolveArgs {
             ));
         }
         let pn_init = match self.pn_init.as_str() {
+            "guided" => PnInit::Guided,
             "mobility" => PnInit::Mobility,
             "one" => PnInit::One,
             other => {
                 return Err(CliError::input(format!(
-                    "--pn-init {other}: expected mobility or one"
+                    "--pn-init {other}: expected guided, mobility or one"
                 )))
             }
         };
