@@ -742,37 +742,15 @@ fn solve_method_pn() {
     ] {
         check_bad("solve --method", args, mentions).unwrap();
     }
-    // Each way to set the best child's threshold gives the same value.
-    for eps in ["stick", "off", "0", "1", "5"] {
+    // Each way to set the best child's threshold, and each way to start
+    // the numbers (each way to order the moves), gives the same value.
+    let epsilons = ["stick", "off", "0", "1", "5"].map(|e| ("--pn-epsilon", e));
+    let inits = ["guided", "mobility", "one"].map(|i| ("--pn-init", i));
+    for (flag, setting) in epsilons.into_iter().chain(inits) {
         let out = json(&[
-            "--json",
-            "solve",
-            "pawngame",
-            "--board",
-            "5x5",
-            "-q",
-            "--method",
-            "pn",
-            "--pn-epsilon",
-            eps,
+            "--json", "solve", "pawngame", "--board", "5x5", "-q", "--method", "pn", flag, setting,
         ]);
-        assert_eq!(out["value"], "draw", "--pn-epsilon {eps}");
-    }
-    // So does each way to start the numbers (each way to order the moves).
-    for init in ["guided", "mobility", "one"] {
-        let out = json(&[
-            "--json",
-            "solve",
-            "pawngame",
-            "--board",
-            "5x5",
-            "-q",
-            "--method",
-            "pn",
-            "--pn-init",
-            init,
-        ]);
-        assert_eq!(out["value"], "draw", "--pn-init {init}");
+        assert_eq!(out["value"], "draw", "{flag} {setting}");
     }
 }
 

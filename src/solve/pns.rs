@@ -74,12 +74,7 @@ pub enum PnInit {
 /// Lower is tried earlier.
 #[inline]
 fn guess_cost(pos: &Position, m: Move, attacked: Bitboard) -> Number {
-    let h = pos.board().height();
-    let advance = match pos.turn() {
-        Color::White => m.to.rank(),
-        Color::Black => h - 1 - m.to.rank(),
-    };
-    let mut cost = (h - 1 - advance) as Number;
+    let mut cost = (pos.board().height() - 1 - advance(pos, m)) as Number;
     cost += attacked.contains(m.to) as Number;
     cost += (m.kind != MoveKind::DoublePush) as Number;
     if !m.is_capture() {
@@ -94,6 +89,15 @@ fn guess_cost(pos: &Position, m: Move, attacked: Bitboard) -> Number {
 /// attacked and a single step), so every capture comes before every
 /// quiet move.
 const NOT_A_CAPTURE: Number = 128;
+
+/// The rank `m` lands on, counted from the mover's side.
+#[inline]
+fn advance(pos: &Position, m: Move) -> u8 {
+    match pos.turn() {
+        Color::White => m.to.rank(),
+        Color::Black => pos.board().height() - 1 - m.to.rank(),
+    }
+}
 
 /// The squares the pawns of the side not to move in `pos` attack.
 #[inline]
@@ -574,15 +578,10 @@ impl<'a> PnSolver<'a> {
     /// Orders moves: best guesses first (ties in the search go to the
     /// first): captures, the most advanced, pawns landing where no enemy
     /// pawn attacks them (worth a few ranks, as in alpha-beta's order).
-    fn order(pos: &Position, moves: &mut [Move]) {
-        let h = pos.board().height();
-        let attacked = attacked_squares(pos);
+    /// `attacked`: [`attacked_squares`] of `pos`.
+    fn order(pos: &Position, moves: &mut [Move], attacked: Bitboard) {
         let key = |m: &Move| {
-            let to = match pos.turn() {
-                Color::White => m.to.rank(),
-                Color::Black => h - 1 - m.to.rank(),
-            };
-            let mut k = to as i32;
+            let mut k = advance(pos, *m) as i32;
             if m.is_capture() {
                 k += 100;
             }
@@ -611,8 +610,8 @@ impl<'a> PnSolver<'a> {
         if moves.is_empty() {
             return Ok(Some(solved(reaches(Wdl::Draw, attacker_to_move))));
         }
-        Self::order(pos, moves.as_mut_slice());
         let attacked = attacked_squares(pos);
+        Self::order(pos, moves.as_mut_slice(), attacked);
         for &m in moves.iter() {
             let child = pos.play(m);
             if child.winner_by_rule().is_some() {
@@ -834,7 +833,7 @@ impl<'a> PnSolver<'a> {
             return Err(SolveError::GameOver(outcome));
         }
         let mut moves: Vec<Move> = pos.legal_moves().to_vec();
-        Self::order(pos, &mut moves);
+        Self::order(pos, &mut moves, attacked_squares(pos));
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(self.config.threads)
             .build()
@@ -892,7 +891,7 @@ impl<'a> PnSolver<'a> {
     /// `value`, that keeps that value.
     fn keeping_move(&self, w: &mut Worker, p: &Position, value: Wdl) -> Result<Move, SolveError> {
         let mut moves = p.legal_moves();
-        Self::order(p, moves.as_mut_slice());
+        Self::order(p, moves.as_mut_slice(), attacked_squares(p));
         for &m in moves.iter() {
             let child = p.play(m);
             // The move keeps the value if the child has the opposite one:
@@ -1013,7 +1012,7 @@ impl<'a> PnSolver<'a> {
                 continue;
             }
             let mut moves = c.legal_moves();
-            Self::order(&c, moves.as_mut_slice());
+            Self::order(&c, moves.as_mut_slice(), attacked_squares(&c));
             let children: Vec<Position> = moves.iter().map(|&m| c.play(m)).collect();
             if children.is_empty() || children.iter().any(|ch| ch.winner_by_rule().is_some()) {
                 // Stalemate (a draw) or a move that wins at once.
