@@ -17,10 +17,11 @@
 use super::{print_json, CliError, GlobalArgs};
 use clap::Args;
 use peasant::prove::{
-    self, simulate, LogContents, Manager, ManagerConfig, Method, RunEnd, RunOptions, ThreadWorkers,
-    WorkerConfig,
+    self, simulate, snapshot, LogContents, Manager, ManagerConfig, Method, RunEnd, RunOptions,
+    ThreadWorkers, WorkerConfig, WorkerTable,
 };
-use peasant::{Solver, SplitMix64, Tablebase, Wdl};
+use peasant::solve::SharedPnTable;
+use peasant::{Solver, SplitMix64, Tablebase, Variant, Wdl};
 use serde_json::json;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -112,12 +113,79 @@ pub struct ProveArgs {
     /// compressed; 0: none).
     #[arg(long, value_name = "N", default_value_t = 65_536)]
     pub warm_entries: usize,
+    /// With --method pn: load the workers' shared transposition table from
+    /// PATH before the run, if the file exists, and save it there when the
+    /// run ends, so that jobs cut off by the end of a run go on where they
+    /// stopped. The file is about as big as the table (gigabytes): keep it
+    /// on the machine that runs the proof, outside DIR, never committed
+    #[arg(long, value_name = "PATH")]
+    pub table_file: Option<PathBuf>,
     /// Sync the log to disk after every line (default: at most a second apart).
     #[arg(long, hide = true)]
     pub sync_each_line: bool,
     /// No progress lines on stderr.
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+/// Loads the table snapshot at `path` into `table`: one line on stderr
+/// (unless `quiet`); damage is reported and the good part kept; a file
+/// that is not a snapshot of this game is refused (exit status 2: the
+/// run would overwrite it).
+fn load_snapshot(
+    path: &std::path::Path,
+    variant: Variant,
+    table: &SharedPnTable,
+    quiet: bool,
+) -> Result<(), CliError> {
+    let start = Instant::now();
+    if !quiet {
+        eprintln!("prove: loading the table snapshot {}", path.display());
+    }
+    let loaded = snapshot::load(path, variant, table)
+        .map_err(|e| CliError::input(format!("--table-file {}: {e}", path.display())))?;
+    if let Some(damage) = &loaded.damage {
+        eprintln!(
+            "peasant: {}: {damage}: the {} entries before it loaded, nothing after",
+            path.display(),
+            loaded.entries
+        );
+    }
+    if !quiet {
+        eprintln!(
+            "prove: {} entries of {} loaded in {:.0} s",
+            loaded.entries,
+            path.display(),
+            start.elapsed().as_secs_f64()
+        );
+    }
+    Ok(())
+}
+
+/// Saves `table` to `path` (see [`snapshot::save`]), with a line on
+/// stderr (unless `quiet`); an I/O failure is an error (exit status 1)
+/// once the run's summary is out (the log is whole either way).
+fn save_snapshot(
+    path: &std::path::Path,
+    variant: Variant,
+    table: &SharedPnTable,
+    quiet: bool,
+) -> Result<(), CliError> {
+    let start = Instant::now();
+    if !quiet {
+        eprintln!("prove: saving the table snapshot {}", path.display());
+    }
+    let n = snapshot::save(path, variant, table).map_err(|e| {
+        CliError::failure(format!("{}: table snapshot not saved: {e}", path.display()))
+    })?;
+    if !quiet {
+        eprintln!(
+            "prove: {n} entries saved to {} in {:.0} s",
+            path.display(),
+            start.elapsed().as_secs_f64()
+        );
+    }
+    Ok(())
 }
 
 /// Exit status of a run stopped by --max-jobs or --max-seconds.
@@ -309,6 +377,24 @@ impl ProveArgs {
         if self.emulate == Some(0) {
             return Err(CliError::input("--emulate N: N must be at least 1"));
         }
+        if self.table_file.is_some() {
+            if self.worker_method()? != Method::ProofNumber {
+                return Err(CliError::input(
+                    "--table-file keeps a proof-number table: it needs --method pn",
+                ));
+            }
+            if self.emulate.is_some() || self.separate_tables {
+                return Err(CliError::input(
+                    "--table-file keeps the table local workers share: not with --emulate",
+                ));
+            }
+            #[cfg(feature = "mpi")]
+            if prove::mpi::launched() {
+                return Err(CliError::input(
+                    "--table-file keeps the table local workers share: not under mpirun",
+                ));
+            }
+        }
         let variant = root.variant();
         let tables = self
             .tables
@@ -350,14 +436,32 @@ impl ProveArgs {
         };
         #[cfg(not(feature = "mpi"))]
         let mpi_pool: Option<Box<dyn prove::Workers>> = None;
+        let mut snapshot_table: Option<SharedPnTable> = None;
         let mut pool = match (mpi_pool, self.emulate) {
             (Some(p), _) => Pool::Real(p),
             (None, Some(n)) => Pool::Emulated(prove::EmulatedWorkers::new(n, worker_config)),
-            (None, None) => Pool::Real(Box::new(
-                ThreadWorkers::new(workers, worker_config, tables)
-                    .map_err(super::solve::solve_error)?,
-            )),
+            (None, None) => {
+                let w = ThreadWorkers::new(workers, worker_config, tables)
+                    .map_err(super::solve::solve_error)?;
+                if let Some(WorkerTable::ProofNumber(t)) = w.shared_table() {
+                    snapshot_table = Some(t.clone());
+                }
+                Pool::Real(Box::new(w))
+            }
         };
+        // The table snapshot: loaded now, saved when the run ends.
+        let snapshot = match (&self.table_file, snapshot_table) {
+            (Some(path), Some(table)) => Some((path, table)),
+            (Some(_), None) => return Err(CliError::input(
+                "--table-file keeps the table local workers share, and these workers share none",
+            )),
+            _ => None,
+        };
+        if let Some((path, table)) = &snapshot {
+            if path.exists() {
+                load_snapshot(path, variant, table, self.quiet)?;
+            }
+        }
         let log = prove::read_dir_log(dir, variant).map_err(log_error)?;
         log.report_damage();
         let mut writer = prove::LogWriter::open(dir, variant).map_err(log_error)?;
@@ -414,6 +518,10 @@ impl ProveArgs {
             Pool::Real(_) => None,
         };
         drop(pool);
+        let saved = match &snapshot {
+            Some((path, table)) => save_snapshot(path, variant, table, self.quiet),
+            None => Ok(()),
+        };
         let seconds = start.elapsed().as_secs_f64();
         let open = if end == RunEnd::Complete {
             0
@@ -447,6 +555,7 @@ impl ProveArgs {
                 );
             }
         }
+        saved?;
         match end {
             RunEnd::Complete => Ok(()),
             RunEnd::JobLimit => Err(CliError {

@@ -19,6 +19,7 @@ pub mod manager;
 pub mod mpi;
 pub mod run;
 pub mod simulate;
+pub mod snapshot;
 pub mod warm;
 pub mod worker;
 

@@ -396,6 +396,8 @@ pub struct ThreadWorkers {
     idle: Vec<usize>,
     running: Vec<Option<u64>>,
     handles: Vec<JoinHandle<()>>,
+    /// The table the workers share, if they share one.
+    shared: Option<WorkerTable>,
 }
 
 impl ThreadWorkers {
@@ -488,7 +490,15 @@ impl ThreadWorkers {
             idle: (0..n).rev().collect(),
             running: vec![None; n],
             handles,
+            shared,
         })
+    }
+
+    /// The transposition table the workers share
+    /// ([`WorkerConfig::shared_table`]), if they share one: a snapshot of
+    /// it ([`crate::prove::snapshot`]) carries a run's work to the next.
+    pub fn shared_table(&self) -> Option<&WorkerTable> {
+        self.shared.as_ref()
     }
 }
 

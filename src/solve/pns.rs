@@ -440,6 +440,30 @@ impl SharedPnTable {
     pub fn new(mb: usize) -> Result<SharedPnTable, SolveError> {
         Ok(SharedPnTable(Arc::new(TranspositionTable::new(mb)?)))
     }
+
+    /// Calls `f` with every entry the table holds, one bucket at a time
+    /// (no copy of the table is made). Safe while searches run, though a
+    /// snapshot is meant to be taken after they stop.
+    pub fn for_each_entry(&self, mut f: impl FnMut(PnEntry)) {
+        self.0 .0.for_each_bucket(|b| {
+            for e in b.iter().filter(|e| !e.is_empty()) {
+                f(PnEntry {
+                    key: e.key(),
+                    phi: e.phi,
+                    delta: e.delta,
+                    work: e.work,
+                });
+            }
+        });
+    }
+
+    /// Stores `entries` whose keys the table does not hold yet, as
+    /// [`PnSolver::load_entries`] does.
+    pub fn load_entries(&self, entries: &[PnEntry]) {
+        for e in entries {
+            self.0.insert_absent(e);
+        }
+    }
 }
 
 /// Solves the binary questions of one variant by proof-number search, with
