@@ -20,8 +20,9 @@
 //! reported; proven numbers are believed as the log's answers are.
 
 use crate::prove::log::variant_tag;
+use crate::prove::warm::{entries_from_bytes, put_entry, ENTRY_BYTES};
 use crate::rules::Variant;
-use crate::solve::{PnEntry, SharedPnTable};
+use crate::solve::SharedPnTable;
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::Path;
@@ -33,9 +34,6 @@ const MAGIC: &str = "peasant-pn-table 1";
 /// table makes many blocks).
 pub const BLOCK: usize = if cfg!(test) { 1 << 10 } else { 1 << 16 };
 
-/// Bytes of one entry: key (16), φ, δ, work (4 each), little-endian.
-const ENTRY_BYTES: usize = 28;
-
 /// What [`load`] read.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Loaded {
@@ -44,13 +42,6 @@ pub struct Loaded {
     /// What is wrong with the file, if anything: the entries before the
     /// damage are loaded, nothing after it.
     pub damage: Option<String>,
-}
-
-fn put_entry(out: &mut Vec<u8>, e: &PnEntry) {
-    out.extend_from_slice(&e.key.to_le_bytes());
-    out.extend_from_slice(&e.phi.to_le_bytes());
-    out.extend_from_slice(&e.delta.to_le_bytes());
-    out.extend_from_slice(&e.work.to_le_bytes());
 }
 
 /// Writes one block (count, entries, checksum) of the entries in `buf`.
@@ -173,7 +164,7 @@ pub fn load(path: &Path, variant: Variant, table: &SharedPnTable) -> Result<Load
             return Ok(loaded);
         }
         entries.clear();
-        entries.extend(crate::prove::warm::entries_from_bytes(&checked[4..]));
+        entries.extend(entries_from_bytes(&checked[4..]));
         table.load_entries(&entries);
         loaded.entries += count as u64;
     }
@@ -183,7 +174,7 @@ pub fn load(path: &Path, variant: Variant, table: &SharedPnTable) -> Result<Load
 mod tests {
     use super::*;
     use crate::rules::{parse_position, Board, Rules};
-    use crate::solve::{PnConfig, PnSolver, Question};
+    use crate::solve::{PnConfig, PnEntry, PnSolver, Question};
 
     fn variant() -> Variant {
         Variant::new(Board::new(3, 8).unwrap(), Rules::default())

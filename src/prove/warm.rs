@@ -37,7 +37,7 @@ const MAGIC: &str = "peasant-warm 1";
 pub const MAX_ENTRIES: u64 = 1 << 22;
 
 /// Bytes of one entry: key (16), φ, δ, work (4 each), little-endian.
-const ENTRY_BYTES: usize = 28;
+pub(crate) const ENTRY_BYTES: usize = 28;
 
 /// A pair's warm start: the entries, shared by the jobs that load them.
 pub type Warm = Arc<[PnEntry]>;
@@ -90,10 +90,7 @@ pub fn encode(variant: Variant, key: u128, q: usize, entries: &[PnEntry]) -> Vec
     .into_bytes();
     raw.reserve(entries.len() * ENTRY_BYTES + 4);
     for e in entries {
-        raw.extend_from_slice(&e.key.to_le_bytes());
-        raw.extend_from_slice(&e.phi.to_le_bytes());
-        raw.extend_from_slice(&e.delta.to_le_bytes());
-        raw.extend_from_slice(&e.work.to_le_bytes());
+        put_entry(&mut raw, e);
     }
     let crc = crc32fast::hash(&raw);
     raw.extend_from_slice(&crc.to_le_bytes());
@@ -163,6 +160,14 @@ pub fn decode(variant: Variant, bytes: &[u8]) -> Result<(u128, usize, Vec<PnEntr
     }
     let entries = entries_from_bytes(&checked[start..]);
     Ok((key, q, entries))
+}
+
+/// Appends `e` as [`ENTRY_BYTES`] bytes: key, φ, δ, work, little-endian.
+pub(crate) fn put_entry(out: &mut Vec<u8>, e: &PnEntry) {
+    out.extend_from_slice(&e.key.to_le_bytes());
+    out.extend_from_slice(&e.phi.to_le_bytes());
+    out.extend_from_slice(&e.delta.to_le_bytes());
+    out.extend_from_slice(&e.work.to_le_bytes());
 }
 
 /// The entries in `bytes`, 28 bytes each as [`encode`] writes them

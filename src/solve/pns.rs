@@ -223,6 +223,17 @@ impl Entry {
         self.phi == 0 || self.delta == 0
     }
 
+    /// The entry as it leaves the table.
+    #[inline]
+    fn to_pn(self) -> PnEntry {
+        PnEntry {
+            key: self.key(),
+            phi: self.phi,
+            delta: self.delta,
+            work: self.work,
+        }
+    }
+
     /// What replacement keeps: big subtrees, and solved entries over
     /// unsolved ones of similar size.
     #[inline]
@@ -356,6 +367,13 @@ impl TranspositionTable {
         })
     }
 
+    /// Stores every one of `entries` the table does not hold yet.
+    fn load(&self, entries: &[PnEntry]) {
+        for e in entries {
+            self.insert_absent(e);
+        }
+    }
+
     fn store(&self, key: u128, phi: Number, delta: Number, work: u64) {
         let k = words(key);
         let work = work.min(u32::MAX as u64) as u32;
@@ -447,12 +465,7 @@ impl SharedPnTable {
     pub fn for_each_entry(&self, mut f: impl FnMut(PnEntry)) {
         self.0 .0.for_each_bucket(|b| {
             for e in b.iter().filter(|e| !e.is_empty()) {
-                f(PnEntry {
-                    key: e.key(),
-                    phi: e.phi,
-                    delta: e.delta,
-                    work: e.work,
-                });
+                f(e.to_pn());
             }
         });
     }
@@ -460,9 +473,7 @@ impl SharedPnTable {
     /// Stores `entries` whose keys the table does not hold yet, as
     /// [`PnSolver::load_entries`] does.
     pub fn load_entries(&self, entries: &[PnEntry]) {
-        for e in entries {
-            self.0.insert_absent(e);
-        }
+        self.0.load(entries);
     }
 }
 
@@ -983,13 +994,7 @@ impl<'a> PnSolver<'a> {
                     }
                     heap.pop();
                 }
-                let entry = PnEntry {
-                    key: e.key(),
-                    phi: e.phi,
-                    delta: e.delta,
-                    work: e.work,
-                };
-                heap.push(Reverse((keep, entry)));
+                heap.push(Reverse((keep, e.to_pn())));
             }
         });
         heap.into_sorted_vec()
@@ -1088,9 +1093,7 @@ impl<'a> PnSolver<'a> {
     /// set: the keys are positions, the numbers this game's) into the
     /// table, where it holds nothing of their keys and has room for them.
     pub fn load_entries(&self, entries: &[PnEntry]) {
-        for e in entries {
-            self.tt.insert_absent(e);
-        }
+        self.tt.load(entries);
     }
 
     /// Every position whose win/draw/loss value the table proves, with
