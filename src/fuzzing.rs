@@ -424,6 +424,7 @@ pub fn reference_log() -> &'static ReferenceLog {
             shared_table: true,
             method: Default::default(),
             warm_entries: 0,
+            harvest_plies: 2,
         };
         let mut workers = ThreadWorkers::new(1, config, None).expect("one worker");
         let config = ManagerConfig {

@@ -10,7 +10,7 @@ mod common;
 use common::*;
 use peasant::prove::{
     self, Answer, LogContents, LogWriter, Manager, ManagerConfig, Method, RunEnd, RunOptions,
-    ThreadWorkers, WorkerConfig,
+    ThreadWorkers, WorkerConfig, Workers,
 };
 use peasant::*;
 use std::path::Path;
@@ -79,6 +79,7 @@ fn prove_by(
         max_jobs,
         all_moves,
         warm_entries: 1000,
+        harvest_plies: 2,
     };
     prove_run(method, pos, dir, run)
 }
@@ -91,6 +92,7 @@ struct Run {
     max_jobs: Option<u64>,
     all_moves: bool,
     warm_entries: usize,
+    harvest_plies: usize,
 }
 
 fn prove_run(method: Method, pos: &Position, dir: &Path, run: Run) -> (String, RunEnd, Manager) {
@@ -100,6 +102,7 @@ fn prove_run(method: Method, pos: &Position, dir: &Path, run: Run) -> (String, R
         max_jobs,
         all_moves,
         warm_entries,
+        harvest_plies,
     } = run;
     let log = read(dir, pos.variant());
     assert!(log.damaged.is_empty(), "{:?}", log.damaged);
@@ -111,6 +114,7 @@ fn prove_run(method: Method, pos: &Position, dir: &Path, run: Run) -> (String, R
         shared_table: workers.is_multiple_of(2) || budgets[0] > 1000,
         method,
         warm_entries,
+        harvest_plies,
     };
     // Proof-number workers keep their warm starts in the directory.
     let warm = prove::WarmStore::new(dir, pos.variant());
@@ -433,7 +437,8 @@ fn open_jobs_continue_with_bigger_budgets_until_the_largest() {
     let jobs: std::collections::HashMap<u64, &prove::JobRecord> =
         log.jobs.iter().map(|j| (j.id, j)).collect();
     let (mut continued, mut expanded) = (0, 0);
-    for j in &log.jobs {
+    // `known` lines name the job that knew them, not a parent.
+    for j in log.jobs.iter().filter(|j| !j.harvested) {
         let Some(prev) = jobs.get(&j.dep) else {
             continue;
         };
@@ -537,6 +542,131 @@ fn a_resumed_run_continues_logged_attempts_below_the_largest_budget() {
 /// run), so the cut proof costs far less than one whose continued jobs
 /// start in an empty table; the values are solve's either way and every
 /// logged answer is true.
+/// Yes/no lines of `dir`'s log that a fresh solver contradicts.
+fn false_lines(dir: &Path, variant: Variant) -> usize {
+    let log = read(dir, variant);
+    let solver = Solver::new(SolverConfig::default(), None).unwrap();
+    log.jobs
+        .iter()
+        .filter(|j| {
+            j.answer
+                .as_bool()
+                .is_some_and(|b| b != solver.answer(&j.pos, j.question, None).unwrap())
+        })
+        .count()
+}
+
+/// A mutant pool: local workers whose known answers are turned round.
+struct LyingWorkers(ThreadWorkers);
+
+impl Workers for LyingWorkers {
+    fn count(&self) -> usize {
+        self.0.count()
+    }
+    fn start(&mut self, job: prove::Job) -> Result<(), String> {
+        self.0.start(job)
+    }
+    fn cancel(&mut self, id: u64) {
+        self.0.cancel(id)
+    }
+    fn wait(&mut self, timeout: std::time::Duration) -> Result<Option<prove::JobResult>, String> {
+        Ok(self.0.wait(timeout)?.map(|mut r| {
+            for k in &mut r.known {
+                k.2 = !k.2;
+            }
+            r
+        }))
+    }
+}
+
+/// What an `open` job's worker proved below its position settles those
+/// pairs without jobs (`known` lines): the proof gives `solve`'s values
+/// with fewer jobs, under either search, and every logged answer is true.
+/// A pool that hands back known answers turned round (the mutant) is
+/// caught: wrong values, contradictions or false lines.
+#[test]
+fn answers_known_below_a_job_settle_positions_without_jobs() {
+    let cases = [
+        (
+            "pawn game 6x6",
+            position("pawngame", "6x6", true),
+            Method::AlphaBeta,
+        ),
+        (
+            "peasants 4x8",
+            position("peasants", "4x8", true),
+            Method::ProofNumber,
+        ),
+    ];
+    for (name, pos, method) in cases {
+        let expected = solved_text(&pos);
+        let mut jobs = Vec::new();
+        for harvest_plies in [0, 2] {
+            let dir = temp_dir(&format!(
+                "prove-known-{}-{harvest_plies}",
+                jobs.len() * 7 + name.len()
+            ));
+            let run = Run {
+                budgets: [2_000, 2_000],
+                workers: 1,
+                max_jobs: None,
+                all_moves: true,
+                warm_entries: 0,
+                harvest_plies,
+            };
+            let (got, end, m) = prove_run(method, &pos, &dir, run);
+            assert_eq!(end, RunEnd::Complete, "{name}");
+            assert_eq!(got, expected, "{name}, {harvest_plies} plies");
+            assert_eq!(false_lines(&dir, pos.variant()), 0, "{name}");
+            let known = read(&dir, pos.variant())
+                .jobs
+                .iter()
+                .filter(|j| j.harvested)
+                .count();
+            assert_eq!(known as u64, m.counts.known, "{name}");
+            assert_eq!(known > 0, harvest_plies > 0, "{name}: {known} known lines");
+            jobs.push(m.counts.jobs);
+        }
+        assert!(
+            jobs[1] < jobs[0],
+            "{name}: jobs without and with known answers {jobs:?}"
+        );
+
+        // The mutant.
+        let dir = temp_dir(&format!("prove-known-lies-{}", name.len()));
+        let config = WorkerConfig {
+            hash_mb: 1,
+            shared_table: true,
+            method,
+            warm_entries: 0,
+            harvest_plies: 2,
+        };
+        let mut pool = LyingWorkers(ThreadWorkers::new(1, config, None).unwrap());
+        let config = ManagerConfig {
+            job_nodes: 2_000,
+            max_job_nodes: 2_000,
+            growth: 4,
+            workers: 1,
+            all_moves: true,
+        };
+        let mut manager = Manager::new(pos, config, &read(&dir, pos.variant()));
+        let mut writer = LogWriter::open(&dir, pos.variant()).unwrap();
+        let stop = AtomicBool::new(false);
+        let options = RunOptions {
+            stop: &stop,
+            progress: None,
+            max_jobs: None,
+            max_time: None,
+            warm: None,
+        };
+        let _ = prove::run(&mut manager, &mut pool, &mut writer, &options);
+        let caught = values_text(&manager) != expected
+            || manager.counts.contradictions > 0
+            || false_lines(&dir, pos.variant()) > 0;
+        assert!(caught, "{name}: the lying workers went unnoticed");
+    }
+}
+
 #[test]
 fn proof_number_runs_cut_short_go_on_from_their_warm_starts() {
     let pos = position("peasants", "4x8", true);
@@ -550,6 +680,7 @@ fn proof_number_runs_cut_short_go_on_from_their_warm_starts() {
             max_jobs: Some(1),
             all_moves: false,
             warm_entries,
+            harvest_plies: 2,
         };
         let mut files_seen = 0;
         let (got, m) = loop {
@@ -608,6 +739,7 @@ fn a_complete_proof_leaves_no_warm_start() {
         max_jobs: None,
         all_moves: false,
         warm_entries: 65536,
+        harvest_plies: 2,
     };
     let (_, end, _) = prove_run(Method::ProofNumber, &pos, &dir, run);
     assert_eq!(end, RunEnd::Complete);
@@ -636,10 +768,28 @@ fn a_run_that_ends_logs_its_job_in_flight_with_its_warm_start() {
     let (code, out, err) = run_cli(&args);
     assert_eq!(code, 3, "{out}{err}");
     let variant = position("peasants", "5x8", true).variant();
+    // The jobs' lines (`known` lines aside).
+    let jobs = |log: LogContents| -> Vec<prove::JobRecord> {
+        log.jobs.into_iter().filter(|j| !j.harvested).collect()
+    };
     let log = read(&dir, variant);
     assert!(log.damaged.is_empty());
-    assert_eq!(log.jobs.len(), 1, "the stopped job is logged");
-    let first = &log.jobs[0];
+    // What the stopped job's table knew one ply below it is logged at
+    // once (the next run may expand it, with its table gone).
+    let children: Vec<u128> = {
+        let pos = log.jobs[0].pos;
+        pos.legal_moves()
+            .iter()
+            .map(|&m| rules::position_key(&rules::canonical(&pos.play(m))))
+            .collect()
+    };
+    for k in log.jobs.iter().filter(|j| j.harvested) {
+        assert_eq!(k.dep, log.jobs[0].id);
+        assert!(children.contains(&k.key()), "{}", k.pos);
+    }
+    let log = jobs(log);
+    assert_eq!(log.len(), 1, "the stopped job is logged");
+    let first = &log[0];
     assert_eq!(first.answer, Answer::Open);
     assert!(
         first.nodes > 0 && first.nodes < 1_000_000_000,
@@ -654,16 +804,13 @@ fn a_run_that_ends_logs_its_job_in_flight_with_its_warm_start() {
     assert!(!warm.is_empty() && warm.len() <= 65536, "{}", warm.len());
     let (code, out, err) = run_cli(&args);
     assert_eq!(code, 3, "{out}{err}");
-    let log = read(&dir, variant);
-    assert_eq!(log.jobs.len(), 2, "{:?}", log.jobs);
+    let log = jobs(read(&dir, variant));
+    assert_eq!(log.len(), 2, "{log:?}");
     assert_eq!(
-        log.jobs[1].dep, first.id,
+        log[1].dep, first.id,
         "the second run continues the first job"
     );
-    assert_eq!(
-        (log.jobs[1].pos, log.jobs[1].question),
-        (first.pos, first.question)
-    );
+    assert_eq!((log[1].pos, log[1].question), (first.pos, first.question));
     // A damaged warm start is reported and not believed; the run goes on.
     let file = std::fs::read_dir(dir.join(prove::WARM_DIR))
         .unwrap()
@@ -678,7 +825,7 @@ fn a_run_that_ends_logs_its_job_in_flight_with_its_warm_start() {
     let (code, out, err) = run_cli(&args);
     assert_eq!(code, 3, "{out}{err}");
     assert!(err.contains("ignored"), "{err}");
-    assert_eq!(read(&dir, variant).jobs.len(), 3);
+    assert_eq!(jobs(read(&dir, variant)).len(), 3);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -1240,6 +1387,15 @@ fn status_tree_and_simulate() {
         .map(|m| m["nodes"].as_u64().unwrap())
         .collect();
     let total = j["nodes"].as_u64().unwrap();
+    // `known` counts the log's `known` lines, `jobs` the rest.
+    let log = read(&dir, position("pawngame", "5x5", true).variant());
+    let known = log.jobs.iter().filter(|j| j.harvested).count() as u64;
+    assert_eq!(j["known"].as_u64(), Some(known), "{out}");
+    assert_eq!(
+        j["jobs"].as_u64(),
+        Some(log.jobs.len() as u64 - known),
+        "{out}"
+    );
     assert!(
         below.iter().all(|&n| n > 0 && n <= total),
         "{below:?} of {total}"

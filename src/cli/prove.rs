@@ -113,6 +113,12 @@ pub struct ProveArgs {
     /// compressed; 0: none).
     #[arg(long, value_name = "N", default_value_t = 65_536)]
     pub warm_entries: usize,
+    /// How many plies below its position a finished job reports what its
+    /// worker's table proved (both questions, each position once): those
+    /// answers settle the positions without jobs when the position is
+    /// expanded, and are logged as `known` lines when they do (0: none).
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=4))]
+    pub harvest_plies: u8,
     /// With --method pn: load the workers' shared transposition table from
     /// PATH before the run, if the file exists, and save it there when the
     /// run ends, so that jobs cut off by the end of a run go on where they
@@ -235,6 +241,7 @@ fn summary_json(m: &Manager, open: usize, seconds: f64) -> serde_json::Value {
         "complete": m.complete(),
         "moves": moves,
         "jobs": m.counts.logged_jobs + m.counts.jobs,
+        "known": m.counts.logged_known + m.counts.known,
         "open": open,
         "nodes": m.counts.logged_nodes + m.counts.nodes,
         "seconds": (seconds * 1000.0).round() / 1000.0,
@@ -274,10 +281,11 @@ fn print_summary(m: &Manager, open: usize, seconds: f64) {
         .collect();
     println!("moves: {}", moves.join(", "));
     println!(
-        "jobs: {} ({} this run, {} open), nodes: {}, seconds: {:.1}",
+        "jobs: {} ({} this run, {} open), known from jobs' tables: {}, nodes: {}, seconds: {:.1}",
         m.counts.logged_jobs + m.counts.jobs,
         m.counts.jobs,
         open,
+        m.counts.logged_known + m.counts.known,
         m.counts.logged_nodes + m.counts.nodes,
         seconds
     );
@@ -405,6 +413,7 @@ impl ProveArgs {
             shared_table: !self.separate_tables,
             method: self.worker_method()?,
             warm_entries: self.warm_entries,
+            harvest_plies: self.harvest_plies as usize,
         };
         // Under mpirun or srun (feature `mpi`): rank 0 manages, the other
         // ranks are the workers.
@@ -723,6 +732,7 @@ impl ProveArgs {
                 shared_table: false,
                 method: Method::AlphaBeta,
                 warm_entries: 0,
+                harvest_plies: 0,
             }),
             None,
         )
@@ -809,17 +819,20 @@ impl ProveArgs {
             })?;
         let log = prove::read_logs(std::slice::from_ref(dir), None).map_err(log_error)?;
         log.report_damage();
-        let (work, span) = simulate::work_and_span(&log.jobs);
+        // `known` answers cost nothing of their own: only jobs are replayed.
+        let jobs: Vec<prove::JobRecord> =
+            log.jobs.iter().filter(|j| !j.harvested).cloned().collect();
+        let (work, span) = simulate::work_and_span(&jobs);
         println!(
             "{} jobs, {:.1} s of work, critical path {:.1} s (speedup bound {:.0}x)",
-            log.jobs.len(),
+            jobs.len(),
             work,
             span,
             if span > 0.0 { work / span } else { 1.0 }
         );
         println!("workers  makespan_s  speedup  idle");
         for p in counts {
-            let r = simulate::simulate(&log.jobs, p);
+            let r = simulate::simulate(&jobs, p);
             println!(
                 "{:>7}  {:>10.2}  {:>7.1}  {:>4.0}%",
                 p,

@@ -128,7 +128,7 @@ impl Workers for EmulatedWorkers {
         // The emulated run has no stop of its own: a cancel acts on the
         // virtual clock.
         let never = AtomicBool::new(false);
-        let result = run_job(solver, &self.stop, &never, &job, self.config.warm_entries);
+        let result = run_job(solver, &self.stop, &never, &job, &self.config);
         let finish = self.clock + result.nodes.max(1);
         self.queue.push(Reverse((finish, job.id)));
         self.running.insert(
@@ -197,6 +197,7 @@ mod tests {
             shared_table: false,
             method: Default::default(),
             warm_entries: 0,
+            harvest_plies: 2,
         };
         let mut w = EmulatedWorkers::new(3, config);
         let job = |id, budget| Job {

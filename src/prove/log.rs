@@ -19,6 +19,16 @@
 //! number and the number of the job whose `open` answer made this job's
 //! position part of the tree (0: none), for the scaling simulator.
 //!
+//! ```text
+//! known 8x8  <canonical position>  avoids-loss  yes  18  17               <crc>
+//! ```
+//!
+//! A `known` line is an answer no job was asked for: the worker of job 17
+//! (the last field) had proved it on its way, a ply or two below job 17's
+//! position, and the manager took it when the position became a node of the
+//! tree ([`crate::prove::worker::harvest`]). Its number (18) is from the
+//! jobs' sequence; it costs no nodes of its own (job 17's are counted).
+//!
 //! A line is written with one `write` of the whole line, so a killed process
 //! leaves either the whole line or a torn last line, and the file is synced
 //! to disk at most [`SYNC_EVERY`] apart (and at the end), so a machine crash
@@ -234,8 +244,12 @@ pub struct JobRecord {
     pub best: Option<String>,
     /// The job's number (unique within a log).
     pub id: u64,
-    /// The job whose `open` answer put `pos` into the tree (0: none).
+    /// The job whose `open` answer put `pos` into the tree (0: none); for
+    /// a `known` answer, the job whose worker knew it.
     pub dep: u64,
+    /// A `known` answer: proved by job `dep`'s worker on its way, not by a
+    /// job of its own (no nodes, no seconds, no best move).
+    pub harvested: bool,
 }
 
 impl JobRecord {
@@ -334,6 +348,17 @@ pub fn header_line(v: Variant) -> String {
 
 /// The line (with its newline) that logs `job` in a log of `variant`.
 pub fn job_line(variant: Variant, job: &JobRecord) -> String {
+    if job.harvested {
+        return with_crc(&format!(
+            "known\t{}\t{}\t{}\t{}\t{}\t{}",
+            variant_tag(variant),
+            job.pos,
+            question_text(job.question),
+            job.answer.text(),
+            job.id,
+            job.dep
+        ));
+    }
     with_crc(&format!(
         "job\t{}\t{}\t{}\t{}\t{}\t{:.3}\t{}\t{}\t{}",
         variant_tag(variant),
@@ -456,6 +481,31 @@ fn parse_body(body: &str, variant: Option<Variant>) -> Result<Line, String> {
                 best,
                 id: num(f[8])?,
                 dep: num(f[9])?,
+                harvested: false,
+            }))
+        }
+        "known" if f.len() == 7 => {
+            let v = game(f[1])?;
+            let pos = position(f[2], v)?;
+            let question = parse_question(f[3]).ok_or("bad question")?;
+            let answer = match Answer::from_text(f[4]) {
+                Some(a) if a != Answer::Open => a,
+                _ => return Err("bad answer".into()),
+            };
+            if pos.is_game_over() {
+                return Err("an answer about a finished game".into());
+            }
+            let num = |s: &str| s.parse::<u64>().map_err(|_| format!("bad number '{s}'"));
+            Ok(Line::Job(JobRecord {
+                pos,
+                question,
+                answer,
+                nodes: 0,
+                seconds: 0.0,
+                best: None,
+                id: num(f[5])?,
+                dep: num(f[6])?,
+                harvested: true,
             }))
         }
         _ => Err("not a proof log line".into()),
@@ -840,7 +890,34 @@ mod tests {
             best: Some(best),
             id: 3,
             dep: 1,
+            harvested: false,
         };
+        // A known answer reads back as itself, and only as the writer
+        // spells it: never open, never with nodes of its own.
+        let known = JobRecord {
+            answer: Answer::No,
+            nodes: 0,
+            seconds: 0.0,
+            best: None,
+            harvested: true,
+            ..job.clone()
+        };
+        let kline = job_line(v, &known);
+        let kline = kline.trim_end();
+        assert!(kline.starts_with("known\t"), "{kline}");
+        assert!(matches!(parse_line(kline, Some(v)), Ok(Line::Job(j)) if j == known));
+        for bad in [
+            kline.replace("\tno\t", "\topen\t"),
+            kline.replace("\tno\t", "\tno\t0\t"),
+            kline.replace("known\t4x5", "known\t5x5"),
+        ] {
+            let (body, _) = bad.rsplit_once('\t').unwrap();
+            let resealed = with_crc(body);
+            assert!(
+                parse_line(resealed.trim_end(), Some(v)).is_err(),
+                "{resealed}"
+            );
+        }
         let line = job_line(v, &job);
         let line = line.trim_end();
         assert!(matches!(parse_line(line, Some(v)), Ok(Line::Job(j)) if j == job));

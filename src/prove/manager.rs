@@ -95,6 +95,9 @@ struct Node {
     ans: [Option<bool>; 2],
     /// Answers given by a job or the log (not derived from children).
     direct: [Option<bool>; 2],
+    /// Which of them a job's worker knew below its own position (a
+    /// `known` answer) rather than a job asked for.
+    harvested: [bool; 2],
     best: [Option<String>; 2],
     busy: [Option<u64>; 2],
     /// The job whose `open` answer made this node (0: none).
@@ -141,8 +144,13 @@ pub struct Counts {
     pub nodes: u64,
     /// Jobs cancelled in this run.
     pub cancelled: u64,
-    /// Jobs in the log before this run.
+    /// Answers this run took from its jobs' workers ([`Manager::finish`]'s
+    /// known answers), each settling a pair without a job.
+    pub known: u64,
+    /// Jobs in the log before this run (`known` lines not counted).
     pub logged_jobs: u64,
+    /// `known` lines in the log before this run.
+    pub logged_known: u64,
     /// Their nodes.
     pub logged_nodes: u64,
     /// Answers that contradicted what was known (never expected: a sign of
@@ -158,7 +166,16 @@ pub struct Manager {
     config: ManagerConfig,
     nodes: Vec<Node>,
     index: HashMap<u128, NodeId>,
-    known: HashMap<(u128, usize), (bool, Option<String>)>,
+    /// Answers of the log and of this run's jobs: answer, best move, and
+    /// whether it was a `known` answer (not a job's own).
+    known: HashMap<(u128, usize), (bool, Option<String>, bool)>,
+    /// Answers this run's jobs' workers knew below their positions that
+    /// no node has needed yet: answer and the job that knew it. A node made
+    /// later takes them (and logs them as `known`).
+    hints: HashMap<(u128, usize), (bool, u64)>,
+    /// `known` answers taken since the caller last collected them
+    /// ([`Manager::take_known`]), to be logged.
+    known_records: Vec<JobRecord>,
     /// Pairs whose jobs came back `open` (logged, or this run's that
     /// expanded their node): the last such job and the most nodes one
     /// searched.
@@ -226,12 +243,20 @@ impl Manager {
         let mut spent: HashMap<u128, u64> = HashMap::new();
         for j in &log.jobs {
             let k = (j.key(), qi(j.question));
-            counts.logged_jobs += 1;
+            if j.harvested {
+                counts.logged_known += 1;
+            } else {
+                counts.logged_jobs += 1;
+            }
             counts.logged_nodes += j.nodes;
             *spent.entry(k.0).or_default() += j.nodes;
             match j.answer.as_bool() {
                 Some(b) => {
-                    known.insert(k, (b, j.best.clone()));
+                    // A job's own answer (with its best move) is kept over
+                    // a `known` line of the same pair.
+                    if !(j.harvested && known.contains_key(&k)) {
+                        known.insert(k, (b, j.best.clone(), j.harvested));
+                    }
                 }
                 None => {
                     let e = opened.entry(k).or_insert((j.id, j.nodes));
@@ -247,6 +272,8 @@ impl Manager {
             nodes: Vec::new(),
             index: HashMap::new(),
             known,
+            hints: HashMap::new(),
+            known_records: Vec::new(),
             opened,
             continued,
             spent,
@@ -328,6 +355,7 @@ impl Manager {
             children: None,
             ans: terminal.unwrap_or([None, None]),
             direct: [None, None],
+            harvested: [false, false],
             best: [None, None],
             busy: [None, None],
             dep,
@@ -341,9 +369,14 @@ impl Manager {
         };
         if terminal.is_none() {
             for i in 0..2 {
-                if let Some((b, best)) = self.known.get(&(key, i)) {
+                if let Some((b, best, harvested)) = self.known.get(&(key, i)) {
                     node.direct[i] = Some(*b);
                     node.best[i] = best.clone();
+                    node.harvested[i] = *harvested;
+                } else if let Some((b, from)) = self.hints.remove(&(key, i)) {
+                    node.direct[i] = Some(b);
+                    node.harvested[i] = true;
+                    self.take_hint(c, key, i, b, from);
                 }
             }
         }
@@ -414,7 +447,10 @@ impl Manager {
             let mut below = false;
             for &(_, c) in m.nodes[n as usize].children.iter().flatten() {
                 let child = &m.nodes[c as usize];
-                below |= child.direct.iter().any(Option::is_some) || answered_below(m, c, memo);
+                // Jobs' own answers: a `known` answer was proved by the
+                // job above it, whose continuation would prove it again.
+                let by_job = (0..2).any(|i| child.direct[i].is_some() && !child.harvested[i]);
+                below |= by_job || answered_below(m, c, memo);
             }
             memo.insert(n, below);
             below
@@ -710,10 +746,11 @@ impl Manager {
         if let Some(w) = &r.warm {
             self.warm.insert((key, i), w.as_slice().into());
         }
+        self.absorb_known(r, n);
         match r.answer.as_bool() {
             Some(b) => {
                 self.warm.remove(&(key, i));
-                self.known.insert((key, i), (b, r.best.clone()));
+                self.known.insert((key, i), (b, r.best.clone(), false));
                 self.nodes[n as usize].direct[i] = Some(b);
                 self.nodes[n as usize].best[i] = r.best.clone();
                 self.set_answer(n, i, b);
@@ -752,7 +789,79 @@ impl Manager {
             best: r.best.clone(),
             id: r.id,
             dep,
+            harvested: false,
         })
+    }
+
+    /// Takes the answers job `r` (on node `n`) knew below its position: those
+    /// of pairs of the tree settle them now (unless a job is on the pair), the rest wait as hints for
+    /// the nodes they may become (an expansion right after this). A job
+    /// stopped by the end of the run hands its hints for the positions one
+    /// ply below it to the log at once: the next run may expand its
+    /// position, and its table will be gone.
+    fn absorb_known(&mut self, r: &JobResult, n: NodeId) {
+        for (pos, q, b) in &r.known {
+            let c = canonical(pos);
+            let key = position_key(&c);
+            let i = qi(*q);
+            if self.known.contains_key(&(key, i)) {
+                continue;
+            }
+            match self.index.get(&key) {
+                // A pair a job is on is left to that job, which answers
+                // it (and logs the answer once).
+                Some(&m)
+                    if self.nodes[m as usize].ans[i].is_none()
+                        && self.nodes[m as usize].busy[i].is_none() =>
+                {
+                    self.nodes[m as usize].direct[i] = Some(*b);
+                    self.nodes[m as usize].harvested[i] = true;
+                    self.take_hint(c, key, i, *b, r.id);
+                    self.set_answer(m, i, *b);
+                }
+                Some(_) => {}
+                None => {
+                    self.hints.entry((key, i)).or_insert((*b, r.id));
+                }
+            }
+        }
+        if r.interrupted {
+            let pos = self.nodes[n as usize].pos;
+            for &mv in pos.legal_moves().iter() {
+                let c = canonical(&pos.play(mv));
+                let key = position_key(&c);
+                for i in 0..2 {
+                    if let Some((b, from)) = self.hints.remove(&(key, i)) {
+                        self.take_hint(c, key, i, b, from);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Records hint (`key`, `i`) = `b` of job `from` as known, to be logged.
+    fn take_hint(&mut self, pos: Position, key: u128, i: usize, b: bool, from: u64) {
+        self.known.insert((key, i), (b, None, true));
+        self.counts.known += 1;
+        let id = self.next_id;
+        self.next_id += 1;
+        self.known_records.push(JobRecord {
+            pos,
+            question: question(i),
+            answer: Answer::of_bool(b),
+            nodes: 0,
+            seconds: 0.0,
+            best: None,
+            id,
+            dep: from,
+            harvested: true,
+        });
+    }
+
+    /// The `known` answers taken since the last call, to be logged (after
+    /// the record of the job that knew them).
+    pub fn take_known(&mut self) -> Vec<JobRecord> {
+        std::mem::take(&mut self.known_records)
     }
 
     /// Takes the warm starts a proof directory holds (see

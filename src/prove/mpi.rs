@@ -181,7 +181,13 @@ impl Workers for MpiWorkers {
                     Some((pos, question))
                 })
                 .ok_or_else(garbled)?;
-                let mut r = JobResult::from_text(text.as_bytes()).ok_or_else(garbled)?;
+                let id: u64 = text
+                    .split('\t')
+                    .next()
+                    .and_then(|f| f.parse().ok())
+                    .ok_or_else(garbled)?;
+                let variant = running.get(&id).ok_or_else(garbled)?.1.variant();
+                let mut r = JobResult::from_text(text.as_bytes(), variant).ok_or_else(garbled)?;
                 r.warm = warm;
                 self.running.remove(&r.id);
                 self.idle.push(status.source_rank());
@@ -264,8 +270,7 @@ pub fn worker_loop(world: &SimpleCommunicator, config: WorkerConfig, tables: Opt
         let interrupted = AtomicBool::new(false);
         let mut quit = false;
         let result = std::thread::scope(|scope| {
-            let handle =
-                scope.spawn(|| run_job(&solver, &stop, &interrupted, &job, config.warm_entries));
+            let handle = scope.spawn(|| run_job(&solver, &stop, &interrupted, &job, &config));
             while !handle.is_finished() {
                 if let Some(probed) = manager.immediate_matched_probe() {
                     let (bytes, status) = probed.matched_receive_vec::<u8>();

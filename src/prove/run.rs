@@ -95,6 +95,8 @@ pub fn run(
                 None => break,
             }
         }
+        // Expansions on the way to those jobs may have met known answers.
+        log_known(manager, log)?;
         if manager.in_flight() == 0 {
             if manager.done() {
                 continue;
@@ -166,6 +168,14 @@ fn take_result(
         }
         log.append_job(&record)?;
     }
+    log_known(manager, log)
+}
+
+/// Logs the `known` answers the manager has taken since the last call.
+fn log_known(manager: &mut Manager, log: &mut LogWriter) -> Result<(), RunError> {
+    for record in manager.take_known() {
+        log.append_job(&record)?;
+    }
     Ok(())
 }
 
@@ -179,11 +189,12 @@ pub fn progress_line(manager: &Manager, elapsed: Duration, running_nodes: Option
         None => format!("{} running", manager.in_flight()),
     };
     format!(
-        "prove: {:.0}s, {} jobs ({} nodes), {running}, {} cancelled, {} positions in the tree, root {}, {}/{} first moves known",
+        "prove: {:.0}s, {} jobs ({} nodes), {running}, {} cancelled, {} known from jobs' tables, {} positions in the tree, root {}, {}/{} first moves known",
         elapsed.as_secs_f64(),
         manager.counts.jobs,
         manager.counts.nodes,
         manager.counts.cancelled,
+        manager.counts.known,
         manager.size(),
         crate::prove::manager::wdl_text(manager.value()),
         known,

@@ -118,6 +118,7 @@ mod tests {
             best: None,
             id,
             dep,
+            harvested: false,
         }
     }
 

@@ -10,13 +10,13 @@
 
 use crate::prove::log::Answer;
 use crate::prove::warm::Warm;
-use crate::rules::Move;
-use crate::rules::Position;
+use crate::rules::{canonical, position_key, Move, Position, Variant};
 use crate::solve::{
     PnConfig, PnEntry, PnSolver, Question, SharedPnTable, SharedTable, SolveError, Solver,
     SolverConfig,
 };
 use crate::table::Tablebase;
+use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::sync::Arc;
@@ -61,16 +61,24 @@ pub struct JobResult {
     /// the nodes searched so far.
     pub interrupted: bool,
     /// For an `open` job of a proof-number worker: the top of its search,
-    /// for the question's next job (not sent by MPI worker ranks).
+    /// for the question's next job.
     pub warm: Option<Vec<PnEntry>>,
+    /// What the worker's table knew when the job ended about the positions
+    /// a few plies below the job's ([`harvest`]): canonical position,
+    /// question, answer. The proof manager settles those pairs with them
+    /// instead of asking jobs, so the work of an `open` job is not lost
+    /// when its position is expanded.
+    pub known: Vec<(Position, Question, bool)>,
 }
 
 impl JobResult {
     /// The result as one line of text, as an MPI worker rank sends it
     /// (without its warm start): tab-separated id, answer, nodes, seconds,
     /// best move (`-`: none), how it stopped (0 it did not, 1 cancelled, 2
-    /// interrupted) and last the error (`-`: none), which may hold
-    /// anything, tabs included.
+    /// interrupted), the known answers (`-`: none; else `;`-separated
+    /// `W1:position`, question `W` wins or `A` avoids-loss, answer `1` yes
+    /// or `0` no) and last the error (`-`: none), which may hold anything,
+    /// tabs included.
     pub fn to_text(&self) -> String {
         let stopped = if self.cancelled {
             1
@@ -79,25 +87,57 @@ impl JobResult {
         } else {
             0
         };
+        let known = if self.known.is_empty() {
+            "-".to_string()
+        } else {
+            let item = |(pos, q, b): &(Position, Question, bool)| {
+                let q = if *q == Question::Wins { 'W' } else { 'A' };
+                format!("{q}{}:{pos}", *b as u8)
+            };
+            self.known.iter().map(item).collect::<Vec<_>>().join(";")
+        };
         format!(
-            "{}\t{}\t{}\t{}\t{}\t{}\t{}",
+            "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
             self.id,
             self.answer.text(),
             self.nodes,
             self.seconds,
             self.best.as_deref().unwrap_or("-"),
             stopped,
+            known,
             self.error.as_deref().unwrap_or("-"),
         )
     }
 
-    /// The result [`JobResult::to_text`] wrote; `None` for anything else.
-    pub fn from_text(bytes: &[u8]) -> Option<JobResult> {
+    /// The result [`JobResult::to_text`] wrote about a position of
+    /// `variant`; `None` for anything else.
+    pub fn from_text(bytes: &[u8], variant: Variant) -> Option<JobResult> {
         let text = std::str::from_utf8(bytes).ok()?;
-        let f: Vec<&str> = text.splitn(7, '\t').collect();
-        if f.len() != 7 {
+        let f: Vec<&str> = text.splitn(8, '\t').collect();
+        if f.len() != 8 {
             return None;
         }
+        let known = match f[6] {
+            "-" => Vec::new(),
+            list => list
+                .split(';')
+                .map(|item| {
+                    let (head, pos) = item.split_once(':')?;
+                    let q = match &head[..head.len().min(1)] {
+                        "W" => Question::Wins,
+                        "A" => Question::AvoidsLoss,
+                        _ => return None,
+                    };
+                    let b = match &head[1..] {
+                        "1" => true,
+                        "0" => false,
+                        _ => return None,
+                    };
+                    let setup = crate::rules::notation::parse(pos).ok()?;
+                    Some((Position::from_setup(&setup, variant).ok()?, q, b))
+                })
+                .collect::<Option<Vec<_>>>()?,
+        };
         Some(JobResult {
             id: f[0].parse().ok()?,
             answer: Answer::from_text(f[1])?,
@@ -109,9 +149,10 @@ impl JobResult {
                 "1" => true,
                 _ => return None,
             },
-            error: (f[6] != "-").then(|| f[6].to_string()),
+            error: (f[7] != "-").then(|| f[7].to_string()),
             interrupted: f[5] == "2",
             warm: None,
+            known,
         })
     }
 }
@@ -249,6 +290,15 @@ impl<'a> JobSolver<'a> {
         }
     }
 
+    /// The answer to `question` about `pos` if the solver knows it without
+    /// searching (see [`Solver::known_answer`]).
+    pub fn known_answer(&self, pos: &Position, question: Question) -> Option<bool> {
+        match self {
+            JobSolver::AlphaBeta(s) => s.known_answer(pos, question),
+            JobSolver::ProofNumber(s) => s.known_answer(pos, question),
+        }
+    }
+
     /// The moves of `pos`, the likeliest witness first: alpha-beta's order
     /// with its table's best move first; for proof-number search, as
     /// generated (its proven children are in its table either way).
@@ -264,14 +314,17 @@ impl<'a> JobSolver<'a> {
 /// or, with `interrupted` set as well, because the run ends; the caller
 /// clears it before the job). A proof-number job first loads its warm
 /// start, and one that comes back `open` hands back its `warm_entries`
-/// heaviest table entries (none if 0).
+/// heaviest table entries (none if 0). A job that was not cancelled hands
+/// back what the solver knows [`WorkerConfig::harvest_plies`] plies below
+/// its position ([`harvest`]).
 pub fn run_job(
     solver: &JobSolver,
     stop: &AtomicBool,
     interrupted: &AtomicBool,
     job: &Job,
-    warm_entries: usize,
+    config: &WorkerConfig,
 ) -> JobResult {
+    let warm_entries = config.warm_entries;
     let start = Instant::now();
     if let (JobSolver::ProofNumber(s), Some(warm)) = (solver, &job.warm) {
         s.load_entries(warm);
@@ -287,6 +340,7 @@ pub fn run_job(
         error: None,
         interrupted: false,
         warm: None,
+        known: Vec::new(),
     };
     match solver.answer(&job.pos, job.question, Some(job.budget)) {
         Ok(b) => {
@@ -313,8 +367,58 @@ pub fn run_job(
             }
         }
     }
+    if !result.cancelled && result.error.is_none() {
+        result.known = harvest(solver, &job.pos, job.question, config.harvest_plies);
+    }
     result.seconds = start.elapsed().as_secs_f64();
     result
+}
+
+/// What `solver` knows without searching ([`JobSolver::known_answer`])
+/// about the positions 1 to `plies` plies below `pos` (both questions) and
+/// about `pos` itself (the question other than `asked`): each position in
+/// its canonical form, once. Positions over by the rules of play are left
+/// out (the manager knows them). After a job on `pos`, these are the
+/// children and grandchildren it proved on its way.
+pub fn harvest(
+    solver: &JobSolver,
+    pos: &Position,
+    asked: Question,
+    plies: usize,
+) -> Vec<(Position, Question, bool)> {
+    let mut out = Vec::new();
+    if plies == 0 {
+        return out;
+    }
+    let other = match asked {
+        Question::Wins => Question::AvoidsLoss,
+        Question::AvoidsLoss => Question::Wins,
+    };
+    let root = canonical(pos);
+    if let Some(b) = solver.known_answer(&root, other) {
+        out.push((root, other, b));
+    }
+    let mut seen = HashSet::from([position_key(&root)]);
+    let mut level = vec![root];
+    for _ in 0..plies {
+        let mut next = Vec::new();
+        for p in &level {
+            for &m in p.legal_moves().iter() {
+                let c = canonical(&p.play(m));
+                if c.is_game_over() || !seen.insert(position_key(&c)) {
+                    continue;
+                }
+                for q in [Question::Wins, Question::AvoidsLoss] {
+                    if let Some(b) = solver.known_answer(&c, q) {
+                        out.push((c, q, b));
+                    }
+                }
+                next.push(c);
+            }
+        }
+        level = next;
+    }
+    out
 }
 
 /// A move of `pos` that achieves a `yes` to `question`, found by asking
@@ -361,6 +465,9 @@ pub struct WorkerConfig {
     /// How many table entries a proof-number job that comes back `open`
     /// hands on to its question's next job (0: none).
     pub warm_entries: usize,
+    /// How many plies below a job's position its worker reports what its
+    /// table proved ([`harvest`]; 0: nothing).
+    pub harvest_plies: usize,
 }
 
 /// The solver configuration of a worker.
@@ -448,7 +555,7 @@ impl ThreadWorkers {
                     if quit.load(Ordering::SeqCst) {
                         break;
                     }
-                    let r = run_job(&solver, &stop, &interrupting, &job, config.warm_entries);
+                    let r = run_job(&solver, &stop, &interrupting, &job, &config);
                     if result_tx.send((w, r)).is_err() {
                         break;
                     }
@@ -595,6 +702,16 @@ mod tests {
             error: None,
             interrupted: false,
             warm: None,
+            known: Vec::new(),
+        };
+        let pos = peasants_5x8();
+        let child = canonical(&pos.play(pos.legal_moves()[2]));
+        let knowing = JobResult {
+            known: vec![
+                (pos, Question::AvoidsLoss, true),
+                (child, Question::Wins, false),
+            ],
+            ..open.clone()
         };
         let yes = JobResult {
             answer: Answer::Yes,
@@ -610,20 +727,37 @@ mod tests {
             interrupted: true,
             ..open.clone()
         };
-        for r in [open, yes, failed, interrupted] {
-            let back = JobResult::from_text(r.to_text().as_bytes()).unwrap();
+        let variant = pos.variant();
+        for r in [open.clone(), knowing, yes, failed, interrupted] {
+            let back = JobResult::from_text(r.to_text().as_bytes(), variant).unwrap();
             assert_eq!(format!("{back:?}"), format!("{r:?}"));
         }
+        let start = format!("W1:{pos}");
         for bad in [
             "",
-            "17\topen\t1\t1.0\t-\t0",
-            "17\tmaybe\t1\t1.0\t-\t0\t-",
-            "17\topen\t1\t1.0\t-\t3\t-",
-            "17\topen\tmany\t1.0\t-\t0\t-",
-            "x\topen\t1\t1.0\t-\t0\t-",
+            "17\topen\t1\t1.0\t-\t0\t-",
+            "17\tmaybe\t1\t1.0\t-\t0\t-\t-",
+            "17\topen\t1\t1.0\t-\t3\t-\t-",
+            "17\topen\tmany\t1.0\t-\t0\t-\t-",
+            "x\topen\t1\t1.0\t-\t0\t-\t-",
+            &format!("17\topen\t1\t1.0\t-\t0\t{start};\t-"),
+            &format!("17\topen\t1\t1.0\t-\t0\tX1:{pos}\t-"),
+            &format!("17\topen\t1\t1.0\t-\t0\tW2:{pos}\t-"),
+            "17\topen\t1\t1.0\t-\t0\tW1:8/8 w -\t-",
+            "17\topen\t1\t1.0\t-\t0\t\t-",
         ] {
-            assert!(JobResult::from_text(bad.as_bytes()).is_none(), "{bad}");
+            assert!(
+                JobResult::from_text(bad.as_bytes(), variant).is_none(),
+                "{bad}"
+            );
         }
+        // The known answers are read in the game they are of.
+        let other = Variant::new(crate::rules::Board::new(6, 8).unwrap(), Default::default());
+        let r = JobResult {
+            known: vec![(pos, Question::Wins, false)],
+            ..open
+        };
+        assert!(JobResult::from_text(r.to_text().as_bytes(), other).is_none());
     }
 
     #[test]
@@ -636,6 +770,7 @@ mod tests {
             shared_table: true,
             method: Method::AlphaBeta,
             warm_entries: 0,
+            harvest_plies: 2,
         };
         let mut workers = ThreadWorkers::new(1, config, None).unwrap();
         assert_eq!(workers.running_nodes(), Some(0));
@@ -670,6 +805,69 @@ mod tests {
         }
     }
 
+    /// What a job hands back of the positions below its own is true
+    /// (checked by a fresh alpha-beta solver), under either search, each
+    /// position once and in its canonical form, none over by the rules; and
+    /// there is something to hand back after a job that ran out.
+    #[test]
+    fn known_answers_below_a_job_are_true() {
+        use crate::rules::{parse_position, Board, Rules};
+        let pos = parse_position(
+            "pawngame",
+            Some(Board::new(6, 6).unwrap()),
+            Rules::default(),
+        )
+        .unwrap();
+        let truth = Solver::new(SolverConfig::default(), None).unwrap();
+        // Budgets that run out.
+        for (method, open) in [(Method::AlphaBeta, 20_000), (Method::ProofNumber, 10_000)] {
+            let config = WorkerConfig {
+                hash_mb: 16,
+                shared_table: false,
+                method,
+                warm_entries: 0,
+                harvest_plies: 2,
+            };
+            let solver = JobSolver::new(config, None, None).unwrap();
+            let never = AtomicBool::new(false);
+            for (budget, question) in [(open, Question::Wins), (1 << 40, Question::AvoidsLoss)] {
+                let job = Job {
+                    id: 1,
+                    pos,
+                    question,
+                    budget,
+                    warm: None,
+                };
+                let r = run_job(&solver, &never, &never, &job, &config);
+                assert_eq!(r.answer == Answer::Open, budget < 1 << 40, "{method:?}");
+                assert!(!r.known.is_empty(), "{method:?} {budget} {r:?}");
+                let mut seen = HashSet::new();
+                for (p, q, b) in &r.known {
+                    assert_eq!(*p, canonical(p));
+                    assert!(!p.is_game_over());
+                    assert!(seen.insert((position_key(p), *q)), "{p} twice");
+                    assert_eq!(
+                        truth.answer(p, *q, None).unwrap(),
+                        *b,
+                        "{method:?}: {p} {q:?}"
+                    );
+                }
+                // Nothing below: none.
+                let none = run_job(
+                    &solver,
+                    &never,
+                    &never,
+                    &job,
+                    &WorkerConfig {
+                        harvest_plies: 0,
+                        ..config
+                    },
+                );
+                assert!(none.known.is_empty());
+            }
+        }
+    }
+
     /// A proof-number job stopped because the run ends comes back `open`,
     /// interrupted, with its nodes and its warm start; one cancelled as
     /// unneeded comes back cancelled with neither to keep; one that runs
@@ -683,6 +881,7 @@ mod tests {
             shared_table: true,
             method: Method::ProofNumber,
             warm_entries: 500,
+            harvest_plies: 2,
         };
         let job = |id, budget| Job {
             id,

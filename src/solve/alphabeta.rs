@@ -808,6 +808,53 @@ impl<'a> Solver<'a> {
         })
     }
 
+    /// The answer to `question` about `pos` if this solver knows it
+    /// without searching: its transposition table's bounds decide it (a
+    /// bound an earlier search proved), or the rules of play or the leaf
+    /// knowledge do; `None` if it would have to search. How the proof
+    /// manager keeps what an `open` job proved below its position.
+    pub fn known_answer(&self, pos: &Position, question: Question) -> Option<bool> {
+        let (lower, upper) = if pos.winner_by_rule().is_some() {
+            (-1, -1)
+        } else if pos.count_moves() == 0 {
+            (0, 0)
+        } else {
+            let c = self.canonical(pos);
+            let mut stats = SolveStats::default();
+            match known(
+                &c,
+                self.config.race,
+                self.config.runner,
+                self.config.dead,
+                self.tables,
+                self.config.dtm,
+                &mut stats,
+            )
+            .ok()
+            .flatten()
+            {
+                Some(Known::Exact(v)) => (self.score_of(v), self.score_of(v)),
+                Some(Known::Wdl(v)) => (self.score_of_wdl(v), self.score_of_wdl(v)),
+                None => {
+                    let e = self.tt.probe(position_key(&c))?;
+                    (e.lower as i32, e.upper as i32)
+                }
+            }
+        };
+        // Scores above 0 are wins (in either mode), below 0 losses.
+        let (yes, no) = match question {
+            Question::Wins => (lower >= 1, upper <= 0),
+            Question::AvoidsLoss => (lower >= 0, upper <= -1),
+        };
+        if yes {
+            Some(true)
+        } else if no {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
     /// The value of `pos` and of every move, the moves searched in parallel
     /// on `config.threads` threads sharing the transposition table;
     /// `progress` is told of each move as it is solved.

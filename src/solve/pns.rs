@@ -820,6 +820,30 @@ impl<'a> PnSolver<'a> {
         r
     }
 
+    /// The answer to `question` about `pos` if this solver knows it
+    /// without searching: proven in its transposition table (by an earlier
+    /// search, of either question), or decided by the rules of play or its
+    /// leaf knowledge; `None` if it would have to search. How the proof
+    /// manager keeps what an `open` job proved below its position.
+    pub fn known_answer(&self, pos: &Position, question: Question) -> Option<bool> {
+        let attacker_to_move = question == Question::Wins;
+        if pos.winner_by_rule().is_some() {
+            return Some(reaches(Wdl::Loss, attacker_to_move));
+        }
+        if pos.count_moves() == 0 {
+            return Some(reaches(Wdl::Draw, attacker_to_move));
+        }
+        let c = canonical_with(pos, self.config.canonical);
+        match self.tt.probe(tt_key(&c, attacker_to_move)) {
+            Some((phi, delta)) if phi == 0 || delta == 0 => Some(phi == 0),
+            // A throwaway worker: the leaf rules' counts are not the search's.
+            _ => self
+                .settled(&mut Worker::new(), &c, attacker_to_move)
+                .ok()
+                .flatten(),
+        }
+    }
+
     /// Whether the side to move loses `pos`.
     pub fn loses(&self, pos: &Position) -> Result<bool, SolveError> {
         let mut w = Worker::new();
