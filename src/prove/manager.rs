@@ -56,6 +56,11 @@ use std::collections::{HashMap, HashSet};
 pub const INF: u64 = u64::MAX / 4;
 /// What a leaf pair being answered by a job counts for.
 pub const BUSY: u64 = 1 << 24;
+/// The most answers of jobs' workers the manager keeps for positions that
+/// are not nodes yet (about 50 bytes each: 200 MB). Past it, new ones are
+/// dropped: they only spare jobs, and a long run on many ranks (hundreds
+/// of answers a job) must not grow the manager without end.
+pub const MAX_HINTS: usize = 1 << 22;
 
 type NodeId = u32;
 
@@ -820,9 +825,10 @@ impl Manager {
                     self.set_answer(m, i, *b);
                 }
                 Some(_) => {}
-                None => {
+                None if self.hints.len() < MAX_HINTS => {
                     self.hints.entry((key, i)).or_insert((*b, r.id));
                 }
+                None => {}
             }
         }
         if r.interrupted {
