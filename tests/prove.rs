@@ -667,6 +667,59 @@ fn answers_known_below_a_job_settle_positions_without_jobs() {
     }
 }
 
+/// An `--all-moves` proof settles the root's value first. As in the 6x8
+/// proof, the log says black avoids losing after 1.a4: the first two jobs
+/// are then what "does white win?" at the start still needs, "does black
+/// avoid losing?" after 1.b4 and after 1.c4 (1.d4 and 1.e4 are their mirror
+/// images), not "does black win?" after 1.a4 or 1.b4, which only the
+/// first moves' own values need (the mutant: the first moves alone as
+/// goals, as before, asks those first).
+#[test]
+fn an_all_moves_proof_settles_the_root_first() {
+    use peasant::solve::Question;
+    let pos = position("peasants", "5x8", true);
+    let dir = temp_dir("prove-root-first");
+    let after = |mv: &str| rules::canonical(&pos.play(pos.parse_move(mv).unwrap()));
+    let mut writer = LogWriter::open(&dir, pos.variant()).unwrap();
+    writer
+        .append_job(&prove::JobRecord {
+            pos: after("a4"),
+            question: Question::AvoidsLoss,
+            answer: Answer::Yes,
+            nodes: 1000,
+            seconds: 0.1,
+            best: None,
+            id: 1,
+            dep: 0,
+            harvested: false,
+        })
+        .unwrap();
+    writer.sync().unwrap();
+    drop(writer);
+    let config = ManagerConfig {
+        job_nodes: 1000,
+        max_job_nodes: 1000,
+        growth: 4,
+        workers: 2,
+        all_moves: true,
+    };
+    let mut m = Manager::new(pos, config, &read(&dir, pos.variant()));
+    let mut asked: Vec<(String, bool)> = (0..2)
+        .map(|_| {
+            let job = m.next_job().unwrap();
+            (job.pos.to_string(), job.question == Question::AvoidsLoss)
+        })
+        .collect();
+    asked.sort();
+    let mut expected = vec![
+        (after("b4").to_string(), true),
+        (after("c4").to_string(), true),
+    ];
+    expected.sort();
+    assert_eq!(asked, expected, "(position, asks 'does it avoid losing?')");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn proof_number_runs_cut_short_go_on_from_their_warm_starts() {
     let pos = position("peasants", "4x8", true);

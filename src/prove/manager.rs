@@ -14,9 +14,11 @@
 //! job is answering counts as very expensive ([`BUSY`]), so that parallel
 //! workers get different leaves.
 //!
-//! The goals are the root's value (both questions until one settles it), or
-//! with `all_moves` the value of every child of the root. Among the goals'
-//! open pairs the one with the smallest proof or disproof number is chosen
+//! The goals are the root's value (both questions until one settles it),
+//! and with `all_moves` the value of every child of the root as well, the
+//! root first: its value is what a proof cut short should have settled
+//! first. Among the goals' open pairs the one with the smallest proof or
+//! disproof number (the earliest goal's, of equals) is chosen
 //! and followed down, at each node to the child whose pair has the smallest
 //! disproof number, to a leaf: the most-proving leaf (children are kept in
 //! the search's move order, so that of equally promising children the one
@@ -311,7 +313,11 @@ impl Manager {
             }
             m.nodes[m.root_id as usize].children = Some(children);
             m.dirty.extend([(m.root_id, 0), (m.root_id, 1)]);
-            m.goals = m.root_moves.iter().map(|&(_, c)| c).collect();
+            // The root's value first (ties in `select` go to the
+            // earliest goal), then every first move's.
+            m.goals = std::iter::once(m.root_id)
+                .chain(m.root_moves.iter().map(|&(_, c)| c))
+                .collect();
         } else {
             m.goals = vec![m.root_id];
         }
