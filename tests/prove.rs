@@ -535,13 +535,6 @@ fn a_resumed_run_continues_logged_attempts_below_the_largest_budget() {
     every_line_true(&dir, pos.variant());
 }
 
-/// The position after the first legal move of `pos`.
-/// A proof-number proof cut into runs of one job, as a long proof is cut
-/// into sittings: with warm starts every continued job goes on from the
-/// top of its last attempt's search (kept in DIR/warm/, read by the next
-/// run), so the cut proof costs far less than one whose continued jobs
-/// start in an empty table; the values are solve's either way and every
-/// logged answer is true.
 /// Yes/no lines of `dir`'s log that a fresh solver contradicts.
 fn false_lines(dir: &Path, variant: Variant) -> usize {
     let log = read(dir, variant);
@@ -720,6 +713,12 @@ fn an_all_moves_proof_settles_the_root_first() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A proof-number proof cut into runs of one job, as a long proof is cut
+/// into sittings: with warm starts every continued job goes on from the
+/// top of its last attempt's search (kept in DIR/warm/, read by the next
+/// run), so the cut proof costs far less than one whose continued jobs
+/// start in an empty table; the values are solve's either way and every
+/// logged answer is true.
 #[test]
 fn proof_number_runs_cut_short_go_on_from_their_warm_starts() {
     let pos = position("peasants", "4x8", true);
@@ -984,6 +983,7 @@ fn a_table_snapshot_carries_a_cut_proof_on_where_it_stopped() {
     }
 }
 
+/// The position after the first legal move of `pos`.
 fn pos_after_first_move(pos: &Position) -> Position {
     pos.play(pos.legal_moves()[0])
 }
