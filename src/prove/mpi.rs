@@ -175,19 +175,16 @@ impl Workers for MpiWorkers {
                 let (bytes, status) = probed.matched_receive_vec::<u8>();
                 let garbled = || format!("rank {}: a garbled result", status.source_rank());
                 let running = &self.running;
-                let (text, warm) = split_warm(&bytes, |text| {
+                // The running job a result names (its first field).
+                let job_of = |text: &str| {
                     let id: u64 = text.split('\t').next()?.parse().ok()?;
                     let &(_, pos, question) = running.get(&id)?;
                     Some((pos, question))
-                })
-                .ok_or_else(garbled)?;
-                let id: u64 = text
-                    .split('\t')
-                    .next()
-                    .and_then(|f| f.parse().ok())
-                    .ok_or_else(garbled)?;
-                let variant = running.get(&id).ok_or_else(garbled)?.1.variant();
-                let mut r = JobResult::from_text(text.as_bytes(), variant).ok_or_else(garbled)?;
+                };
+                let (text, warm) = split_warm(&bytes, job_of).ok_or_else(garbled)?;
+                let (pos, _) = job_of(text).ok_or_else(garbled)?;
+                let mut r =
+                    JobResult::from_text(text.as_bytes(), pos.variant()).ok_or_else(garbled)?;
                 r.warm = warm;
                 self.running.remove(&r.id);
                 self.idle.push(status.source_rank());
