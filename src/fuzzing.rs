@@ -444,6 +444,7 @@ pub fn reference_log() -> &'static ReferenceLog {
             max_jobs: Some(40),
             max_time: None,
             warm: None,
+            announce: None,
         };
         run(&mut manager, &mut workers, &mut writer, &options).expect("the reference proof");
         drop((writer, workers));

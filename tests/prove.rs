@@ -141,6 +141,7 @@ fn prove_run(method: Method, pos: &Position, dir: &Path, run: Run) -> (String, R
             max_jobs,
             max_time: None,
             warm: Some(&warm),
+            announce: None,
         },
     )
     .unwrap();
@@ -651,6 +652,7 @@ fn answers_known_below_a_job_settle_positions_without_jobs() {
             max_jobs: None,
             max_time: None,
             warm: None,
+            announce: None,
         };
         let _ = prove::run(&mut manager, &mut pool, &mut writer, &options);
         let caught = values_text(&manager) != expected
@@ -711,6 +713,110 @@ fn an_all_moves_proof_settles_the_root_first() {
     expected.sort();
     assert_eq!(asked, expected, "(position, asks 'does it avoid losing?')");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// What a running job asks, as `prove` announces its long jobs: the line
+/// of real moves from the root leads to the job's position (canonically),
+/// and the question is put to the side to move there. Checked for every
+/// job a 5x5 proof that has expanded 40 positions would run next.
+#[test]
+fn a_running_job_is_named_by_its_line_and_question() {
+    use peasant::solve::Question;
+    let pos = position("pawngame", "5x5", true);
+    let dir = temp_dir("prove-job-text");
+    let (_, end, _) = prove_in(&pos, &dir, 20, 1, Some(40));
+    assert_eq!(end, RunEnd::JobLimit);
+    let config = ManagerConfig {
+        job_nodes: 20,
+        max_job_nodes: 20,
+        growth: 4,
+        workers: 1,
+        all_moves: true,
+    };
+    let mut m = Manager::new(pos, config, &read(&dir, pos.variant()));
+    let (mut jobs, mut longest) = (0, 0);
+    while let Some(job) = m.next_job() {
+        let text = m.job_text(job.id).unwrap();
+        let (place, asked) = text.split_once(": does ").unwrap();
+        let mut at = pos;
+        let mut plies = 0;
+        if place != "the root" {
+            for san in place.split_whitespace().filter(|t| !t.contains('.')) {
+                at = at.play(at.parse_move(san).unwrap());
+                plies += 1;
+            }
+        }
+        assert_eq!(
+            rules::position_key(&rules::canonical(&at)),
+            rules::position_key(&job.pos),
+            "{text}"
+        );
+        let question = match job.question {
+            Question::Wins => "win?",
+            Question::AvoidsLoss => "avoid losing?",
+        };
+        assert_eq!(asked, format!("{} {question}", at.turn()), "{text}");
+        longest = longest.max(plies);
+        jobs += 1;
+    }
+    assert!(
+        jobs >= 10 && longest >= 3,
+        "{jobs} jobs, longest line {longest}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--announce-nodes N` prints a start and an end line for every job of
+/// N nodes or more, and none for smaller jobs.
+#[test]
+fn prove_announces_its_long_jobs() {
+    let dir = temp_dir("prove-announce");
+    let d = dir.to_str().unwrap();
+    let budgets = ["--job-nodes", "20", "--max-job-nodes", "20"];
+    let one_worker = ["--workers", "1", "--hash-mb", "1"];
+    let args = [&one_worker[..], &budgets, &["--announce-nodes", "20"]].concat();
+    let (code, _, err) = prove_5x5_in("pawngame", d, &args);
+    assert_eq!(code, 0, "{err}");
+    let starts: Vec<&str> = err.lines().filter(|l| l.contains(" starts: ")).collect();
+    let ends: Vec<&str> = err.lines().filter(|l| l.contains(" ends: ")).collect();
+    assert!(starts[0].starts_with("prove: job 1 starts: 1. "), "{err}");
+    assert!(
+        starts.iter().all(|l| l.ends_with(", budget 20 nodes")),
+        "{err}"
+    );
+    let jobs = log_lines(&dir)
+        .iter()
+        .filter(|l| l.starts_with("job\t"))
+        .count();
+    let cancelled = ends.iter().filter(|l| l.contains(" cancelled ")).count();
+    assert_eq!(starts.len(), ends.len(), "{err}");
+    assert_eq!(ends.len() - cancelled, jobs, "{err}");
+    for (i, start) in starts.iter().enumerate() {
+        let id = start.split(' ').nth(2).unwrap();
+        let what = start.split(" starts: ").nth(1).unwrap();
+        let what = what.rsplit_once(", budget").unwrap().0;
+        let end = ends
+            .iter()
+            .find(|l| l.starts_with(&format!("prove: job {id} ends: {what} ")))
+            .unwrap_or_else(|| panic!("job {id} ({i}) never ends: {err}"));
+        let answer = end.split(" ends: ").nth(1).unwrap()[what.len()..].trim_start();
+        assert!(
+            ["yes,", "no,", "open,", "cancelled "]
+                .iter()
+                .any(|a| answer.starts_with(a)),
+            "{end}"
+        );
+    }
+    let again = temp_dir("prove-announce-none");
+    let (code, _, err) = prove_5x5_in(
+        "pawngame",
+        again.to_str().unwrap(),
+        &[&one_worker[..], &budgets].concat(),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains(" starts: "), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&again);
 }
 
 /// A proof-number proof cut into runs of one job, as a long proof is cut

@@ -119,6 +119,12 @@ pub struct ProveArgs {
     /// expanded, and are logged as `known` lines when they do (0: none).
     #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=4))]
     pub harvest_plies: u8,
+    /// Print a line on stderr when a job whose budget is at least N nodes
+    /// starts (its line of moves from the root and its question) and when
+    /// it ends (its answer, nodes and seconds), so that whoever runs a
+    /// long proof can tell what each worker is busy with (not with -q).
+    #[arg(long, value_name = "N", default_value_t = 100_000_000)]
+    pub announce_nodes: u64,
     /// With --method pn: load the workers' shared transposition table from
     /// PATH before the run, if the file exists, and save it there when the
     /// run ends, so that jobs cut off by the end of a run go on where they
@@ -519,6 +525,7 @@ impl ProveArgs {
                 max_jobs: self.max_jobs,
                 max_time: self.max_seconds.map(Duration::from_secs),
                 warm: warm.as_ref(),
+                announce: (!self.quiet).then_some(self.announce_nodes),
             },
         )
         .map_err(CliError::failure)?;

@@ -963,6 +963,57 @@ impl Manager {
         &self.root
     }
 
+    /// What a running job asks, for people: a line of real moves from the
+    /// root to its position (the shortest through the DAG, as `1. b4 a5`)
+    /// and the question put to the side to move there, as in `1. b4: does
+    /// black avoid losing?` or `the root: does white win?`. `None` if the
+    /// job is not running.
+    pub fn job_text(&self, id: u64) -> Option<String> {
+        let &(target, i, _) = self.in_flight.get(&id)?;
+        // Up from the job's node to the root, breadth first: `toward[p]` is
+        // the child of `p` on a shortest way down to the job's node.
+        let mut toward: HashMap<NodeId, NodeId> = HashMap::new();
+        let mut queue = std::collections::VecDeque::from([target]);
+        while let Some(n) = queue.pop_front() {
+            if n == self.root_id {
+                break;
+            }
+            for &p in &self.nodes[n as usize].parents {
+                if p != target && !toward.contains_key(&p) {
+                    toward.insert(p, n);
+                    queue.push_back(p);
+                }
+            }
+        }
+        // Down again through real positions, each move the one whose
+        // canonical child is the next node.
+        let mut pos = self.root;
+        let mut line = Vec::new();
+        let mut n = self.root_id;
+        while n != target {
+            let next = *toward.get(&n)?;
+            let key = self.nodes[next as usize].key;
+            let m = pos
+                .legal_moves()
+                .iter()
+                .copied()
+                .find(|&m| position_key(&canonical(&pos.play(m))) == key)?;
+            line.push(m);
+            pos = pos.play(m);
+            n = next;
+        }
+        let asked = match question(i) {
+            Question::Wins => "win",
+            Question::AvoidsLoss => "avoid losing",
+        };
+        let place = if line.is_empty() {
+            "the root".to_string()
+        } else {
+            crate::explore::pgn::numbered_moves(&self.root, &line)
+        };
+        Some(format!("{place}: does {} {asked}?", pos.turn()))
+    }
+
     /// Nodes in the DAG.
     pub fn size(&self) -> usize {
         self.nodes.len()

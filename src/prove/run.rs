@@ -49,6 +49,11 @@ pub struct RunOptions<'a> {
     /// Where the warm starts of `open` proof-number jobs are kept (see
     /// [`crate::prove::warm`]); `None`: nowhere but in memory.
     pub warm: Option<&'a WarmStore>,
+    /// Print a line on stderr when a job whose budget is at least this
+    /// many nodes starts, naming its line and question, and one when it
+    /// ends, with its answer (`None`: never). Long proofs run jobs for
+    /// hours: these lines say what each worker is busy with.
+    pub announce: Option<u64>,
 }
 
 /// How long the end of a run waits for its interrupted jobs to come back.
@@ -66,6 +71,8 @@ pub fn run(
     let mut last_progress = Instant::now();
     let mut last_cancel_check = Instant::now();
     let mut cancelled: std::collections::HashSet<u64> = Default::default();
+    // Announced jobs still running: what they ask.
+    let mut announced: std::collections::HashMap<u64, String> = Default::default();
     let end = loop {
         if options.stop.load(Ordering::Relaxed) {
             break RunEnd::Stopped;
@@ -91,7 +98,21 @@ pub fn run(
         }
         while manager.in_flight() < workers.count() {
             match manager.next_job() {
-                Some(job) => workers.start(job).map_err(RunError::Worker)?,
+                Some(job) => {
+                    if options.announce.is_some_and(|min| job.budget >= min) {
+                        let text = manager.job_text(job.id).unwrap_or_default();
+                        let warm = match &job.warm {
+                            Some(w) => format!(", warm start of {} entries", w.len()),
+                            None => String::new(),
+                        };
+                        eprintln!(
+                            "prove: job {} starts: {text}, budget {} nodes{warm}",
+                            job.id, job.budget
+                        );
+                        announced.insert(job.id, text);
+                    }
+                    workers.start(job).map_err(RunError::Worker)?
+                }
                 None => break,
             }
         }
@@ -109,6 +130,7 @@ pub fn run(
                 return Err(RunError::Worker(e.clone()));
             }
             cancelled.remove(&r.id);
+            announce_end(&mut announced, &r);
             take_result(manager, log, options, &r)?;
             wait = Duration::ZERO;
         }
@@ -132,6 +154,7 @@ pub fn run(
                 .map_err(RunError::Worker)?
             {
                 if r.error.is_none() {
+                    announce_end(&mut announced, &r);
                     take_result(manager, log, options, &r)?;
                 }
             }
@@ -153,6 +176,24 @@ pub fn run(
     }
     log.sync()?;
     Ok(end)
+}
+
+/// The line that ends an announced job's: its answer, nodes and time.
+fn announce_end(announced: &mut std::collections::HashMap<u64, String>, r: &JobResult) {
+    let Some(text) = announced.remove(&r.id) else {
+        return;
+    };
+    let answer = if r.cancelled {
+        "cancelled (no longer needed)".to_string()
+    } else if r.interrupted {
+        "open (the run ends)".to_string()
+    } else {
+        r.answer.text().to_string()
+    };
+    eprintln!(
+        "prove: job {} ends: {text} {answer}, {} nodes, {:.0} s",
+        r.id, r.nodes, r.seconds
+    );
 }
 
 /// Hands a finished job to the manager, logs it and keeps its warm start.
