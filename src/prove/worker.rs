@@ -435,15 +435,17 @@ fn witness(solver: &JobSolver, pos: &Position, question: Question, budget: u64) 
         Question::AvoidsLoss => Question::Wins,
     };
     let moves = solver.witness_order(pos);
-    // Games over by rule and stalemates are known to the rules.
-    if let Some(m) = moves
+    // Games over by rule and stalemates are known to the rules too.
+    let known: Vec<Option<bool>> = moves
         .iter()
-        .find(|&&m| solver.known_answer(&pos.play(m), opposite) == Some(false))
-    {
-        return Some(m.san());
+        .map(|&m| solver.known_answer(&pos.play(m), opposite))
+        .collect();
+    if let Some(i) = known.iter().position(|&k| k == Some(false)) {
+        return Some(moves[i].san());
     }
     let per_child = (budget / 8).max(1000);
-    for &m in moves.iter() {
+    // Children known to give the opponent its answer are no witnesses.
+    for (&m, _) in moves.iter().zip(&known).filter(|(_, k)| k.is_none()) {
         match solver.answer(&pos.play(m), opposite, Some(per_child)) {
             Ok(false) => return Some(m.san()),
             Ok(true) => {}
