@@ -149,6 +149,18 @@ fn prove_run(method: Method, pos: &Position, dir: &Path, run: Run) -> (String, R
     (values_text(&manager), end, manager)
 }
 
+/// An `--all-moves` manager whose every job that runs out of its
+/// `job_nodes` expands its position (the finest-grained proof).
+fn expanding(job_nodes: u64, workers: usize) -> ManagerConfig {
+    ManagerConfig {
+        job_nodes,
+        max_job_nodes: job_nodes,
+        growth: 4,
+        workers,
+        all_moves: true,
+    }
+}
+
 fn values_text(m: &Manager) -> String {
     let moves: Vec<String> = m
         .move_values()
@@ -636,13 +648,7 @@ fn answers_known_below_a_job_settle_positions_without_jobs() {
             harvest_plies: 2,
         };
         let mut pool = LyingWorkers(ThreadWorkers::new(1, config, None).unwrap());
-        let config = ManagerConfig {
-            job_nodes: 2_000,
-            max_job_nodes: 2_000,
-            growth: 4,
-            workers: 1,
-            all_moves: true,
-        };
+        let config = expanding(2_000, 1);
         let mut manager = Manager::new(pos, config, &read(&dir, pos.variant()));
         let mut writer = LogWriter::open(&dir, pos.variant()).unwrap();
         let stop = AtomicBool::new(false);
@@ -691,13 +697,7 @@ fn an_all_moves_proof_settles_the_root_first() {
         .unwrap();
     writer.sync().unwrap();
     drop(writer);
-    let config = ManagerConfig {
-        job_nodes: 1000,
-        max_job_nodes: 1000,
-        growth: 4,
-        workers: 2,
-        all_moves: true,
-    };
+    let config = expanding(1000, 2);
     let mut m = Manager::new(pos, config, &read(&dir, pos.variant()));
     let mut asked: Vec<(String, bool)> = (0..2)
         .map(|_| {
@@ -726,13 +726,7 @@ fn a_running_job_is_named_by_its_line_and_question() {
     let dir = temp_dir("prove-job-text");
     let (_, end, _) = prove_in(&pos, &dir, 20, 1, Some(40));
     assert_eq!(end, RunEnd::JobLimit);
-    let config = ManagerConfig {
-        job_nodes: 20,
-        max_job_nodes: 20,
-        growth: 4,
-        workers: 1,
-        all_moves: true,
-    };
+    let config = expanding(20, 1);
     let mut m = Manager::new(pos, config, &read(&dir, pos.variant()));
     let (mut jobs, mut longest) = (0, 0);
     while let Some(job) = m.next_job() {
@@ -1936,13 +1930,7 @@ fn an_earlier_root_serves_a_later_proof() {
 
     // Before any job, the start's proof knows that move's value.
     let log = read(&dir, start.variant());
-    let config = ManagerConfig {
-        job_nodes: 20,
-        max_job_nodes: 20,
-        growth: 4,
-        workers: 1,
-        all_moves: true,
-    };
+    let config = expanding(20, 1);
     let replayed = Manager::new(start, config, &log);
     assert!(
         values_text(&replayed).contains(&truth),

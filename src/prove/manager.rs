@@ -993,11 +993,7 @@ impl Manager {
         while n != target {
             let next = *toward.get(&n)?;
             let key = self.nodes[next as usize].key;
-            let m = pos
-                .legal_moves()
-                .iter()
-                .copied()
-                .find(|&m| position_key(&canonical(&pos.play(m))) == key)?;
+            let m = move_to(&pos, key)?;
             line.push(m);
             pos = pos.play(m);
             n = next;
@@ -1070,11 +1066,7 @@ impl Manager {
     /// best move `best` of the node's position stands for.
     fn real_move(&self, pos: &Position, node: &Node, best: &str) -> Option<String> {
         let m = node.pos.parse_move(best).ok()?;
-        let target = position_key(&canonical(&node.pos.play(m)));
-        pos.legal_moves()
-            .iter()
-            .find(|&&r| position_key(&canonical(&pos.play(r))) == target)
-            .map(|r| r.san())
+        move_to(pos, position_key(&canonical(&node.pos.play(m)))).map(|r| r.san())
     }
 
     fn tree_node(&self, pos: &Position, indent: usize, depth: usize, out: &mut String) {
@@ -1162,6 +1154,15 @@ impl Manager {
         }
         out
     }
+}
+
+/// The move of `pos` whose child has the canonical key `key` (how a real
+/// position follows a move of the DAG, which stores canonical forms).
+fn move_to(pos: &Position, key: u128) -> Option<Move> {
+    pos.legal_moves()
+        .iter()
+        .copied()
+        .find(|&m| position_key(&canonical(&pos.play(m))) == key)
 }
 
 /// A value seen from the other side.

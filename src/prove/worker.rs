@@ -390,10 +390,7 @@ pub fn harvest(
     if plies == 0 {
         return out;
     }
-    let other = match asked {
-        Question::Wins => Question::AvoidsLoss,
-        Question::AvoidsLoss => Question::Wins,
-    };
+    let other = asked.other();
     let root = canonical(pos);
     if let Some(b) = solver.known_answer(&root, other) {
         out.push((root, other, b));
@@ -430,10 +427,7 @@ pub fn harvest(
 /// otherwise spend a whole eighth of its budget on a child the proof did
 /// not use (the 6x8 proof's jobs: 50 M nodes each, and no move found).
 fn witness(solver: &JobSolver, pos: &Position, question: Question, budget: u64) -> Option<String> {
-    let opposite = match question {
-        Question::Wins => Question::AvoidsLoss,
-        Question::AvoidsLoss => Question::Wins,
-    };
+    let opposite = question.other();
     let moves = solver.witness_order(pos);
     // Games over by rule and stalemates are known to the rules too.
     let known: Vec<Option<bool>> = moves
@@ -906,12 +900,8 @@ mod tests {
                         .unwrap_or_else(|| panic!("{method:?}: no move for {pos} {question:?}"));
                     assert_eq!(solver.nodes(), before, "{method:?}: searched for {pos}");
                     let child = pos.play(pos.parse_move(&m).unwrap());
-                    let opposite = match question {
-                        Question::Wins => Question::AvoidsLoss,
-                        Question::AvoidsLoss => Question::Wins,
-                    };
                     assert!(
-                        !truth.answer(&child, opposite, None).unwrap(),
+                        !truth.answer(&child, question.other(), None).unwrap(),
                         "{method:?}: {m} does not achieve {question:?} in {pos}"
                     );
                     checked += 1;

@@ -49,6 +49,18 @@ pub enum Question {
     AvoidsLoss,
 }
 
+impl Question {
+    /// The other question: after a move, the mover's answer to one is
+    /// "no" to the other asked of the opponent ("does white win?" is "does
+    /// black not avoid losing?" once white has moved).
+    pub fn other(self) -> Question {
+        match self {
+            Question::Wins => Question::AvoidsLoss,
+            Question::AvoidsLoss => Question::Wins,
+        }
+    }
+}
+
 /// A solved value: always win/draw/loss, and the exact value with its DTM
 /// when the solver knows it (DTM mode).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
