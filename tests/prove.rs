@@ -715,10 +715,99 @@ fn an_all_moves_proof_settles_the_root_first() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A worker's result of job `id`, as the tests' stand-in workers give it.
+fn result_of(id: u64, answer: Answer, cancelled: bool) -> prove::JobResult {
+    prove::JobResult {
+        id,
+        answer,
+        nodes: u64::from(!cancelled),
+        seconds: 0.0,
+        best: None,
+        cancelled,
+        error: None,
+        interrupted: false,
+        warm: None,
+        known: Vec::new(),
+    }
+}
+
+/// A worker that finds no free leaf splits a running job: the proof of
+/// the pawn game 5x5's start (its value only) is two questions at first,
+/// so the third of three workers gets a question one ply below them, and
+/// the jobs below, answered truly (a fresh solver), settle a running
+/// job's question and make that job unneeded; the proof then ends with
+/// solve's value. Mutant (no split): the third worker gets no job.
+#[test]
+fn an_idle_worker_splits_a_running_job() {
+    let pos = position("pawngame", "5x5", true);
+    let solver = Solver::new(
+        SolverConfig {
+            hash_mb: 4,
+            ..SolverConfig::default()
+        },
+        None,
+    )
+    .unwrap();
+    let config = ManagerConfig {
+        all_moves: false,
+        ..expanding(1000, 3)
+    };
+    let log = LogContents {
+        variant: pos.variant(),
+        jobs: Vec::new(),
+        roots: Vec::new(),
+        damaged: Vec::new(),
+    };
+    let mut m = Manager::new(pos, config, &log);
+    let root_key = rules::position_key(&rules::canonical(&pos));
+    let running: Vec<prove::Job> = (0..2).map(|_| m.next_job().unwrap()).collect();
+    for job in &running {
+        assert_eq!(rules::position_key(&job.pos), root_key);
+    }
+    let third = m.next_job().expect("a job below the running ones");
+    let children: Vec<u128> = pos
+        .legal_moves()
+        .iter()
+        .map(|&mv| rules::position_key(&rules::canonical(&pos.play(mv))))
+        .collect();
+    assert!(children.contains(&rules::position_key(&third.pos)));
+    // The third worker answers every job it is given, truly, until a
+    // running job is no longer needed; that one is cancelled.
+    let mut job = third;
+    let mut answered = 0;
+    let settled = loop {
+        let truth = solver.answer(&job.pos, job.question, None).unwrap();
+        m.finish(&result_of(job.id, Answer::of_bool(truth), false));
+        answered += 1;
+        let unneeded = m.unneeded_jobs();
+        if let Some(r) = running.iter().find(|r| unneeded.contains(&r.id)) {
+            break r.id;
+        }
+        assert!(answered < 500, "the split never settled a running job");
+        job = m.next_job().expect("the third worker is never idle");
+    };
+    m.finish(&result_of(settled, Answer::Open, true));
+    // The rest of the proof, answered truly, gives solve's value.
+    let mut pending: Vec<prove::Job> = running.into_iter().filter(|r| r.id != settled).collect();
+    while !m.done() {
+        match m.next_job() {
+            Some(job) => pending.push(job),
+            None => assert!(!pending.is_empty(), "stuck"),
+        }
+        let job = pending.remove(0);
+        let truth = solver.answer(&job.pos, job.question, None).unwrap();
+        let cancelled = m.unneeded_jobs().contains(&job.id);
+        m.finish(&result_of(job.id, Answer::of_bool(truth), cancelled));
+    }
+    let value = solver.solve_root(&pos, &|_, _| {}).unwrap().value.wdl;
+    assert_eq!(m.value(), Some(value));
+}
+
 /// What a running job asks, as `prove` announces its long jobs: the line
 /// of real moves from the root leads to the job's position (canonically),
-/// and the question is put to the side to move there. Checked for every
-/// job a 5x5 proof that has expanded 40 positions would run next.
+/// and the question is put to the side to move there. Checked for the
+/// next 300 jobs of a 5x5 proof that has expanded 40 positions: the free
+/// leaves first, then jobs below split running ones (deeper lines).
 #[test]
 fn a_running_job_is_named_by_its_line_and_question() {
     use peasant::solve::Question;
@@ -729,7 +818,7 @@ fn a_running_job_is_named_by_its_line_and_question() {
     let config = expanding(20, 1);
     let mut m = Manager::new(pos, config, &read(&dir, pos.variant()));
     let (mut jobs, mut longest) = (0, 0);
-    while let Some(job) = m.next_job() {
+    while let Some(job) = m.next_job().filter(|_| jobs < 300) {
         let text = m.job_text(job.id).unwrap();
         let (place, asked) = text.split_once(": does ").unwrap();
         let mut at = pos;

@@ -32,7 +32,11 @@
 //! [`ManagerConfig::max_job_nodes`] the node is expanded one ply instead
 //! and its children become leaves; when other workers are idle (no leaf
 //! was left for them) it is both continued and expanded, and whichever
-//! settles the pair first cancels the rest. A job whose pair is no longer needed by any goal
+//! settles the pair first cancels the rest. Likewise a worker that finds
+//! no free leaf splits the running job with the largest budget: its
+//! position is expanded while the job runs on, and the worker takes a
+//! child (a proof down to one hard question keeps every worker busy
+//! below it). A job whose pair is no longer needed by any goal
 //! (a sibling's proof settled its parent) is cancelled.
 //!
 //! Answers already in the proof log settle their pairs when a node is made,
@@ -688,9 +692,16 @@ impl Manager {
         }
     }
 
-    /// The next job to run, if a free leaf is left: leaves whose job is
-    /// logged as `open` are expanded on the way, without a job.
+    /// The next job to run, if a free leaf is left or a running job can be
+    /// split ([`Manager::split_running`]): leaves whose job is logged as
+    /// `open` are expanded on the way, without a job.
     pub fn next_job(&mut self) -> Option<Job> {
+        self.next_job_or_split(true)
+    }
+
+    /// [`Manager::next_job`]; with `split` false, no running job is split
+    /// when no free leaf is left (counting leaves must not grow the tree).
+    fn next_job_or_split(&mut self, split: bool) -> Option<Job> {
         if !self.continuations.is_empty() {
             self.mark_needed();
         }
@@ -701,7 +712,14 @@ impl Manager {
             }
         }
         loop {
-            let (n, i) = self.select()?;
+            let Some((n, i)) = self.select() else {
+                // No free leaf: rather than leave a worker idle, split a
+                // running job's position (its children become leaves).
+                if split && self.split_running() {
+                    continue;
+                }
+                return None;
+            };
             if let Some(id) = self.logged_expansion(n) {
                 self.expand(n, id);
                 self.refresh();
@@ -709,6 +727,34 @@ impl Manager {
             }
             return Some(self.start_job(n, i));
         }
+    }
+
+    /// Expands the position of the running job with the largest budget
+    /// (the oldest of equals) whose pair a goal still needs and whose
+    /// position is a leaf, so that an idle worker gets one of its
+    /// children; the job runs on, and whichever settles its pair first
+    /// makes the other unneeded (cancelled). The children's jobs depend on
+    /// the running job. False if no running job's position is a leaf.
+    fn split_running(&mut self) -> bool {
+        self.mark_needed();
+        let pick = self
+            .in_flight
+            .iter()
+            .filter(|(_, &(n, i, _))| {
+                let node = &self.nodes[n as usize];
+                node.children.is_none()
+                    && !node.terminal
+                    && node.ans[i].is_none()
+                    && node.mark[i] == self.epoch
+            })
+            .max_by_key(|(&id, &(_, _, budget))| (budget, std::cmp::Reverse(id)))
+            .map(|(&id, &(n, _, _))| (id, n));
+        let Some((id, n)) = pick else {
+            return false;
+        };
+        self.expand(n, id);
+        self.refresh();
+        true
     }
 
     /// Marks pair (n, i) busy with a new job and returns the job.
@@ -1020,7 +1066,7 @@ impl Manager {
     /// proof read from its log. Logged `open` answers are expanded first.
     pub fn open_leaves(&mut self) -> usize {
         let mut n = 0;
-        while self.next_job().is_some() {
+        while self.next_job_or_split(false).is_some() {
             n += 1;
         }
         n
