@@ -287,7 +287,7 @@ fn print_summary(m: &Manager, open: usize, seconds: f64) {
         .collect();
     println!("moves: {}", moves.join(", "));
     println!(
-        "jobs: {} ({} this run, {} open), known from jobs' tables: {}, nodes: {}, seconds: {:.1}",
+        "jobs: {} ({} this run), open questions at the tree's leaves: {}, known from jobs' tables: {}, nodes: {}, seconds: {:.1}",
         m.counts.logged_jobs + m.counts.jobs,
         m.counts.jobs,
         open,
