@@ -256,11 +256,12 @@ fn all_moves_equal_solve_with_tiny_budgets_on_1_2_3_workers() {
         let (got, end, m) = prove_with(&pos, &dir, budgets, workers, None, true);
         assert_eq!(end, RunEnd::Complete, "{name}");
         assert_eq!(got, expected, "{name} ({pos}), {workers} workers");
-        // Tiny budgets must have forced expansion below the first moves.
+        // Tiny budgets must have forced expansion below the first moves
+        // (more workers may have split running jobs before any ran out).
         let log = read(&dir, pos.variant());
         let opens = log.jobs.iter().filter(|j| j.answer == Answer::Open).count();
         assert!(
-            opens > 0 || m.size() < 10,
+            opens > 0 || m.size() < 10 || workers > 1,
             "{name}: no job ran out of budget"
         );
         every_line_true(&dir, pos.variant());
@@ -303,9 +304,11 @@ fn proof_number_workers_equal_solve() {
         );
         assert_eq!(end, RunEnd::Complete, "{name}");
         assert_eq!(got, expected, "{name} ({pos}), {workers} pn workers");
+        // One worker grows the tree only from jobs that run out; more
+        // workers may grow it by splitting running jobs before any does.
         let log = read(&dir, pos.variant());
         assert!(
-            log.jobs.iter().any(|j| j.answer == Answer::Open) || m.size() < 10,
+            log.jobs.iter().any(|j| j.answer == Answer::Open) || m.size() < 10 || workers > 1,
             "{name}: no job ran out of budget"
         );
         every_line_true(&dir, pos.variant());
@@ -731,12 +734,27 @@ fn result_of(id: u64, answer: Answer, cancelled: bool) -> prove::JobResult {
     }
 }
 
+/// A fresh solver's answer to a job, as a worker's result.
+fn true_result(solver: &Solver, job: &prove::Job) -> prove::JobResult {
+    let truth = solver.answer(&job.pos, job.question, None).unwrap();
+    result_of(job.id, Answer::of_bool(truth), false)
+}
+
+/// Hands `r` to the manager and keeps the lines it logs in `log`.
+fn finish_into(m: &mut Manager, r: &prove::JobResult, log: &mut LogContents) {
+    log.jobs.extend(m.finish(r));
+    log.jobs.extend(m.take_known());
+}
+
 /// A worker that finds no free leaf splits a running job: the proof of
 /// the pawn game 5x5's start (its value only) is two questions at first,
 /// so the third of three workers gets a question one ply below them, and
 /// the jobs below, answered truly (a fresh solver), settle a running
 /// job's question and make that job unneeded; the proof then ends with
-/// solve's value. Mutant (no split): the third worker gets no job.
+/// solve's value, and a manager resumed from the lines it logged knows
+/// that value without a job. Mutants: no split (the third worker gets no
+/// job); the split job's cancel not logged (the resumed manager asks the
+/// root's question again).
 #[test]
 fn an_idle_worker_splits_a_running_job() {
     let pos = position("pawngame", "5x5", true);
@@ -752,7 +770,7 @@ fn an_idle_worker_splits_a_running_job() {
         all_moves: false,
         ..expanding(1000, 3)
     };
-    let log = LogContents {
+    let mut log = LogContents {
         variant: pos.variant(),
         jobs: Vec::new(),
         roots: Vec::new(),
@@ -776,8 +794,7 @@ fn an_idle_worker_splits_a_running_job() {
     let mut job = third;
     let mut answered = 0;
     let settled = loop {
-        let truth = solver.answer(&job.pos, job.question, None).unwrap();
-        m.finish(&result_of(job.id, Answer::of_bool(truth), false));
+        finish_into(&mut m, &true_result(&solver, &job), &mut log);
         answered += 1;
         let unneeded = m.unneeded_jobs();
         if let Some(r) = running.iter().find(|r| unneeded.contains(&r.id)) {
@@ -786,7 +803,7 @@ fn an_idle_worker_splits_a_running_job() {
         assert!(answered < 500, "the split never settled a running job");
         job = m.next_job().expect("the third worker is never idle");
     };
-    m.finish(&result_of(settled, Answer::Open, true));
+    finish_into(&mut m, &result_of(settled, Answer::Open, true), &mut log);
     // The rest of the proof, answered truly, gives solve's value.
     let mut pending: Vec<prove::Job> = running.into_iter().filter(|r| r.id != settled).collect();
     while !m.done() {
@@ -795,10 +812,72 @@ fn an_idle_worker_splits_a_running_job() {
             None => assert!(!pending.is_empty(), "stuck"),
         }
         let job = pending.remove(0);
-        let truth = solver.answer(&job.pos, job.question, None).unwrap();
-        let cancelled = m.unneeded_jobs().contains(&job.id);
-        m.finish(&result_of(job.id, Answer::of_bool(truth), cancelled));
+        let mut r = true_result(&solver, &job);
+        r.cancelled = m.unneeded_jobs().contains(&job.id);
+        finish_into(&mut m, &r, &mut log);
     }
+    let value = solver.solve_root(&pos, &|_, _| {}).unwrap().value.wdl;
+    assert_eq!(m.value(), Some(value));
+    let mut resumed = Manager::new(pos, config, &log);
+    assert!(resumed.done(), "the resumed proof is not complete");
+    assert!(resumed.next_job().is_none());
+    assert_eq!(resumed.value(), Some(value));
+}
+
+/// A position split under a job that answered its own question logs no
+/// `open`: a resumed manager expands it all the same, from the jobs below
+/// that name the job as their `dep`, and meets their answers. The log:
+/// "does white win?" of the pawn game 5x5's start, answered by the job
+/// itself, and every child's "does black win?" under it; the start's
+/// "does white avoid losing?" follows from the children. Mutant (split
+/// positions not expanded on resume): the resumed manager asks it.
+#[test]
+fn a_resumed_run_expands_a_position_split_under_an_answered_job() {
+    let pos = position("pawngame", "5x5", true);
+    let solver = Solver::new(
+        SolverConfig {
+            hash_mb: 4,
+            ..SolverConfig::default()
+        },
+        None,
+    )
+    .unwrap();
+    let record = |at: Position, question, id, dep| prove::JobRecord {
+        pos: rules::canonical(&at),
+        question,
+        answer: Answer::of_bool(solver.answer(&at, question, None).unwrap()),
+        nodes: 1,
+        seconds: 0.0,
+        best: None,
+        id,
+        dep,
+        harvested: false,
+    };
+    let mut jobs = vec![record(pos, peasant::solve::Question::Wins, 1, 0)];
+    for (k, &mv) in pos.legal_moves().iter().enumerate() {
+        jobs.push(record(
+            pos.play(mv),
+            peasant::solve::Question::Wins,
+            2 + k as u64,
+            1,
+        ));
+    }
+    let log = LogContents {
+        variant: pos.variant(),
+        jobs,
+        roots: Vec::new(),
+        damaged: Vec::new(),
+    };
+    let config = ManagerConfig {
+        all_moves: false,
+        ..expanding(1000, 2)
+    };
+    let mut m = Manager::new(pos, config, &log);
+    assert!(
+        m.done(),
+        "the start's value needs a job: {:?}",
+        m.next_job()
+    );
     let value = solver.solve_root(&pos, &|_, _| {}).unwrap().value.wdl;
     assert_eq!(m.value(), Some(value));
 }

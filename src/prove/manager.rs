@@ -153,7 +153,8 @@ pub struct Counts {
     pub jobs: u64,
     /// Their nodes.
     pub nodes: u64,
-    /// Jobs cancelled in this run.
+    /// Jobs cancelled in this run (one whose position was split while it
+    /// ran is logged as `open`, and counted in `jobs` as well).
     pub cancelled: u64,
     /// Answers this run took from its jobs' workers ([`Manager::finish`]'s
     /// known answers), each settling a pair without a job.
@@ -193,6 +194,10 @@ pub struct Manager {
     opened: HashMap<(u128, usize), (u64, u64)>,
     /// Nodes whose logged `open` jobs are continued rather than expanded.
     continued: HashSet<u128>,
+    /// Positions a logged run expanded under a running job of theirs
+    /// ([`Manager::split_running`]), found from the logged jobs below them
+    /// (whose `dep` is that job): the job's number.
+    split: HashMap<u128, u64>,
     /// Nodes the jobs on each position cost (logged and this run's).
     spent: HashMap<u128, u64>,
     /// Positions a logged run expanded as its root (`--all-moves`): a
@@ -275,6 +280,24 @@ impl Manager {
                 }
             }
         }
+        // A job on one position that names a job on another as its `dep`
+        // was put into the tree by that position's expansion: after an
+        // `open`, or while the other job ran (a split, which may have
+        // logged no `open` of its position).
+        let ids: HashMap<u64, u128> = log
+            .jobs
+            .iter()
+            .filter(|j| !j.harvested)
+            .map(|j| (j.id, j.key()))
+            .collect();
+        let mut split = HashMap::new();
+        for j in log.jobs.iter().filter(|j| !j.harvested) {
+            if let Some(&parent) = ids.get(&j.dep) {
+                if parent != j.key() {
+                    split.entry(parent).or_insert(j.dep);
+                }
+            }
+        }
         let mut m = Manager {
             root,
             root_id: 0,
@@ -287,6 +310,7 @@ impl Manager {
             known_records: Vec::new(),
             opened,
             continued,
+            split,
             spent,
             expanded_roots: log
                 .roots
@@ -409,8 +433,9 @@ impl Manager {
 
     /// The logged job whose `open` (or root run) expands unexpanded node
     /// `n` before any job is asked about it, if one does: a logged `open`
-    /// of a node not in [`Manager::continued`], or a logged `--all-moves`
-    /// root (0). A pair of a continued node gets its next budget here.
+    /// of a node not in [`Manager::continued`], a logged `--all-moves`
+    /// root (0), or a logged job under which the node was split. A pair of
+    /// a continued node gets its next budget here.
     fn logged_expansion(&mut self, n: NodeId) -> Option<u64> {
         let node = &self.nodes[n as usize];
         if node.children.is_some() || node.terminal {
@@ -421,7 +446,11 @@ impl Manager {
             return Some(0);
         }
         let opens: Vec<(usize, (u64, u64))> = self.logged_opens(key).collect();
-        let &(_, (id, _)) = opens.first()?;
+        let Some(&(_, (id, _))) = opens.first() else {
+            // Split under a job that answered: expanded all the same, so
+            // that the answers below it settle what they settled.
+            return self.split.get(&key).copied();
+        };
         if !self.continued.contains(&key) {
             return Some(id);
         }
@@ -782,15 +811,21 @@ impl Manager {
     }
 
     /// Takes a finished job's result; returns the line to log (none for a
-    /// cancelled job).
+    /// cancelled job, unless its position was split while it ran: that one
+    /// is logged as `open`).
     pub fn finish(&mut self, r: &JobResult) -> Option<JobRecord> {
         let (n, i, budget) = self.in_flight.remove(&r.id)?;
         self.nodes[n as usize].busy[i] = None;
         self.dirty.push((n, i));
         if r.cancelled {
             self.counts.cancelled += 1;
-            self.refresh();
-            return None;
+            if self.nodes[n as usize].children.is_none() {
+                self.refresh();
+                return None;
+            }
+            // Its position was expanded while it ran (a split): logged as
+            // `open`, so that a resumed run expands the position again and
+            // meets the answers of the jobs below it.
         }
         self.counts.jobs += 1;
         self.counts.nodes += r.nodes;
@@ -815,6 +850,9 @@ impl Manager {
             // Stopped because the run ends: logged for the next run, whose
             // resume rule continues it.
             None if r.interrupted => {}
+            None if r.cancelled => {
+                self.opened.insert((key, i), (r.id, r.nodes));
+            }
             None => {
                 // Continue on the same worker with a bigger budget; if other
                 // workers are idle (no leaf was left for them), expand as
