@@ -743,20 +743,23 @@ fn true_result(solver: &Solver, job: &prove::Job) -> prove::JobResult {
 /// Hands `r` to the manager and keeps the lines it logs in `log`.
 fn finish_into(m: &mut Manager, r: &prove::JobResult, log: &mut LogContents) {
     log.jobs.extend(m.finish(r));
-    log.jobs.extend(m.take_known());
+    log.jobs.extend(m.take_records());
 }
 
 /// A worker that finds no free leaf splits a running job: the proof of
-/// the pawn game 5x5's start (its value only) is two questions at first,
-/// so the third of three workers gets a question one ply below them, and
-/// the jobs below, answered truly (a fresh solver), settle a running
-/// job's question and make that job unneeded; the proof then ends with
-/// solve's value, and a manager resumed from the lines it logged knows
-/// that value without a job. Mutants: no split (the third worker gets no
-/// job); the split job's cancel not logged (the resumed manager asks the
-/// root's question again).
+/// the pawn game 5x5's start (a draw; its value only) is two questions at
+/// first, so the third of three workers gets a question one ply below
+/// them. The split job then answers its own question ("does white win?",
+/// no) while the jobs below, answered truly (a fresh solver), settle the
+/// other and make its job unneeded; the value is solve's. The lines the
+/// manager logged name only earlier lines as their `dep` (what a merge
+/// keeps), and a manager resumed from them, as after a kill with the split
+/// job's line lost as well, knows the value without a job. Mutants: no
+/// split (the third worker gets no job); the split not logged at once (the
+/// resumed manager asks the start's question again).
 #[test]
 fn an_idle_worker_splits_a_running_job() {
+    use peasant::solve::Question;
     let pos = position("pawngame", "5x5", true);
     let solver = Solver::new(
         SolverConfig {
@@ -770,12 +773,13 @@ fn an_idle_worker_splits_a_running_job() {
         all_moves: false,
         ..expanding(1000, 3)
     };
-    let mut log = LogContents {
+    let empty = LogContents {
         variant: pos.variant(),
         jobs: Vec::new(),
         roots: Vec::new(),
         damaged: Vec::new(),
     };
+    let mut log = empty.clone();
     let mut m = Manager::new(pos, config, &log);
     let root_key = rules::position_key(&rules::canonical(&pos));
     let running: Vec<prove::Job> = (0..2).map(|_| m.next_job().unwrap()).collect();
@@ -789,97 +793,60 @@ fn an_idle_worker_splits_a_running_job() {
         .map(|&mv| rules::position_key(&rules::canonical(&pos.play(mv))))
         .collect();
     assert!(children.contains(&rules::position_key(&third.pos)));
-    // The third worker answers every job it is given, truly, until a
-    // running job is no longer needed; that one is cancelled.
+    log.jobs.extend(m.take_records());
+    // The job on "does white win?" answers itself, truly (no).
+    let (wins, avoids): (Vec<_>, Vec<_>) = running
+        .into_iter()
+        .partition(|j| j.question == Question::Wins);
+    let (wins, avoids) = (&wins[0], &avoids[0]);
+    finish_into(&mut m, &true_result(&solver, wins), &mut log);
+    // The third worker answers every job it is given until "does white
+    // avoid losing?" follows from the children; that job is cancelled.
     let mut job = third;
     let mut answered = 0;
-    let settled = loop {
+    loop {
         finish_into(&mut m, &true_result(&solver, &job), &mut log);
         answered += 1;
-        let unneeded = m.unneeded_jobs();
-        if let Some(r) = running.iter().find(|r| unneeded.contains(&r.id)) {
-            break r.id;
+        if m.unneeded_jobs().contains(&avoids.id) {
+            break;
         }
-        assert!(answered < 500, "the split never settled a running job");
+        assert!(answered < 500, "the jobs below never settled the start");
         job = m.next_job().expect("the third worker is never idle");
-    };
-    finish_into(&mut m, &result_of(settled, Answer::Open, true), &mut log);
-    // The rest of the proof, answered truly, gives solve's value.
-    let mut pending: Vec<prove::Job> = running.into_iter().filter(|r| r.id != settled).collect();
-    while !m.done() {
-        match m.next_job() {
-            Some(job) => pending.push(job),
-            None => assert!(!pending.is_empty(), "stuck"),
+    }
+    finish_into(&mut m, &result_of(avoids.id, Answer::Open, true), &mut log);
+    assert!(m.done());
+    let value = solver.solve_root(&pos, &|_, _| {}).unwrap().value.wdl;
+    assert_eq!(m.value(), Some(value));
+    let mut earlier = std::collections::HashSet::from([0]);
+    for line in &log.jobs {
+        assert!(earlier.contains(&line.dep), "a later dep: {line:?}");
+        earlier.insert(line.id);
+    }
+    // Resumed from the lines (and without the split job's own line).
+    for lost in [None, Some(wins.id)] {
+        let mut lines = empty.clone();
+        lines.jobs = log
+            .jobs
+            .iter()
+            .filter(|l| Some(l.id) != lost)
+            .cloned()
+            .collect();
+        let mut resumed = Manager::new(pos, config, &lines);
+        if lost.is_none() {
+            assert!(resumed.done(), "the resumed proof is not complete");
+            assert_eq!(resumed.value(), Some(value));
         }
-        let job = pending.remove(0);
-        let mut r = true_result(&solver, &job);
-        r.cancelled = m.unneeded_jobs().contains(&job.id);
-        finish_into(&mut m, &r, &mut log);
+        // Either way the start's "does white avoid losing?" is known.
+        let asked = std::iter::from_fn(|| resumed.next_job())
+            .take(3)
+            .collect::<Vec<_>>();
+        assert!(
+            asked
+                .iter()
+                .all(|j| rules::position_key(&j.pos) != root_key || j.question == Question::Wins),
+            "the resumed proof asks the start again: {asked:?}"
+        );
     }
-    let value = solver.solve_root(&pos, &|_, _| {}).unwrap().value.wdl;
-    assert_eq!(m.value(), Some(value));
-    let mut resumed = Manager::new(pos, config, &log);
-    assert!(resumed.done(), "the resumed proof is not complete");
-    assert!(resumed.next_job().is_none());
-    assert_eq!(resumed.value(), Some(value));
-}
-
-/// A position split under a job that answered its own question logs no
-/// `open`: a resumed manager expands it all the same, from the jobs below
-/// that name the job as their `dep`, and meets their answers. The log:
-/// "does white win?" of the pawn game 5x5's start, answered by the job
-/// itself, and every child's "does black win?" under it; the start's
-/// "does white avoid losing?" follows from the children. Mutant (split
-/// positions not expanded on resume): the resumed manager asks it.
-#[test]
-fn a_resumed_run_expands_a_position_split_under_an_answered_job() {
-    let pos = position("pawngame", "5x5", true);
-    let solver = Solver::new(
-        SolverConfig {
-            hash_mb: 4,
-            ..SolverConfig::default()
-        },
-        None,
-    )
-    .unwrap();
-    let record = |at: Position, question, id, dep| prove::JobRecord {
-        pos: rules::canonical(&at),
-        question,
-        answer: Answer::of_bool(solver.answer(&at, question, None).unwrap()),
-        nodes: 1,
-        seconds: 0.0,
-        best: None,
-        id,
-        dep,
-        harvested: false,
-    };
-    let mut jobs = vec![record(pos, peasant::solve::Question::Wins, 1, 0)];
-    for (k, &mv) in pos.legal_moves().iter().enumerate() {
-        jobs.push(record(
-            pos.play(mv),
-            peasant::solve::Question::Wins,
-            2 + k as u64,
-            1,
-        ));
-    }
-    let log = LogContents {
-        variant: pos.variant(),
-        jobs,
-        roots: Vec::new(),
-        damaged: Vec::new(),
-    };
-    let config = ManagerConfig {
-        all_moves: false,
-        ..expanding(1000, 2)
-    };
-    let mut m = Manager::new(pos, config, &log);
-    assert!(
-        m.done(),
-        "the start's value needs a job: {:?}",
-        m.next_job()
-    );
-    let value = solver.solve_root(&pos, &|_, _| {}).unwrap().value.wdl;
-    assert_eq!(m.value(), Some(value));
 }
 
 /// What a running job asks, as `prove` announces its long jobs: the line

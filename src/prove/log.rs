@@ -17,7 +17,10 @@
 //! ran out: the position was then expanded), the nodes and seconds the job
 //! took, a best move (in the canonical position, `-` for none), the job's
 //! number and the number of the job whose `open` answer made this job's
-//! position part of the tree (0: none), for the scaling simulator.
+//! position part of the tree (0: none), for the scaling simulator. An
+//! `open` line of no nodes and no seconds is a split: the position was
+//! expanded for idle workers while a job on it ran on (that job has a
+//! line of its own when it ends).
 //!
 //! ```text
 //! known 8x8  <canonical position>  avoids-loss  yes  18  17               <crc>
@@ -244,8 +247,8 @@ pub struct JobRecord {
     pub best: Option<String>,
     /// The job's number (unique within a log).
     pub id: u64,
-    /// The job whose `open` answer put `pos` into the tree (0: none); for
-    /// a `known` answer, the job whose worker knew it.
+    /// The job whose `open` answer (or split's line) put `pos` into the
+    /// tree (0: none); for a `known` answer, the job whose worker knew it.
     pub dep: u64,
     /// A `known` answer: proved by job `dep`'s worker on its way, not by a
     /// job of its own (no nodes, no seconds, no best move).

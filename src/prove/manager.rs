@@ -111,7 +111,8 @@ struct Node {
     harvested: [bool; 2],
     best: [Option<String>; 2],
     busy: [Option<u64>; 2],
-    /// The job whose `open` answer made this node (0: none).
+    /// The job whose `open` answer (or split's line) made this node (0:
+    /// none).
     dep: u64,
     /// The node budget of the pair's next job (0: the first budget).
     budget: [u64; 2],
@@ -153,8 +154,7 @@ pub struct Counts {
     pub jobs: u64,
     /// Their nodes.
     pub nodes: u64,
-    /// Jobs cancelled in this run (one whose position was split while it
-    /// ran is logged as `open`, and counted in `jobs` as well).
+    /// Jobs cancelled in this run.
     pub cancelled: u64,
     /// Answers this run took from its jobs' workers ([`Manager::finish`]'s
     /// known answers), each settling a pair without a job.
@@ -187,17 +187,13 @@ pub struct Manager {
     hints: HashMap<(u128, usize), (bool, u64)>,
     /// `known` answers taken since the caller last collected them
     /// ([`Manager::take_known`]), to be logged.
-    known_records: Vec<JobRecord>,
+    records: Vec<JobRecord>,
     /// Pairs whose jobs came back `open` (logged, or this run's that
     /// expanded their node): the last such job and the most nodes one
     /// searched.
     opened: HashMap<(u128, usize), (u64, u64)>,
     /// Nodes whose logged `open` jobs are continued rather than expanded.
     continued: HashSet<u128>,
-    /// Positions a logged run expanded under a running job of theirs
-    /// ([`Manager::split_running`]), found from the logged jobs below them
-    /// (whose `dep` is that job): the job's number.
-    split: HashMap<u128, u64>,
     /// Nodes the jobs on each position cost (logged and this run's).
     spent: HashMap<u128, u64>,
     /// Positions a logged run expanded as its root (`--all-moves`): a
@@ -280,24 +276,6 @@ impl Manager {
                 }
             }
         }
-        // A job on one position that names a job on another as its `dep`
-        // was put into the tree by that position's expansion: after an
-        // `open`, or while the other job ran (a split, which may have
-        // logged no `open` of its position).
-        let ids: HashMap<u64, u128> = log
-            .jobs
-            .iter()
-            .filter(|j| !j.harvested)
-            .map(|j| (j.id, j.key()))
-            .collect();
-        let mut split = HashMap::new();
-        for j in log.jobs.iter().filter(|j| !j.harvested) {
-            if let Some(&parent) = ids.get(&j.dep) {
-                if parent != j.key() {
-                    split.entry(parent).or_insert(j.dep);
-                }
-            }
-        }
         let mut m = Manager {
             root,
             root_id: 0,
@@ -307,10 +285,9 @@ impl Manager {
             index: HashMap::new(),
             known,
             hints: HashMap::new(),
-            known_records: Vec::new(),
+            records: Vec::new(),
             opened,
             continued,
-            split,
             spent,
             expanded_roots: log
                 .roots
@@ -433,9 +410,9 @@ impl Manager {
 
     /// The logged job whose `open` (or root run) expands unexpanded node
     /// `n` before any job is asked about it, if one does: a logged `open`
-    /// of a node not in [`Manager::continued`], a logged `--all-moves`
-    /// root (0), or a logged job under which the node was split. A pair of
-    /// a continued node gets its next budget here.
+    /// of a node not in [`Manager::continued`] (a split's line among them),
+    /// or a logged `--all-moves` root (0). A pair of a continued node gets
+    /// its next budget here.
     fn logged_expansion(&mut self, n: NodeId) -> Option<u64> {
         let node = &self.nodes[n as usize];
         if node.children.is_some() || node.terminal {
@@ -446,11 +423,7 @@ impl Manager {
             return Some(0);
         }
         let opens: Vec<(usize, (u64, u64))> = self.logged_opens(key).collect();
-        let Some(&(_, (id, _))) = opens.first() else {
-            // Split under a job that answered: expanded all the same, so
-            // that the answers below it settle what they settled.
-            return self.split.get(&key).copied();
-        };
+        let &(_, (id, _)) = opens.first()?;
         if !self.continued.contains(&key) {
             return Some(id);
         }
@@ -762,8 +735,13 @@ impl Manager {
     /// (the oldest of equals) whose pair a goal still needs and whose
     /// position is a leaf, so that an idle worker gets one of its
     /// children; the job runs on, and whichever settles its pair first
-    /// makes the other unneeded (cancelled). The children's jobs depend on
-    /// the running job. False if no running job's position is a leaf.
+    /// makes the other unneeded (cancelled). The split is logged at once
+    /// as an `open` line of no nodes on the job's pair, a number of its own
+    /// that the children's jobs name as their `dep`: a resumed run (even
+    /// after a kill, whatever became of the running job) expands the
+    /// position again and meets their answers, and a merge keeps their
+    /// `dep` (it points to an earlier line). False if no running job's
+    /// position is a leaf.
     fn split_running(&mut self) -> bool {
         self.mark_needed();
         let pick = self
@@ -777,10 +755,29 @@ impl Manager {
                     && node.mark[i] == self.epoch
             })
             .max_by_key(|(&id, &(_, _, budget))| (budget, std::cmp::Reverse(id)))
-            .map(|(&id, &(n, _, _))| (id, n));
-        let Some((id, n)) = pick else {
+            .map(|(_, &(n, i, _))| (n, i));
+        let Some((n, i)) = pick else {
             return false;
         };
+        let id = self.next_id;
+        self.next_id += 1;
+        let node = &self.nodes[n as usize];
+        let dep = match node.after[i] {
+            0 => node.dep,
+            after => after,
+        };
+        self.records.push(JobRecord {
+            pos: node.pos,
+            question: question(i),
+            answer: Answer::Open,
+            nodes: 0,
+            seconds: 0.0,
+            best: None,
+            id,
+            dep,
+            harvested: false,
+        });
+        self.opened.entry((node.key, i)).or_insert((id, 0));
         self.expand(n, id);
         self.refresh();
         true
@@ -811,21 +808,15 @@ impl Manager {
     }
 
     /// Takes a finished job's result; returns the line to log (none for a
-    /// cancelled job, unless its position was split while it ran: that one
-    /// is logged as `open`).
+    /// cancelled job).
     pub fn finish(&mut self, r: &JobResult) -> Option<JobRecord> {
         let (n, i, budget) = self.in_flight.remove(&r.id)?;
         self.nodes[n as usize].busy[i] = None;
         self.dirty.push((n, i));
         if r.cancelled {
             self.counts.cancelled += 1;
-            if self.nodes[n as usize].children.is_none() {
-                self.refresh();
-                return None;
-            }
-            // Its position was expanded while it ran (a split): logged as
-            // `open`, so that a resumed run expands the position again and
-            // meets the answers of the jobs below it.
+            self.refresh();
+            return None;
         }
         self.counts.jobs += 1;
         self.counts.nodes += r.nodes;
@@ -850,9 +841,6 @@ impl Manager {
             // Stopped because the run ends: logged for the next run, whose
             // resume rule continues it.
             None if r.interrupted => {}
-            None if r.cancelled => {
-                self.opened.insert((key, i), (r.id, r.nodes));
-            }
             None => {
                 // Continue on the same worker with a bigger budget; if other
                 // workers are idle (no leaf was left for them), expand as
@@ -941,7 +929,7 @@ impl Manager {
         self.counts.known += 1;
         let id = self.next_id;
         self.next_id += 1;
-        self.known_records.push(JobRecord {
+        self.records.push(JobRecord {
             pos,
             question: question(i),
             answer: Answer::of_bool(b),
@@ -954,10 +942,11 @@ impl Manager {
         });
     }
 
-    /// The `known` answers taken since the last call, to be logged (after
-    /// the record of the job that knew them).
-    pub fn take_known(&mut self) -> Vec<JobRecord> {
-        std::mem::take(&mut self.known_records)
+    /// The lines to log that no job's result brought: the `known` answers
+    /// taken since the last call (to be logged after the record of the job
+    /// that knew them) and the splits' `open` lines.
+    pub fn take_records(&mut self) -> Vec<JobRecord> {
+        std::mem::take(&mut self.records)
     }
 
     /// Takes the warm starts a proof directory holds (see

@@ -117,7 +117,7 @@ pub fn run(
             }
         }
         // Expansions on the way to those jobs may have met known answers.
-        log_known(manager, log)?;
+        log_records(manager, log)?;
         if manager.in_flight() == 0 {
             if manager.done() {
                 continue;
@@ -209,12 +209,12 @@ fn take_result(
         }
         log.append_job(&record)?;
     }
-    log_known(manager, log)
+    log_records(manager, log)
 }
 
-/// Logs the `known` answers the manager has taken since the last call.
-fn log_known(manager: &mut Manager, log: &mut LogWriter) -> Result<(), RunError> {
-    for record in manager.take_known() {
+/// Logs the lines the manager has made since the last call (`known` answers, splits).
+fn log_records(manager: &mut Manager, log: &mut LogWriter) -> Result<(), RunError> {
+    for record in manager.take_records() {
         log.append_job(&record)?;
     }
     Ok(())
