@@ -849,6 +849,129 @@ fn an_idle_worker_splits_a_running_job() {
     }
 }
 
+/// A split whose question the answers a job's worker knew below settle
+/// (`known` lines, not jobs' own) is met again on resume: the pawn game
+/// 5x5's start, value only, two workers; "does white win?" answers no and
+/// its worker knew every child's "does black win?"; the idle worker splits
+/// the other job, and the known answers settle it. A resumed manager (as
+/// a run would make it, and as `--status` does) knows the value. Mutant
+/// (split positions continued like others): it asks the start again.
+#[test]
+fn a_split_settled_by_known_answers_survives_a_resume() {
+    use peasant::solve::Question;
+    let pos = position("pawngame", "5x5", true);
+    let solver = Solver::new(
+        SolverConfig {
+            hash_mb: 4,
+            ..SolverConfig::default()
+        },
+        None,
+    )
+    .unwrap();
+    let config = ManagerConfig {
+        all_moves: false,
+        ..expanding(1000, 2)
+    };
+    let empty = LogContents {
+        variant: pos.variant(),
+        jobs: Vec::new(),
+        roots: Vec::new(),
+        damaged: Vec::new(),
+    };
+    let mut log = empty.clone();
+    let mut m = Manager::new(pos, config, &log);
+    let (a, b) = (m.next_job().unwrap(), m.next_job().unwrap());
+    let (wins, avoids) = if a.question == Question::Wins {
+        (a, b)
+    } else {
+        (b, a)
+    };
+    let mut r = true_result(&solver, &wins);
+    assert_eq!(r.answer, Answer::No, "the start is a draw");
+    for &mv in pos.legal_moves().iter() {
+        let c = rules::canonical(&pos.play(mv));
+        let known = solver.answer(&c, Question::Wins, None).unwrap();
+        r.known.push((c, Question::Wins, known));
+    }
+    finish_into(&mut m, &r, &mut log);
+    let _ = m.next_job();
+    log.jobs.extend(m.take_records());
+    assert!(
+        m.done(),
+        "the known answers settle the split job's question"
+    );
+    assert!(m.unneeded_jobs().contains(&avoids.id));
+    finish_into(&mut m, &result_of(avoids.id, Answer::Open, true), &mut log);
+    let status = ManagerConfig {
+        job_nodes: 1,
+        max_job_nodes: 1,
+        growth: 2,
+        workers: 1,
+        all_moves: false,
+    };
+    for config in [config, status] {
+        let mut resumed = Manager::new(pos, config, &log);
+        assert!(
+            resumed.done(),
+            "{config:?}: the resumed proof asks {:?}",
+            resumed.next_job().map(|j| (j.pos, j.question))
+        );
+    }
+}
+
+/// A merge keeps the `dep` of jobs below a second split of the same pair:
+/// the two splits' lines are alike (no nodes), so the second is skipped as
+/// a duplicate and the jobs below it name the first.
+#[test]
+fn a_merge_keeps_the_dep_of_jobs_below_a_repeated_split() {
+    use peasant::solve::Question;
+    let pos = position("pawngame", "5x5", true);
+    let root = rules::canonical(&pos);
+    let kids: Vec<Position> = pos
+        .legal_moves()
+        .iter()
+        .map(|&mv| rules::canonical(&pos.play(mv)))
+        .collect();
+    let line = |p: Position, answer, nodes, id, dep| prove::JobRecord {
+        pos: p,
+        question: if p == root {
+            Question::AvoidsLoss
+        } else {
+            Question::Wins
+        },
+        answer,
+        nodes,
+        seconds: if nodes > 0 { 1.0 } else { 0.0 },
+        best: None,
+        id,
+        dep,
+        harvested: false,
+    };
+    let lines = [
+        line(root, Answer::Open, 0, 1, 0),
+        line(kids[0], Answer::Open, 10, 2, 1),
+        line(root, Answer::Open, 0, 3, 0),
+        line(kids[1], Answer::Open, 11, 4, 3),
+    ];
+    let dir = temp_dir("prove-merge-splits");
+    let (from, to) = (dir.join("from"), dir.join("to"));
+    let mut writer = LogWriter::open(&from, pos.variant()).unwrap();
+    for l in &lines {
+        writer.append_job(l).unwrap();
+    }
+    writer.sync().unwrap();
+    drop(writer);
+    let report = prove::merge(&[from], &to).unwrap();
+    assert_eq!(report.duplicates, 1);
+    let merged = read(&to, pos.variant());
+    let split = merged.jobs.iter().find(|j| j.pos == root).unwrap().id;
+    for kid in &kids[..2] {
+        let below = merged.jobs.iter().find(|j| j.pos == *kid).unwrap();
+        assert_eq!(below.dep, split, "{below:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// What a running job asks, as `prove` announces its long jobs: the line
 /// of real moves from the root leads to the job's position (canonically),
 /// and the question is put to the side to move there. Checked for the

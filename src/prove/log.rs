@@ -831,10 +831,13 @@ pub fn merge(inputs: &[PathBuf], out: &Path) -> Result<MergeReport, LogError> {
         conflicts: conflicts.len(),
         ..MergeReport::default()
     };
-    let mut seen: std::collections::HashSet<(u128, Question, Answer, u64)> = existing
+    // Each line's number in the merged log, by what makes lines duplicates:
+    // a skipped duplicate's dependants name the line that was kept (a
+    // split's `open` line of no nodes repeats whenever a pair is split again).
+    let mut seen: HashMap<(u128, Question, Answer, u64), u64> = existing
         .jobs
         .iter()
-        .map(|j| (j.key(), j.question, j.answer, j.nodes))
+        .map(|j| ((j.key(), j.question, j.answer, j.nodes), j.id))
         .collect();
     let mut next_id = existing.max_id();
     let mut roots = existing.roots.clone();
@@ -847,11 +850,13 @@ pub fn merge(inputs: &[PathBuf], out: &Path) -> Result<MergeReport, LogError> {
             if conflicts.contains(&key) {
                 continue;
             }
-            if !seen.insert((key.0, key.1, j.answer, j.nodes)) {
+            if let Some(&kept) = seen.get(&(key.0, key.1, j.answer, j.nodes)) {
+                renumber.insert(j.id, kept);
                 report.duplicates += 1;
                 continue;
             }
             next_id += 1;
+            seen.insert((key.0, key.1, j.answer, j.nodes), next_id);
             renumber.insert(j.id, next_id);
             let mut r = j.clone();
             r.id = next_id;

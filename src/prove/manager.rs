@@ -159,7 +159,8 @@ pub struct Counts {
     /// Answers this run took from its jobs' workers ([`Manager::finish`]'s
     /// known answers), each settling a pair without a job.
     pub known: u64,
-    /// Jobs in the log before this run (`known` lines not counted).
+    /// Jobs in the log before this run (`known` lines and splits' lines
+    /// not counted).
     pub logged_jobs: u64,
     /// `known` lines in the log before this run.
     pub logged_known: u64,
@@ -185,8 +186,9 @@ pub struct Manager {
     /// no node has needed yet: answer and the job that knew it. A node made
     /// later takes them (and logs them as `known`).
     hints: HashMap<(u128, usize), (bool, u64)>,
-    /// `known` answers taken since the caller last collected them
-    /// ([`Manager::take_known`]), to be logged.
+    /// Lines to log that no job's result brings (`known` answers and
+    /// splits), since the caller last collected them
+    /// ([`Manager::take_records`]).
     records: Vec<JobRecord>,
     /// Pairs whose jobs came back `open` (logged, or this run's that
     /// expanded their node): the last such job and the most nodes one
@@ -194,6 +196,10 @@ pub struct Manager {
     opened: HashMap<(u128, usize), (u64, u64)>,
     /// Nodes whose logged `open` jobs are continued rather than expanded.
     continued: HashSet<u128>,
+    /// Positions split in a logged run (an `open` line of no nodes):
+    /// always expanded again, never continued, for the answers below them
+    /// came from other jobs than their own.
+    splits: HashSet<u128>,
     /// Nodes the jobs on each position cost (logged and this run's).
     spent: HashMap<u128, u64>,
     /// Positions a logged run expanded as its root (`--all-moves`): a
@@ -253,10 +259,14 @@ impl Manager {
         let mut opened: HashMap<(u128, usize), (u64, u64)> = HashMap::new();
         let mut counts = Counts::default();
         let mut spent: HashMap<u128, u64> = HashMap::new();
+        let mut splits = HashSet::new();
         for j in &log.jobs {
             let k = (j.key(), qi(j.question));
             if j.harvested {
                 counts.logged_known += 1;
+            } else if j.answer == Answer::Open && j.nodes == 0 {
+                // A split, not a job.
+                splits.insert(k.0);
             } else {
                 counts.logged_jobs += 1;
             }
@@ -288,6 +298,7 @@ impl Manager {
             records: Vec::new(),
             opened,
             continued,
+            splits,
             spent,
             expanded_roots: log
                 .roots
@@ -451,9 +462,10 @@ impl Manager {
 
     /// The nodes of the tree the log grew whose logged `open` jobs are
     /// better continued than expanded again: every logged attempt of the
-    /// node was below [`ManagerConfig::max_job_nodes`] and no job below it
-    /// was answered (on a resumed run's cold table its expansion would
-    /// only restart the breadth; answers below it would be lost).
+    /// node was below [`ManagerConfig::max_job_nodes`], no job below it
+    /// was answered and it was not split (on a resumed run's cold table its
+    /// expansion would only restart the breadth; answers below it would be
+    /// lost, and below a split they came from other jobs than its own).
     fn continuable(&self) -> HashSet<u128> {
         // Whether some node below n (n excluded) has a logged answer.
         fn answered_below(m: &Manager, n: NodeId, memo: &mut HashMap<NodeId, bool>) -> bool {
@@ -481,6 +493,7 @@ impl Manager {
             let attempts: Vec<u64> = self.logged_opens(node.key).map(|(_, (_, n))| n).collect();
             if !attempts.is_empty()
                 && attempts.iter().all(|&a| a < self.config.max_job_nodes)
+                && !self.splits.contains(&node.key)
                 && !answered_below(self, n as NodeId, &mut memo)
             {
                 keys.insert(node.key);
@@ -695,7 +708,7 @@ impl Manager {
     }
 
     /// The next job to run, if a free leaf is left or a running job can be
-    /// split ([`Manager::split_running`]): leaves whose job is logged as
+    /// split (see the module's documentation): leaves whose job is logged as
     /// `open` are expanded on the way, without a job.
     pub fn next_job(&mut self) -> Option<Job> {
         self.next_job_or_split(true)
