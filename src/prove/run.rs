@@ -116,7 +116,8 @@ pub fn run(
                 None => break,
             }
         }
-        // Expansions on the way to those jobs may have met known answers.
+        // Expansions on the way to those jobs may have met known answers,
+        // and splits made lines of their own.
         log_records(manager, log)?;
         if manager.in_flight() == 0 {
             if manager.done() {
@@ -212,7 +213,8 @@ fn take_result(
     log_records(manager, log)
 }
 
-/// Logs the lines the manager has made since the last call (`known` answers, splits).
+/// Logs the lines the manager has made since the last call (`known`
+/// answers, splits).
 fn log_records(manager: &mut Manager, log: &mut LogWriter) -> Result<(), RunError> {
     for record in manager.take_records() {
         log.append_job(&record)?;

@@ -4,8 +4,9 @@
 //! Each logged job has its cost (seconds) and the job whose `open` answer
 //! made it possible (`dep`): it becomes available when that job finishes
 //! (at once if none; a split's `open` line costs nothing, so the jobs below
-//! a split become available when the split job could start). Available jobs start in the order the real run
-//! started them (their numbers) whenever a worker is free. The model keeps
+//! a split become available when the split job could start). Available
+//! jobs start in the order the real run started them (their numbers)
+//! whenever a worker is free. The model keeps
 //! the real run's jobs: it ignores that more workers would also run jobs a
 //! proof later makes unnecessary (more work), and that the manager's own
 //! time and messages cost something. The critical path (the longest chain
