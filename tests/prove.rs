@@ -170,16 +170,22 @@ fn values_text(m: &Manager) -> String {
     format!("{} | {}", prove::wdl_text(m.value()), moves.join(", "))
 }
 
-/// `solve`'s values in the same form.
-fn solved_text(pos: &Position) -> String {
-    let solver = Solver::new(
+/// A fresh solver (a small table of its own): the truth the proofs are
+/// checked against.
+fn fresh_solver() -> Solver<'static> {
+    Solver::new(
         SolverConfig {
             hash_mb: 4,
             ..SolverConfig::default()
         },
         None,
     )
-    .unwrap();
+    .unwrap()
+}
+
+/// `solve`'s values in the same form.
+fn solved_text(pos: &Position) -> String {
+    let solver = fresh_solver();
     let root = solver.solve_root(pos, &|_, _| {}).unwrap();
     let mut by_move: Vec<(Move, Wdl)> = root.moves.iter().map(|&(m, s)| (m, s.wdl)).collect();
     let order = pos.legal_moves();
@@ -194,14 +200,7 @@ fn solved_text(pos: &Position) -> String {
 /// Every yes/no line of `dir`'s log is true (checked by a fresh solver).
 fn every_line_true(dir: &Path, variant: Variant) -> usize {
     let log = read(dir, variant);
-    let solver = Solver::new(
-        SolverConfig {
-            hash_mb: 4,
-            ..SolverConfig::default()
-        },
-        None,
-    )
-    .unwrap();
+    let solver = fresh_solver();
     let mut n = 0;
     for j in &log.jobs {
         if let Some(b) = j.answer.as_bool() {
@@ -746,6 +745,51 @@ fn finish_into(m: &mut Manager, r: &prove::JobResult, log: &mut LogContents) {
     log.jobs.extend(m.take_records());
 }
 
+/// The value-only proof of the pawn game 5x5's start (a draw) by hand, on
+/// `workers` workers, with its first two jobs running: "does white win?"
+/// and "does white avoid losing?".
+struct StartProof {
+    pos: Position,
+    solver: Solver<'static>,
+    config: ManagerConfig,
+    /// The lines the manager has logged so far.
+    log: LogContents,
+    m: Manager,
+    wins: prove::Job,
+    avoids: prove::Job,
+}
+
+fn start_proof_5x5(workers: usize) -> StartProof {
+    use peasant::solve::Question;
+    let pos = position("pawngame", "5x5", true);
+    let config = ManagerConfig {
+        all_moves: false,
+        ..expanding(1000, workers)
+    };
+    let log = LogContents {
+        variant: pos.variant(),
+        jobs: Vec::new(),
+        roots: Vec::new(),
+        damaged: Vec::new(),
+    };
+    let mut m = Manager::new(pos, config, &log);
+    let (a, b) = (m.next_job().unwrap(), m.next_job().unwrap());
+    let (wins, avoids) = if a.question == Question::Wins {
+        (a, b)
+    } else {
+        (b, a)
+    };
+    StartProof {
+        pos,
+        solver: fresh_solver(),
+        config,
+        log,
+        m,
+        wins,
+        avoids,
+    }
+}
+
 /// A worker that finds no free leaf splits a running job: the proof of
 /// the pawn game 5x5's start (a draw; its value only) is two questions at
 /// first, so the third of three workers gets a question one ply below
@@ -760,30 +804,17 @@ fn finish_into(m: &mut Manager, r: &prove::JobResult, log: &mut LogContents) {
 #[test]
 fn an_idle_worker_splits_a_running_job() {
     use peasant::solve::Question;
-    let pos = position("pawngame", "5x5", true);
-    let solver = Solver::new(
-        SolverConfig {
-            hash_mb: 4,
-            ..SolverConfig::default()
-        },
-        None,
-    )
-    .unwrap();
-    let config = ManagerConfig {
-        all_moves: false,
-        ..expanding(1000, 3)
-    };
-    let empty = LogContents {
-        variant: pos.variant(),
-        jobs: Vec::new(),
-        roots: Vec::new(),
-        damaged: Vec::new(),
-    };
-    let mut log = empty.clone();
-    let mut m = Manager::new(pos, config, &log);
+    let StartProof {
+        pos,
+        solver,
+        config,
+        mut log,
+        mut m,
+        wins,
+        avoids,
+    } = start_proof_5x5(3);
     let root_key = rules::position_key(&rules::canonical(&pos));
-    let running: Vec<prove::Job> = (0..2).map(|_| m.next_job().unwrap()).collect();
-    for job in &running {
+    for job in [&wins, &avoids] {
         assert_eq!(rules::position_key(&job.pos), root_key);
     }
     let third = m.next_job().expect("a job below the running ones");
@@ -795,11 +826,7 @@ fn an_idle_worker_splits_a_running_job() {
     assert!(children.contains(&rules::position_key(&third.pos)));
     log.jobs.extend(m.take_records());
     // The job on "does white win?" answers itself, truly (no).
-    let (wins, avoids): (Vec<_>, Vec<_>) = running
-        .into_iter()
-        .partition(|j| j.question == Question::Wins);
-    let (wins, avoids) = (&wins[0], &avoids[0]);
-    finish_into(&mut m, &true_result(&solver, wins), &mut log);
+    finish_into(&mut m, &true_result(&solver, &wins), &mut log);
     // The third worker answers every job it is given until "does white
     // avoid losing?" follows from the children; that job is cancelled.
     let mut job = third;
@@ -824,13 +851,15 @@ fn an_idle_worker_splits_a_running_job() {
     }
     // Resumed from the lines (and without the split job's own line).
     for lost in [None, Some(wins.id)] {
-        let mut lines = empty.clone();
-        lines.jobs = log
-            .jobs
-            .iter()
-            .filter(|l| Some(l.id) != lost)
-            .cloned()
-            .collect();
+        let lines = LogContents {
+            jobs: log
+                .jobs
+                .iter()
+                .filter(|l| Some(l.id) != lost)
+                .cloned()
+                .collect(),
+            ..log.clone()
+        };
         let mut resumed = Manager::new(pos, config, &lines);
         if lost.is_none() {
             assert!(resumed.done(), "the resumed proof is not complete");
@@ -859,33 +888,15 @@ fn an_idle_worker_splits_a_running_job() {
 #[test]
 fn a_split_settled_by_known_answers_survives_a_resume() {
     use peasant::solve::Question;
-    let pos = position("pawngame", "5x5", true);
-    let solver = Solver::new(
-        SolverConfig {
-            hash_mb: 4,
-            ..SolverConfig::default()
-        },
-        None,
-    )
-    .unwrap();
-    let config = ManagerConfig {
-        all_moves: false,
-        ..expanding(1000, 2)
-    };
-    let empty = LogContents {
-        variant: pos.variant(),
-        jobs: Vec::new(),
-        roots: Vec::new(),
-        damaged: Vec::new(),
-    };
-    let mut log = empty.clone();
-    let mut m = Manager::new(pos, config, &log);
-    let (a, b) = (m.next_job().unwrap(), m.next_job().unwrap());
-    let (wins, avoids) = if a.question == Question::Wins {
-        (a, b)
-    } else {
-        (b, a)
-    };
+    let StartProof {
+        pos,
+        solver,
+        config,
+        mut log,
+        mut m,
+        wins,
+        avoids,
+    } = start_proof_5x5(2);
     let mut r = true_result(&solver, &wins);
     assert_eq!(r.answer, Answer::No, "the start is a draw");
     for &mv in pos.legal_moves().iter() {

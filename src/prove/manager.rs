@@ -774,11 +774,8 @@ impl Manager {
         };
         let id = self.next_id;
         self.next_id += 1;
+        let dep = self.dep_of(n, i);
         let node = &self.nodes[n as usize];
-        let dep = match node.after[i] {
-            0 => node.dep,
-            after => after,
-        };
         self.records.push(JobRecord {
             pos: node.pos,
             question: question(i),
@@ -790,10 +787,18 @@ impl Manager {
             dep,
             harvested: false,
         });
-        self.opened.entry((node.key, i)).or_insert((id, 0));
         self.expand(n, id);
         self.refresh();
         true
+    }
+
+    /// What a line about pair (n, i) depends on: the pair's last `open`
+    /// job that it continues, else the job that put the node into the tree.
+    fn dep_of(&self, n: NodeId, i: usize) -> u64 {
+        match self.nodes[n as usize].after[i] {
+            0 => self.nodes[n as usize].dep,
+            after => after,
+        }
     }
 
     /// Marks pair (n, i) busy with a new job and returns the job.
@@ -835,10 +840,7 @@ impl Manager {
         self.counts.nodes += r.nodes;
         let key = self.nodes[n as usize].key;
         *self.spent.entry(key).or_default() += r.nodes;
-        let dep = match self.nodes[n as usize].after[i] {
-            0 => self.nodes[n as usize].dep,
-            after => after,
-        };
+        let dep = self.dep_of(n, i);
         if let Some(w) = &r.warm {
             self.warm.insert((key, i), w.as_slice().into());
         }
