@@ -1,18 +1,25 @@
 //! `peasant` solves pawn-only chess games exactly: Peasants' Chess, the pawn
 //! game and Pawn Race, on any board up to 8x8, with or without en passant.
 //!
-//! The library is a pipeline, one module a stage:
+//! The library is a pipeline, one module a stage, in the order of their
+//! imports (each stage builds on the stages before it):
 //!
-//! - [`rules`]: boards, position text, [`Position`] with its moves and
-//!   un-moves, perft, values, canonical forms, the proven rule shortcuts;
-//! - [`index`]: material classes and the perfect hash that numbers the
-//!   positions of a class, and which positions a table holds;
-//! - [`generate`]: the generator that values every position of
-//!   a class;
-//! - [`table`]: the compressed, checksummed table files and the
-//!   [`Tablebase`] that probes them;
-//! - [`solve`]: the alpha-beta and proof-number searches, save files and
-//!   the [`Session`] that runs a long solve.
+//! 1. [`rules`]: boards, position text, [`Position`] with its moves and
+//!    un-moves, perft, values, canonical forms, the proven rule shortcuts;
+//! 2. [`index`]: material classes and the perfect hash that numbers the
+//!    positions of a class, and which positions a table holds;
+//! 3. [`table`]: the compressed, checksummed table files and the
+//!    [`Tablebase`] that probes them;
+//! 4. [`generate`]: the generator that values every position of a class
+//!    and writes its table;
+//! 5. [`solve`]: the alpha-beta and proof-number searches, save files and
+//!    the [`Session`] that runs a long solve;
+//! 6. [`prove`]: the proof manager, which farms a proof's questions to
+//!    workers and keeps their answers in a durable log;
+//! 7. [`explore`]: what a person sees: board pictures, PGN, the oracle
+//!    that answers from tables, proofs or search, the terminal game and
+//!    the Pawn Race protocol;
+//! 8. [`serve`]: the HTTP API and the explorer page.
 //!
 //! The rules are written out in `docs/RULES.md`, the table files in
 //! `docs/FORMAT.md`. Values are from the side to move's view.

@@ -1,10 +1,10 @@
-//! Playing and exploring: what a person sees of the solved games. Board
-//! pictures ([`svg`]), PGN text ([`pgn`]), the oracle that answers a
-//! position from the tables, proven results or a bounded search and says
-//! which ([`oracle`]; proven results come from the proof manager's logs,
-//! [`proofs`]), a player with a clock ([`engine`]), the terminal
-//! game against perfect play ([`game`]) and the Pawn Race tournament's
-//! line protocol ([`pawnrace`]).
+//! Stage 7, playing and exploring: what a person sees of the solved
+//! games. Board pictures ([`svg`]), PGN text ([`pgn`]), the oracle that
+//! answers a position from the tables, proven results or a bounded search
+//! and says which ([`oracle`]; proven results come from the proof
+//! manager's logs, [`proofs`]), a player with a clock ([`engine`]), the
+//! terminal game against perfect play ([`game`]) and the Pawn Race
+//! tournament's line protocol ([`pawnrace`]).
 
 pub mod engine;
 pub mod game;

@@ -1,4 +1,4 @@
-//! Stage 3, the generator: exact win/draw/loss and distance-to-mate values
+//! Stage 4, the generator: exact win/draw/loss and distance-to-mate values
 //! of every table position of a material class, by backward induction:
 //! every move advances a pawn, so positions are valued in layers of
 //! advancement, the most advanced first, each from its successors' values

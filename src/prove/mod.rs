@@ -1,11 +1,13 @@
 //! Stage 6, the proof manager: proofs bigger than one process and one
-//! sitting. The manager ([`Manager`]) keeps the top of the proof tree as a
+//! run. The manager ([`Manager`]) keeps the top of the proof tree as a
 //! DAG of canonical positions and farms binary questions about its most
 //! promising open leaves ("does the side to move win?", "does it avoid
 //! losing?", each with a node budget) to workers ([`Workers`]: local
 //! threads, or MPI ranks with the `mpi` feature) that run the alpha-beta
 //! solver of stage 5 or its proof-number solver ([`Method`]). A job whose
-//! budget runs out expands its position one ply. Every finished job is appended to a durable, checksummed text log
+//! budget runs out is first continued with four times the budget, up to
+//! a limit, and past it its position is expanded one ply. Every finished
+//! job is appended to a durable, checksummed text log
 //! ([`log`]) in the proof directory, so a killed run resumes from the log,
 //! nothing logged is solved again, and logs of several machines merge.
 //!

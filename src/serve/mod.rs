@@ -1,5 +1,5 @@
-//! The HTTP API and the explorer page (`peasant serve`), on `tiny_http`
-//! with a few worker threads.
+//! Stage 8, the HTTP API and the explorer page (`peasant serve`), on
+//! `tiny_http` with a few worker threads.
 //!
 //! - `GET /api/probe?fen=F`: the value, DTM and source of a position and
 //!   every move's value, best first;

@@ -1,5 +1,5 @@
-//! Table files (format version 2, `docs/FORMAT.md`) and the [`Tablebase`]
-//! that probes them.
+//! Stage 3, the tables: table files (format version 2, `docs/FORMAT.md`)
+//! and the [`Tablebase`] that probes them.
 //!
 //! A file holds one material class: WDL and DTM as two sections of
 //! zstd-compressed fixed-size blocks, each with a block index and a checksum
