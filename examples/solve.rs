@@ -4,6 +4,7 @@
 //!     cargo run --release --example solve -- 5x5 pawngame
 //!     cargo run --release --example solve -- 4x8 peasants
 
+use peasant::solve::SearchConfig;
 use peasant::{parse_position, Board, Rules, Solver, SolverConfig};
 use std::process::ExitCode;
 
@@ -28,7 +29,10 @@ fn main() -> ExitCode {
         }
     };
     let config = SolverConfig {
-        hash_mb: 256,
+        search: SearchConfig {
+            hash_mb: 256,
+            ..SolverConfig::default().search
+        },
         ..SolverConfig::default()
     };
     let solved = Solver::new(config, None).and_then(|solver| {

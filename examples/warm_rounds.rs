@@ -7,7 +7,7 @@
 //!     cargo run --release --example warm_rounds -- 4x8 peasants wins 280000 10000
 //!     (BOARD POSITION wins|avoids-loss ROUND_NODES K [HASH_MB, default 256])
 
-use peasant::solve::{PnConfig, Question, SolveError};
+use peasant::solve::{PnConfig, Question, SearchConfig, SolveError};
 use peasant::{parse_position, Board, PnSolver, Rules};
 use std::process::ExitCode;
 
@@ -39,7 +39,10 @@ fn run(args: &[String]) -> Result<(), String> {
     let k = number(&args[4])? as usize;
     let hash_mb = args.get(5).map_or(Ok(256), |s| number(s))? as usize;
     let config = PnConfig {
-        hash_mb,
+        search: SearchConfig {
+            hash_mb,
+            ..PnConfig::default().search
+        },
         ..PnConfig::default()
     };
     let uncut = PnSolver::new(config, None).map_err(|e| e.to_string())?;

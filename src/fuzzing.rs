@@ -345,7 +345,7 @@ pub fn save_file(data: &[u8]) {
 /// into a proof-number table (of one bucket: every entry competes for it).
 pub fn warm_file(data: &[u8]) {
     use crate::prove::warm::{decode, encode, entries_from_bytes, MAX_ENTRIES};
-    use crate::solve::{PnConfig, PnSolver};
+    use crate::solve::{PnConfig, PnSolver, SearchConfig};
     let Some((&selector, rest)) = data.split_first() else {
         return;
     };
@@ -375,7 +375,10 @@ pub fn warm_file(data: &[u8]) {
     assert_eq!(again, (key, q, entries.clone()));
     let solver = PnSolver::new(
         PnConfig {
-            hash_mb: 0,
+            search: SearchConfig {
+                hash_mb: 0,
+                ..PnConfig::default().search
+            },
             ..PnConfig::default()
         },
         None,

@@ -130,7 +130,10 @@ fn solver_with_narrow_tables_equals_minimax_on_5x5() {
         for pos in seen {
             let solver = Solver::new(
                 SolverConfig {
-                    hash_mb: 1,
+                    search: SearchConfig {
+                        hash_mb: 1,
+                        ..SolverConfig::default().search
+                    },
                     dtm: true,
                     ..SolverConfig::default()
                 },

@@ -286,10 +286,17 @@ fn book_covers_the_first_moves_of_its_gaps() {
 #[ignore = "re-solves the book: minutes"]
 fn book_replies_win() {
     use peasant::explore::pawnrace::BOOK;
-    use peasant::{parse_position, solve::Question, Solver, SolverConfig};
+    use peasant::{
+        parse_position,
+        solve::{Question, SearchConfig},
+        Solver, SolverConfig,
+    };
     let solver = Solver::new(
         SolverConfig {
-            hash_mb: 1024,
+            search: SearchConfig {
+                hash_mb: 1024,
+                ..SolverConfig::default().search
+            },
             ..SolverConfig::default()
         },
         None,

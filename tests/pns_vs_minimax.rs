@@ -13,30 +13,21 @@ mod common;
 use common::{gen, minimax, reachable_positions, variants, MinimaxMemo};
 use peasant::{index::*, rules::*, solve::*, table::*};
 
-/// How the best child's threshold is set: as the solver does by default
-/// (it keeps the search until its parent's own threshold), by the 1+ε
-/// trick with ε = 2^-shift, or plain df-pn.
-#[derive(Clone, Copy)]
-enum Eps {
-    Stick,
-    Shift(u32),
-    Off,
-}
-
 /// A configuration; the one-sided bound (off by default) is on with a
 /// normal table and off with the one-bucket one, so both ways are checked.
-fn config(hash_mb: usize, init: PnInit, eps: Eps) -> PnConfig {
-    let (epsilon_shift, stick) = match eps {
-        Eps::Stick => (Some(1), true),
-        Eps::Shift(s) => (Some(s), false),
-        Eps::Off => (None, false),
-    };
+fn config(hash_mb: usize, init: PnInit, epsilon: PnEpsilon) -> PnConfig {
+    let search = PnConfig::default().search;
     PnConfig {
-        hash_mb,
+        search: SearchConfig {
+            hash_mb,
+            shortcuts: Shortcuts {
+                bound: hash_mb > 0,
+                ..search.shortcuts
+            },
+            ..search
+        },
         init,
-        epsilon_shift,
-        stick,
-        bound: hash_mb > 0,
+        epsilon,
         ..PnConfig::default()
     }
 }
@@ -80,23 +71,23 @@ fn pn_equals_minimax_on_tiny_boards() {
             let solvers = [
                 (
                     "one bucket",
-                    PnSolver::new(config(0, PnInit::Guided, Eps::Stick), None).unwrap(),
+                    PnSolver::new(config(0, PnInit::Guided, PnEpsilon::Stick), None).unwrap(),
                 ),
                 (
                     "one bucket, 1/1, plain",
-                    PnSolver::new(config(0, PnInit::One, Eps::Off), None).unwrap(),
+                    PnSolver::new(config(0, PnInit::One, PnEpsilon::Plain), None).unwrap(),
                 ),
                 (
                     "1 MiB, mobility",
-                    PnSolver::new(config(1, PnInit::Mobility, Eps::Stick), None).unwrap(),
+                    PnSolver::new(config(1, PnInit::Mobility, PnEpsilon::Stick), None).unwrap(),
                 ),
                 (
                     "1 MiB, 1/1",
-                    PnSolver::new(config(1, PnInit::One, Eps::Shift(0)), None).unwrap(),
+                    PnSolver::new(config(1, PnInit::One, PnEpsilon::Shift(0)), None).unwrap(),
                 ),
                 (
                     "1 MiB, guided, 1+ε",
-                    PnSolver::new(config(1, PnInit::Guided, Eps::Shift(1)), None).unwrap(),
+                    PnSolver::new(config(1, PnInit::Guided, PnEpsilon::Shift(1)), None).unwrap(),
                 ),
             ];
             assert!(check(v, &all, &solvers, &mut memo) > 0);
@@ -113,11 +104,11 @@ fn pn_equals_minimax_on_small_boards() {
             let solvers = [
                 (
                     "one bucket",
-                    PnSolver::new(config(0, PnInit::Guided, Eps::Stick), None).unwrap(),
+                    PnSolver::new(config(0, PnInit::Guided, PnEpsilon::Stick), None).unwrap(),
                 ),
                 (
                     "4 MiB",
-                    PnSolver::new(config(4, PnInit::Guided, Eps::Stick), None).unwrap(),
+                    PnSolver::new(config(4, PnInit::Guided, PnEpsilon::Stick), None).unwrap(),
                 ),
             ];
             assert!(check(v, &all, &solvers, &mut memo) > 0);
@@ -137,7 +128,7 @@ fn pn_equals_minimax_on_big_boards_from_random_positions() {
             let all = reachable_positions(v, false, 100);
             let solvers = [(
                 "4 MiB",
-                PnSolver::new(config(4, PnInit::Guided, Eps::Stick), None).unwrap(),
+                PnSolver::new(config(4, PnInit::Guided, PnEpsilon::Stick), None).unwrap(),
             )];
             assert!(check(v, &all, &solvers, &mut memo) > 0);
         }
@@ -156,15 +147,16 @@ fn pn_equals_minimax_on_big_boards() {
             let mut solvers = vec![
                 (
                     "16 MiB, 1/1",
-                    PnSolver::new(config(16, PnInit::One, Eps::Off), None).unwrap(),
+                    PnSolver::new(config(16, PnInit::One, PnEpsilon::Plain), None).unwrap(),
                 ),
                 (
                     "16 MiB",
-                    PnSolver::new(config(16, PnInit::Guided, Eps::Stick), None).unwrap(),
+                    PnSolver::new(config(16, PnInit::Guided, PnEpsilon::Stick), None).unwrap(),
                 ),
             ];
             if h < 8 {
-                let tiny = PnSolver::new(config(0, PnInit::Guided, Eps::Stick), None).unwrap();
+                let tiny =
+                    PnSolver::new(config(0, PnInit::Guided, PnEpsilon::Stick), None).unwrap();
                 solvers.push(("one bucket", tiny));
             }
             assert!(check(v, &all, &solvers, &mut memo) > 0);
@@ -186,11 +178,11 @@ fn pn_with_tables_equals_minimax() {
             let solvers = [
                 (
                     "tables, 1 MiB",
-                    PnSolver::new(config(1, PnInit::Guided, Eps::Stick), Some(&tb)).unwrap(),
+                    PnSolver::new(config(1, PnInit::Guided, PnEpsilon::Stick), Some(&tb)).unwrap(),
                 ),
                 (
                     "tables, one bucket",
-                    PnSolver::new(config(0, PnInit::One, Eps::Stick), Some(&tb)).unwrap(),
+                    PnSolver::new(config(0, PnInit::One, PnEpsilon::Stick), Some(&tb)).unwrap(),
                 ),
             ];
             assert!(check(v, &all, &solvers, &mut memo) > 0);
@@ -211,9 +203,10 @@ fn root_moves_and_lines() {
                     continue;
                 };
                 let solver = PnSolver::new(
-                    PnConfig {
-                        threads: 2,
-                        ..config(4, PnInit::Guided, Eps::Stick)
+                    {
+                        let mut c = config(4, PnInit::Guided, PnEpsilon::Stick);
+                        c.search.threads = 2;
+                        c
                     },
                     None,
                 )
@@ -248,7 +241,7 @@ fn proven_results_seed_either_solver() {
     for v in variants(4, 5) {
         let mut memo = MinimaxMemo::default();
         let all = reachable_positions(v, true, 100);
-        let pn = PnSolver::new(config(4, PnInit::Guided, Eps::Stick), None).unwrap();
+        let pn = PnSolver::new(config(4, PnInit::Guided, PnEpsilon::Stick), None).unwrap();
         let ab = Solver::new(SolverConfig::default(), None).unwrap();
         for p in all.iter().step_by(7) {
             pn.wdl(p).unwrap();
@@ -267,7 +260,7 @@ fn proven_results_seed_either_solver() {
             &from_pn,
         );
         assert!(!bytes.is_empty());
-        let pn_seeded = PnSolver::new(config(4, PnInit::Guided, Eps::Stick), None).unwrap();
+        let pn_seeded = PnSolver::new(config(4, PnInit::Guided, PnEpsilon::Stick), None).unwrap();
         pn_seeded.load_proven(&from_ab);
         pn_seeded.load_proven(&from_pn);
         let ab_seeded = Solver::new(SolverConfig::default(), None).unwrap();
@@ -295,7 +288,7 @@ fn warm_starts_seed_a_fresh_table() {
         for v in variants(w, h) {
             let mut memo = MinimaxMemo::default();
             let all = reachable_positions(v, true, 100);
-            let cut = PnSolver::new(config(4, PnInit::Guided, Eps::Shift(1)), None).unwrap();
+            let cut = PnSolver::new(config(4, PnInit::Guided, PnEpsilon::Shift(1)), None).unwrap();
             for (i, p) in all.iter().enumerate().step_by(5) {
                 let q = [Question::Wins, Question::AvoidsLoss][i % 2];
                 match cut.answer(p, q, Some(20)) {
@@ -306,7 +299,8 @@ fn warm_starts_seed_a_fresh_table() {
             let warm = cut.heaviest(3000);
             proofs += warm.iter().filter(|e| e.phi == 0 || e.delta == 0).count();
             open += warm.iter().filter(|e| e.phi > 0 && e.delta > 0).count();
-            let seeded = PnSolver::new(config(4, PnInit::Guided, Eps::Shift(1)), None).unwrap();
+            let seeded =
+                PnSolver::new(config(4, PnInit::Guided, PnEpsilon::Shift(1)), None).unwrap();
             seeded.load_entries(&warm);
             for p in &all {
                 let expected = minimax(p, &mut memo).wdl();
@@ -331,7 +325,8 @@ fn proofs_read_from_the_table_hold_by_minimax() {
             let mut memo = MinimaxMemo::default();
             let all = reachable_positions(v, true, 100);
             for mb in [0, 1] {
-                let solver = PnSolver::new(config(mb, PnInit::Guided, Eps::Stick), None).unwrap();
+                let solver =
+                    PnSolver::new(config(mb, PnInit::Guided, PnEpsilon::Stick), None).unwrap();
                 for (i, p) in all.iter().enumerate().step_by(7) {
                     let q = [Question::Wins, Question::AvoidsLoss][i % 2];
                     let answer = solver.answer(p, q, None).unwrap();
@@ -409,7 +404,10 @@ fn budget_stops() {
     let pos = parse_position("pawngame", Some(v.board), v.rules).unwrap();
     let solver = PnSolver::new(
         PnConfig {
-            max_nodes: Some(100),
+            search: SearchConfig {
+                max_nodes: Some(100),
+                ..PnConfig::default().search
+            },
             ..PnConfig::default()
         },
         None,

@@ -173,14 +173,9 @@ fn values_text(m: &Manager) -> String {
 /// A fresh solver (a small table of its own): the truth the proofs are
 /// checked against.
 fn fresh_solver() -> Solver<'static> {
-    Solver::new(
-        SolverConfig {
-            hash_mb: 4,
-            ..SolverConfig::default()
-        },
-        None,
-    )
-    .unwrap()
+    let mut config = SolverConfig::default();
+    config.search.hash_mb = 4;
+    Solver::new(config, None).unwrap()
 }
 
 /// `solve`'s values in the same form.

@@ -23,9 +23,12 @@ fn position(setup: &str, board: &str, en_passant: bool) -> Position {
 
 fn config(dtm: bool, max_nodes: Option<u64>) -> SolverConfig {
     SolverConfig {
-        hash_mb: 4,
+        search: SearchConfig {
+            hash_mb: 4,
+            max_nodes,
+            ..SolverConfig::default().search
+        },
         dtm,
-        max_nodes,
         ..SolverConfig::default()
     }
 }

@@ -46,13 +46,17 @@ fn check_solver(v: Variant, setups: bool, randoms: usize, tables: Option<&Tableb
     let mut memo = MinimaxMemo::default();
     let all = positions(v, setups, randoms);
     let config = |dtm, ordering| SolverConfig {
-        hash_mb: 4,
+        search: SearchConfig {
+            hash_mb: 4,
+            shortcuts: if ordering {
+                Shortcuts::ALL
+            } else {
+                Shortcuts::NONE
+            },
+            ..SolverConfig::default().search
+        },
         dtm,
         ordering,
-        race: ordering,
-        runner: ordering,
-        dead: ordering,
-        bound: ordering,
         etc: ordering,
         ..SolverConfig::default()
     };
@@ -161,8 +165,11 @@ fn worked_examples() {
         };
         let pos = parse_position(text, Some(board.parse().unwrap()), rules).unwrap();
         let config = SolverConfig {
+            search: SearchConfig {
+                threads: 2,
+                ..SolverConfig::default().search
+            },
             dtm: true,
-            threads: 2,
             ..SolverConfig::default()
         };
         let solver = Solver::new(config, None).unwrap();
@@ -204,7 +211,10 @@ fn questions_equal_minimax() {
             let mut memo = MinimaxMemo::default();
             for dtm in [false, true] {
                 let config = SolverConfig {
-                    hash_mb: 1,
+                    search: SearchConfig {
+                        hash_mb: 1,
+                        ..SolverConfig::default().search
+                    },
                     dtm,
                     ..SolverConfig::default()
                 };

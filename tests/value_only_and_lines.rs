@@ -71,7 +71,10 @@ fn check_board(v: Variant, setups: bool, randoms: usize) -> usize {
     let ab = |dtm| {
         Solver::new(
             SolverConfig {
-                hash_mb: 4,
+                search: SearchConfig {
+                    hash_mb: 4,
+                    ..SolverConfig::default().search
+                },
                 dtm,
                 ..SolverConfig::default()
             },
@@ -82,7 +85,10 @@ fn check_board(v: Variant, setups: bool, randoms: usize) -> usize {
     let (wdl, dtm) = (ab(false), ab(true));
     let pn = PnSolver::new(
         PnConfig {
-            hash_mb: 4,
+            search: SearchConfig {
+                hash_mb: 4,
+                ..PnConfig::default().search
+            },
             ..PnConfig::default()
         },
         None,

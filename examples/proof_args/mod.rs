@@ -2,7 +2,7 @@
 //! arguments, BOARD POSITION [HASH_MB [guided|mobility|epsilon]], read into the
 //! position and a proof-number solver set up as they say.
 
-use peasant::solve::{PnConfig, PnInit};
+use peasant::solve::{PnConfig, PnEpsilon, PnInit, SearchConfig};
 use peasant::{parse_position, Board, PnSolver, Position, Rules};
 
 /// The position and the solver `args` name; the usage line of `name`
@@ -24,16 +24,19 @@ pub fn position_and_solver(
     // The search as it is (depth-first, each side's moves tried in the
     // guided order), the same with mobility alone ordering them, or the
     // 1+ε trick with mobility, as before either.
-    let (stick, init) = match args.get(3).map(String::as_str) {
-        None | Some("guided") => (true, PnInit::Guided),
-        Some("mobility") => (true, PnInit::Mobility),
-        Some("epsilon") => (false, PnInit::Mobility),
+    let (epsilon, init) = match args.get(3).map(String::as_str) {
+        None | Some("guided") => (PnEpsilon::Stick, PnInit::Guided),
+        Some("mobility") => (PnEpsilon::Stick, PnInit::Mobility),
+        Some("epsilon") => (PnEpsilon::Shift(1), PnInit::Mobility),
         Some(_) => return Err(usage),
     };
     let solver = PnSolver::new(
         PnConfig {
-            hash_mb,
-            stick,
+            search: SearchConfig {
+                hash_mb,
+                ..PnConfig::default().search
+            },
+            epsilon,
             init,
             ..PnConfig::default()
         },

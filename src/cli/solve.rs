@@ -19,7 +19,9 @@ use clap::Args;
 use peasant::solve::{Event, Goal, Session, SessionConfig, Solve};
 use peasant::{
     rules::CanonicalRules,
-    solve::{PnConfig, PnInit, ProvenError, Solution, SolveError},
+    solve::{
+        PnConfig, PnEpsilon, PnInit, ProvenError, SearchConfig, Shortcuts, Solution, SolveError,
+    },
     PnSolver, Position, Solver, SolverConfig, Tablebase,
 };
 use serde_json::json;
@@ -262,77 +264,57 @@ impl SolveArgs {
                 "--dtm needs --method ab: proof-number search answers win/draw/loss only",
             ));
         }
-        let pn_init = match self.pn_init.as_str() {
-            "guided" => PnInit::Guided,
-            "mobility" => PnInit::Mobility,
-            "one" => PnInit::One,
-            other => {
-                return Err(CliError::input(format!(
-                    "--pn-init {other}: expected guided, mobility or one"
-                )))
-            }
-        };
-        let (epsilon_shift, stick) = match self.pn_epsilon.as_str() {
-            "stick" => (PnConfig::default().epsilon_shift, true),
-            "off" => (None, false),
-            s => (
-                Some(s.parse::<u32>().ok().filter(|&s| s < 32).ok_or_else(|| {
-                    CliError::input(format!(
-                        "--pn-epsilon {s}: expected stick, off or a shift 0..31"
-                    ))
-                })?),
-                false,
-            ),
-        };
+        let pn_init: PnInit = self
+            .pn_init
+            .parse()
+            .map_err(|e| CliError::input(format!("--pn-init {}: {e}", self.pn_init)))?;
+        let epsilon: PnEpsilon = self
+            .pn_epsilon
+            .parse()
+            .map_err(|e| CliError::input(format!("--pn-epsilon {}: {e}", self.pn_epsilon)))?;
         let tb = self
             .tables
             .as_ref()
             .map(|dir| Tablebase::new(dir, pos.variant()).with_cache_mib(self.cache_mb));
-        let canonical = match self.canonical.as_str() {
-            "all" => CanonicalRules::ALL,
-            "walls" => CanonicalRules {
-                walls: true,
-                islands: false,
-            },
-            "flip" => CanonicalRules::FLIP_MIRROR,
-            other => {
-                return Err(CliError::input(format!(
-                    "--canonical {other}: expected all, walls or flip"
-                )))
-            }
-        };
-        let config = SolverConfig {
+        let canonical: CanonicalRules = self
+            .canonical
+            .parse()
+            .map_err(|e| CliError::input(format!("--canonical {}: {e}", self.canonical)))?;
+        let search = SearchConfig {
             hash_mb: self.hash_mb,
-            dtm: self.dtm,
+            canonical,
             threads: self.threads,
             max_nodes: self.max_nodes,
+            shortcuts: Shortcuts {
+                race: !self.no_race,
+                runner: !self.no_runner,
+                dead: !self.no_dead,
+                bound: !self.no_bound,
+            },
+        };
+        let config = SolverConfig {
+            search,
+            dtm: self.dtm,
             ordering: !self.no_order,
-            race: !self.no_race,
-            runner: !self.no_runner,
-            dead: !self.no_dead,
-            bound: !self.no_bound,
             safe_landing: !self.no_safe_landing,
             etc: !self.no_etc,
             null_window: self.null_window,
-            canonical,
         };
         let ab;
         let pns;
         let solver: &dyn Solve = if pn {
             pns = PnSolver::new(
                 PnConfig {
-                    hash_mb: self.hash_mb,
-                    canonical,
+                    search: SearchConfig {
+                        shortcuts: Shortcuts {
+                            bound: self.pn_bound,
+                            ..search.shortcuts
+                        },
+                        ..search
+                    },
                     init: pn_init,
-                    epsilon_shift,
-                    stick,
+                    epsilon,
                     weak: self.pn_weak,
-                    threads: self.threads,
-                    max_nodes: self.max_nodes,
-                    race: !self.no_race,
-                    runner: !self.no_runner,
-                    dead: !self.no_dead,
-                    bound: self.pn_bound,
                 },
                 tb.as_ref(),
             )

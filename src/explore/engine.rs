@@ -12,7 +12,8 @@
 
 use crate::explore::oracle::{exact, table_analysis, wdl_only, with_deadline, Source};
 use crate::rules::{Color, Move, Outcome, Position, Wdl};
-use crate::solve::{Question, Solution, SolveError, Solver, SolverConfig};
+use crate::solve::order::{attacked_squares, Weights};
+use crate::solve::{Question, SearchConfig, Solution, SolveError, Solver, SolverConfig};
 use crate::table::Tablebase;
 use std::time::{Duration, Instant};
 
@@ -86,9 +87,12 @@ impl<'t> Player<'t> {
         let solver = |dtm| {
             Solver::new(
                 SolverConfig {
-                    hash_mb: config.hash_mb,
+                    search: SearchConfig {
+                        hash_mb: config.hash_mb,
+                        threads: 1,
+                        ..SolverConfig::default().search
+                    },
                     dtm,
-                    threads: 1,
                     ..SolverConfig::default()
                 },
                 tables,
@@ -412,7 +416,7 @@ fn negamax(
         return Some(evaluate(pos));
     }
     let mut moves: Vec<Move> = pos.legal_moves().to_vec();
-    moves.sort_by_key(|m| std::cmp::Reverse((m.is_capture(), advance_of(pos, *m))));
+    Weights::CAPTURES_THEN_ADVANCE.order(pos, &mut moves, attacked_squares(pos));
     let mut best = -WIN_SCORE - 1;
     for m in moves {
         let s = -negamax(
@@ -431,14 +435,6 @@ fn negamax(
         }
     }
     Some(best)
-}
-
-/// How far up the board (from its side's view) a move lands.
-fn advance_of(pos: &Position, m: Move) -> u8 {
-    match pos.turn() {
-        Color::White => m.to.rank(),
-        Color::Black => pos.board().height() - 1 - m.to.rank(),
-    }
 }
 
 #[cfg(test)]

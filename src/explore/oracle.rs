@@ -7,7 +7,7 @@
 //! error ([`OracleError::NoAnswer`]), never a guess.
 
 use crate::rules::{Move, Position, Value, Variant, Wdl};
-use crate::solve::{Proven, Solution, SolveError, Solver, SolverConfig};
+use crate::solve::{Proven, SearchConfig, Solution, SolveError, Solver, SolverConfig};
 use crate::table::{TableError, Tablebase};
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -264,10 +264,13 @@ impl Oracle {
     ) -> Result<Solver<'t>, SolveError> {
         let solver = Solver::new(
             SolverConfig {
-                hash_mb: self.hash_mb,
+                search: SearchConfig {
+                    hash_mb: self.hash_mb,
+                    threads: 1,
+                    max_nodes: self.budget.nodes,
+                    ..SolverConfig::default().search
+                },
                 dtm,
-                threads: 1,
-                max_nodes: self.budget.nodes,
                 ..SolverConfig::default()
             },
             tables,

@@ -219,7 +219,7 @@ impl WorkerTable {
         Ok(match config.method {
             Method::AlphaBeta => {
                 let mut c = solver_config(config);
-                c.hash_mb = mb;
+                c.search.hash_mb = mb;
                 WorkerTable::AlphaBeta(SharedTable::new(&c)?)
             }
             Method::ProofNumber => WorkerTable::ProofNumber(SharedPnTable::new(mb)?),
@@ -471,8 +471,11 @@ pub struct WorkerConfig {
 /// The solver configuration of a worker.
 pub fn solver_config(config: WorkerConfig) -> SolverConfig {
     SolverConfig {
-        hash_mb: config.hash_mb,
-        threads: 1,
+        search: crate::solve::SearchConfig {
+            hash_mb: config.hash_mb,
+            threads: 1,
+            ..SolverConfig::default().search
+        },
         ..SolverConfig::default()
     }
 }
@@ -480,8 +483,11 @@ pub fn solver_config(config: WorkerConfig) -> SolverConfig {
 /// The proof-number configuration of a worker.
 pub fn pn_config(config: WorkerConfig) -> PnConfig {
     PnConfig {
-        hash_mb: config.hash_mb,
-        threads: 1,
+        search: crate::solve::SearchConfig {
+            hash_mb: config.hash_mb,
+            threads: 1,
+            ..PnConfig::default().search
+        },
         ..PnConfig::default()
     }
 }

@@ -48,7 +48,7 @@
 //! it win?" is answered no at once, a wider window shrinks to "does it
 //! avoid losing?", and if the opponent can never win either, a draw. (The
 //! opponent's side alone, a lower bound, is not used: it cost nodes.) The
-//! proof-number search ([`crate::PnSolver`], with `PnConfig::bound`, off by
+//! proof-number search ([`crate::PnSolver`], with `Shortcuts::bound`, off by
 //! default) disproves a node whose attacker is to move and can never win.
 //! It is rare where the searches go (about 1% of nodes) and saves a tenth
 //! of a percent of alpha-beta nodes or less: README.md.

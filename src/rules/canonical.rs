@@ -22,8 +22,11 @@
 
 use crate::rules::bitboard::Bitboard;
 use crate::rules::color::{ByColor, Color};
+use crate::rules::error::SettingError;
 use crate::rules::position::Position;
 use crate::rules::square::Square;
+use std::fmt;
+use std::str::FromStr;
 
 /// Which of the rules beyond the colour flip and the whole-board mirror
 /// [`canonical_with`] applies.
@@ -51,6 +54,38 @@ impl CanonicalRules {
 impl Default for CanonicalRules {
     fn default() -> CanonicalRules {
         CanonicalRules::ALL
+    }
+}
+
+impl fmt::Display for CanonicalRules {
+    /// `all`, `walls` (walls without frozen islands) or `flip` (no walls:
+    /// islands need them), as [`CanonicalRules::from_str`] reads them.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match (self.walls, self.islands) {
+            (false, _) => "flip",
+            (true, false) => "walls",
+            (true, true) => "all",
+        })
+    }
+}
+
+impl FromStr for CanonicalRules {
+    type Err = SettingError;
+
+    /// `all` ([`CanonicalRules::ALL`]), `walls` (no frozen islands) or
+    /// `flip` ([`CanonicalRules::FLIP_MIRROR`]).
+    fn from_str(text: &str) -> Result<CanonicalRules, SettingError> {
+        match text {
+            "all" => Ok(CanonicalRules::ALL),
+            "walls" => Ok(CanonicalRules {
+                walls: true,
+                islands: false,
+            }),
+            "flip" => Ok(CanonicalRules::FLIP_MIRROR),
+            _ => Err(SettingError {
+                expected: "all, walls or flip",
+            }),
+        }
     }
 }
 
@@ -242,6 +277,17 @@ pub fn position_key(pos: &Position) -> u128 {
 mod tests {
     use super::*;
     use crate::{parse_position, Board, Rules};
+
+    #[test]
+    fn rules_names_round_trip() {
+        for name in ["all", "walls", "flip"] {
+            let rules: CanonicalRules = name.parse().unwrap();
+            assert_eq!(rules.to_string(), name);
+        }
+        assert!(!"walls".parse::<CanonicalRules>().unwrap().islands);
+        let e = "none".parse::<CanonicalRules>().unwrap_err();
+        assert_eq!(e.to_string(), "expected all, walls or flip");
+    }
 
     fn pos(text: &str) -> Position {
         parse_position(text, None, Rules::default()).unwrap()

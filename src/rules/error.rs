@@ -1,6 +1,6 @@
 //! The rules' typed errors, one type per boundary: board sizes, position
 //! text, the legality of a position, position arguments (setup names or
-//! text), move text and material classes. Each message names what is wrong
+//! text), move text, material classes and the names of settings. Each message names what is wrong
 //! in words a user can act on; none speaks of command-line flags.
 
 use crate::rules::color::Color;
@@ -137,3 +137,12 @@ pub enum MoveError {
     "'{0}' is not a material class: expected WvB such as 3v2, each side with at least one pawn"
 )]
 pub struct MaterialError(pub String);
+
+/// Text that names none of the values of a setting (such as the canonical
+/// rules `all`, `walls`, `flip`): says which it expected.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[error("expected {expected}")]
+pub struct SettingError {
+    /// The values the setting takes, in words ("all, walls or flip").
+    pub expected: &'static str,
+}

@@ -31,7 +31,7 @@ pub use bound::{can_win, may_win, reach, reach_of, Reach};
 pub use canonical::{canonical, canonical_with, position_key, CanonicalRules};
 pub use color::{ByColor, Color};
 pub use dead::{dead_segments, is_dead};
-pub use error::{FenError, IllegalPosition, MaterialError, MoveError, PositionError};
+pub use error::{FenError, IllegalPosition, MaterialError, MoveError, PositionError, SettingError};
 pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};
 pub use parse::parse_position;
 pub use perft::{divide, perft, perft_parallel};

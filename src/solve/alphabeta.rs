@@ -1,8 +1,12 @@
 //! The forward solver: negamax with alpha-beta over canonical positions
-//! (see [`crate::rules::canonical`]), a transposition table keyed by the whole
-//! canonical position, and four kinds of leaves: games over by rule,
-//! second-to-last-rank positions resolved by rule (docs/RULES.md fact 3), pure
-//! races ([`crate::rules::resolve_race`]), and positions whose class has a table.
+//! (see [`crate::rules::canonical`]), a transposition table keyed by the
+//! whole canonical position, and leaves wherever the value is known
+//! without search: games over by rule or stalemated, second-to-last-rank
+//! positions resolved by rule (docs/RULES.md fact 3), the proven shortcuts
+//! switched on in [`crate::solve::Shortcuts`] (pure races, free runners in
+//! win/draw/loss mode, dead positions, and the one-sided bound, which
+//! settles a draw or narrows the window), and positions whose class has a
+//! table. Moves are tried in the order of [`crate::solve::order`]'s keys.
 //!
 //! At each node the children's canonical forms are built first and their
 //! table buckets (one cache line each, in huge pages) prefetched; then
@@ -18,14 +22,14 @@
 //! `-s + signum(s)` of its child's.
 
 use crate::rules::bound::may_win;
-use crate::rules::canonical::{canonical_with, position_key, CanonicalRules};
-use crate::rules::color::Color;
+use crate::rules::canonical::{canonical_with, position_key};
 use crate::rules::dead::is_dead;
-use crate::rules::moves::{Move, MoveKind};
+use crate::rules::moves::Move;
 use crate::rules::position::Position;
-use crate::rules::square::Square;
 use crate::rules::value::{Value, Wdl};
+use crate::solve::config::SolverConfig;
 use crate::solve::leaf::{known, Counters, Known, Tally};
+use crate::solve::order::{alpha_beta_order, code, NO_MOVE};
 use crate::solve::profile::{self, End};
 use crate::solve::tt::{Table, Zeroed};
 use crate::solve::types::{Proven, Question, RootSolution, Solution, SolveError, SolveStats};
@@ -34,73 +38,7 @@ use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::Arc;
 
-/// How the solver searches.
-#[derive(Clone, Copy, Debug)]
-pub struct SolverConfig {
-    /// Size of the transposition table in MiB.
-    pub hash_mb: usize,
-    /// Exact values with DTM instead of win/draw/loss only.
-    pub dtm: bool,
-    /// Which canonical-form rules to apply at every node.
-    pub canonical: CanonicalRules,
-    /// Order moves (table move, immediate wins, killers, captures, most
-    /// advanced first) instead of taking them as generated.
-    pub ordering: bool,
-    /// Threads for the root moves (0: rayon's default, all cores).
-    pub threads: usize,
-    /// Enhanced transposition cutoff: look up every child in the
-    /// transposition table before searching any.
-    pub etc: bool,
-    /// Win/draw/loss mode: search each root move with two null windows
-    /// ("a win?", then "at least a draw?") instead of the full one.
-    pub null_window: bool,
-    /// Resolve pure races by rule ([`crate::rules::resolve_race`]) instead of
-    /// searching them.
-    pub race: bool,
-    /// Win/draw/loss mode: take a free runner ([`crate::rules::resolve_runner`])
-    /// as a win instead of searching it.
-    pub runner: bool,
-    /// Take dead positions ([`crate::rules::is_dead`]: no capture and no
-    /// promotion can ever happen) as draws instead of searching them.
-    pub dead: bool,
-    /// The one-sided bound ([`crate::rules::can_win`]): a side to move that
-    /// can never win scores at most a draw, so "does it win?" is answered
-    /// no at once and a wider window is narrowed to "does it avoid
-    /// losing?"; if its opponent can never win either, a draw.
-    pub bound: bool,
-    /// With `ordering`: try moves whose pawn lands where no enemy pawn
-    /// attacks it a little earlier (worth a few ranks of advance).
-    pub safe_landing: bool,
-    /// Stop with [`SolveError::Stopped`] after about this many nodes (exactly,
-    /// on one thread): to interrupt a long solve and resume it later.
-    pub max_nodes: Option<u64>,
-}
-
-impl Default for SolverConfig {
-    fn default() -> SolverConfig {
-        SolverConfig {
-            hash_mb: 64,
-            dtm: false,
-            canonical: CanonicalRules::ALL,
-            ordering: true,
-            threads: 1,
-            race: true,
-            runner: true,
-            dead: true,
-            bound: true,
-            safe_landing: true,
-            etc: true,
-            null_window: false,
-            max_nodes: None,
-        }
-    }
-}
-
 const INF: i32 = 30_000;
-/// The move-order bonus of a move whose pawn lands on a square no enemy
-/// pawn attacks (in ranks of advance).
-const SAFE_LANDING: i32 = 3;
-const NO_MOVE: u16 = 0;
 
 /// What a probe finds: the bounds of the score, the best move and the
 /// work (log2 of the nodes) the search took.
@@ -263,11 +201,6 @@ impl Worker {
     }
 }
 
-#[inline]
-fn code(m: Move) -> u16 {
-    1 + (m.from.index() * 64 + m.to.index()) as u16
-}
-
 /// Solves positions of one variant by search, with tables where they exist.
 pub struct Solver<'a> {
     config: SolverConfig,
@@ -287,18 +220,18 @@ pub struct SharedTable {
 }
 
 impl SharedTable {
-    /// An empty table of `config.hash_mb` MiB for solvers scoring as
+    /// An empty table of `config.search.hash_mb` MiB for solvers scoring as
     /// `config` does; [`SolveError::Memory`] if it does not fit in memory.
     pub fn new(config: &SolverConfig) -> Result<SharedTable, SolveError> {
         Ok(SharedTable {
-            tt: Arc::new(TranspositionTable::new(config.hash_mb)?),
+            tt: Arc::new(TranspositionTable::new(config.search.hash_mb)?),
             dtm: config.dtm,
         })
     }
 }
 
 impl<'a> Solver<'a> {
-    /// A solver with an empty transposition table of `config.hash_mb` MiB;
+    /// A solver with an empty transposition table of `config.search.hash_mb` MiB;
     /// [`SolveError::Memory`] if that does not fit in memory.
     pub fn new(
         config: SolverConfig,
@@ -307,13 +240,13 @@ impl<'a> Solver<'a> {
         Ok(Solver {
             config,
             tables,
-            tt: Arc::new(TranspositionTable::new(config.hash_mb)?),
-            counters: Counters::new(config.max_nodes),
+            tt: Arc::new(TranspositionTable::new(config.search.hash_mb)?),
+            counters: Counters::new(config.search.max_nodes),
         })
     }
 
     /// A solver that stores into and probes `table` (whose size replaces
-    /// `config.hash_mb`, and whose scoring, DTM or not, replaces
+    /// `config.search.hash_mb`, and whose scoring, DTM or not, replaces
     /// `config.dtm`: entries of both kinds must never mix).
     pub fn with_table(
         config: SolverConfig,
@@ -327,7 +260,7 @@ impl<'a> Solver<'a> {
             },
             tables,
             tt: Arc::clone(&table.tt),
-            counters: Counters::new(config.max_nodes),
+            counters: Counters::new(config.search.max_nodes),
         }
     }
 
@@ -491,7 +424,7 @@ impl<'a> Solver<'a> {
     /// The canonical form the search works on.
     #[inline]
     fn canonical(&self, pos: &Position) -> Position {
-        canonical_with(pos, self.config.canonical)
+        canonical_with(pos, self.config.search.canonical)
     }
 
     /// Orders `moves` of `pos`: best guesses first.
@@ -500,7 +433,7 @@ impl<'a> Solver<'a> {
             return;
         }
         let killers = w.killers.get(ply).copied().unwrap_or([NO_MOVE; 2]);
-        order_moves(pos, moves, tt_best, killers, self.config.safe_landing);
+        alpha_beta_order(pos, moves, tt_best, killers, self.config.safe_landing);
     }
 
     /// The legal moves of `pos` in the order the search tries them there,
@@ -515,7 +448,7 @@ impl<'a> Solver<'a> {
             NO_MOVE
         };
         if self.config.ordering {
-            order_moves(
+            alpha_beta_order(
                 pos,
                 &mut moves,
                 tt_best,
@@ -540,9 +473,7 @@ impl<'a> Solver<'a> {
         let class = profile::enter(pos, ply);
         match known(
             pos,
-            self.config.race,
-            self.config.runner,
-            self.config.dead,
+            &self.config.search.shortcuts,
             self.tables,
             self.config.dtm,
             &mut w.tally.stats,
@@ -577,12 +508,12 @@ impl<'a> Solver<'a> {
         // never win, returned on its own, costs more nodes than it saves
         // (pawn game 7x7, Peasants' Chess 4x8), for a searched position's
         // fail-soft score is often a stronger bound.
-        if (self.config.bound || profile::enabled()) && !may_win(pos, pos.turn()) {
+        if (self.config.search.shortcuts.bound || profile::enabled()) && !may_win(pos, pos.turn()) {
             let settles = alpha >= 0 || !may_win(pos, !pos.turn());
             if settles {
                 profile::bound_settles();
             }
-            if self.config.bound {
+            if self.config.search.shortcuts.bound {
                 if settles {
                     w.tally.stats.bound_hits += 1;
                     profile::end(End::Bound);
@@ -629,7 +560,7 @@ impl<'a> Solver<'a> {
             for &(m, c, k) in children.iter() {
                 // A dead child is a draw: as good as an exact entry (its
                 // value is never stored, being a leaf).
-                let upper = if self.config.dead && is_dead(&c) {
+                let upper = if self.config.search.shortcuts.dead && is_dead(&c) {
                     Some(0)
                 } else {
                     self.tt
@@ -823,9 +754,7 @@ impl<'a> Solver<'a> {
             let mut stats = SolveStats::default();
             match known(
                 &c,
-                self.config.race,
-                self.config.runner,
-                self.config.dead,
+                &self.config.search.shortcuts,
                 self.tables,
                 self.config.dtm,
                 &mut stats,
@@ -856,7 +785,7 @@ impl<'a> Solver<'a> {
     }
 
     /// The value of `pos` and of every move, the moves searched in parallel
-    /// on `config.threads` threads sharing the transposition table;
+    /// on `config.search.threads` threads sharing the transposition table;
     /// `progress` is told of each move as it is solved.
     pub fn solve_root(
         &self,
@@ -866,9 +795,9 @@ impl<'a> Solver<'a> {
         let mut w = Worker::new();
         let moves = self.root_moves(&w, pos)?;
         let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(self.config.threads)
+            .num_threads(self.config.search.threads)
             .build()
-            .map_err(|e| SolveError::Threads(self.config.threads, e.to_string()))?;
+            .map_err(|e| SolveError::Threads(self.config.search.threads, e.to_string()))?;
         let rated: Result<Vec<(Move, i32)>, SolveError> = pool.install(|| {
             moves
                 .par_iter()
@@ -989,88 +918,6 @@ impl<'a> Solver<'a> {
         })();
         self.flush(&mut w);
         result.map(|()| line)
-    }
-}
-
-/// The legal moves of `pos` in the order a fresh search with the default
-/// configuration tries them first (no table, no killers): the proof
-/// manager's guess of which child to ask first.
-pub fn move_order(pos: &Position) -> Vec<Move> {
-    let mut moves = pos.legal_moves().to_vec();
-    let config = SolverConfig::default();
-    if config.ordering {
-        order_moves(pos, &mut moves, NO_MOVE, [NO_MOVE; 2], config.safe_landing);
-    }
-    moves
-}
-
-/// Orders `moves` of `pos`, best guesses first: the table's best move,
-/// promotions, killers, captures, advance, double steps, safe landings.
-fn order_moves(
-    pos: &Position,
-    moves: &mut [Move],
-    tt_best: u16,
-    killers: [u16; 2],
-    safe_landing: bool,
-) {
-    let h = pos.board().height();
-
-    let goal = if pos.variant().rules.seventh_rank_wins {
-        h - 2
-    } else {
-        h - 1
-    };
-    // Ranks counted from the mover's side.
-    let advance = |s: Square| match pos.turn() {
-        Color::White => s.rank(),
-        Color::Black => h - 1 - s.rank(),
-    };
-    // The squares the opponent's pawns attack.
-    let theirs = pos.pawns(!pos.turn());
-    let attacked = match pos.turn() {
-        Color::White => theirs.down(1),
-        Color::Black => theirs.up(1),
-    };
-    let attacked = attacked.left() | attacked.right();
-    let mut keys = [0i32; crate::rules::moves::MAX_MOVES];
-    for (k, &m) in keys.iter_mut().zip(moves.iter()) {
-        let c = code(m);
-        let to = advance(m.to);
-        let mut key = to as i32;
-        if c == tt_best {
-            key += 100_000;
-        }
-        if to >= goal {
-            key += 50_000;
-        }
-        if killers.contains(&c) {
-            key += 10_000;
-        }
-        if m.is_capture() {
-            key += 1_000;
-        }
-        if m.kind == MoveKind::DoublePush {
-            key += 5;
-        }
-        // A pawn landing where no enemy pawn attacks it: a hint worth
-        // a few ranks of advance (Peasants' Chess 4x8 and the pawn
-        // game 7x7: a quarter fewer nodes; NOTES-reduce.md).
-        if safe_landing && !attacked.contains(m.to) {
-            key += SAFE_LANDING;
-        }
-        *k = key;
-    }
-    // Insertion sort, highest key first, stable: lists are short.
-    for i in 1..moves.len() {
-        let (k, m) = (keys[i], moves[i]);
-        let mut j = i;
-        while j > 0 && keys[j - 1] < k {
-            keys[j] = keys[j - 1];
-            moves[j] = moves[j - 1];
-            j -= 1;
-        }
-        keys[j] = k;
-        moves[j] = m;
     }
 }
 

@@ -3,7 +3,8 @@
 //! compared. Two independent ways to the same value; any disagreement
 //! means a bug in one of them or a damaged table.
 
-use super::alphabeta::{Solver, SolverConfig};
+use super::alphabeta::Solver;
+use super::config::{SearchConfig, SolverConfig};
 use super::types::{Solution, SolveError};
 use crate::index::in_domain;
 use crate::rng::SplitMix64;
@@ -102,7 +103,10 @@ pub fn cross_check(
     let mut rng = SplitMix64::new(config.seed);
     let solver = Solver::new(
         SolverConfig {
-            hash_mb: config.hash_mb,
+            search: SearchConfig {
+                hash_mb: config.hash_mb,
+                ..SolverConfig::default().search
+            },
             dtm: config.dtm,
             ..SolverConfig::default()
         },

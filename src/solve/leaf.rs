@@ -6,6 +6,7 @@ use crate::rules::dead::is_dead;
 use crate::rules::position::Position;
 use crate::rules::shortcuts::{resolve_by_rule, resolve_race, resolve_runner};
 use crate::rules::value::{Value, Wdl};
+use crate::solve::config::Shortcuts;
 use crate::solve::profile::{self, End};
 use crate::solve::types::{SolveError, SolveStats};
 use crate::table::Tablebase;
@@ -35,22 +36,21 @@ impl Known {
 
 /// Every piece of knowledge beyond the rules of play, in one place: the
 /// value of a canonical position (white to move, game not over) if it is
-/// known without search, counted in `stats`. `exact`: a table probe reads
-/// the DTM too (else only the WDL section, half the blocks to decompress),
-/// and the free-runner rule, which knows a win but not its distance, is
-/// left out. `dead`: take dead positions ([`is_dead`]) as draws.
-#[allow(clippy::too_many_arguments)]
+/// known without search, counted in `stats`: the rule of fact 3, the
+/// `shortcuts` switched on (all but the bound, which the solvers apply
+/// themselves), then the tables. `exact`: a table probe reads the DTM too
+/// (else only the WDL section, half the blocks to decompress), and the
+/// free-runner rule, which knows a win but not its distance, is left out.
 pub(crate) fn known(
     pos: &Position,
-    race: bool,
-    runner: bool,
-    dead: bool,
+    shortcuts: &Shortcuts,
     tables: Option<&Tablebase>,
     exact: bool,
     stats: &mut SolveStats,
 ) -> Result<Option<Known>, SolveError> {
-    // En passant first, exactly as `eval::value` does: with a right to
-    // capture en passant the rule of fact 3 may not hold (height 5).
+    // En passant first, as the tables' `index::domain::value` does: with
+    // a right to capture en passant the rule of fact 3 may not hold
+    // (height 5). Such a position is searched.
     if pos.ep_square().is_some() {
         return Ok(None);
     }
@@ -59,19 +59,19 @@ pub(crate) fn known(
         profile::end(End::Rule);
         return Ok(Some(Known::Exact(v)));
     }
-    if race {
+    if shortcuts.race {
         if let Some(v) = resolve_race(pos) {
             stats.race_hits += 1;
             profile::end(End::Race);
             return Ok(Some(Known::Exact(v)));
         }
     }
-    if runner && !exact && resolve_runner(pos) {
+    if shortcuts.runner && !exact && resolve_runner(pos) {
         stats.runner_hits += 1;
         profile::end(End::Runner);
         return Ok(Some(Known::Wdl(Wdl::Win)));
     }
-    if dead && is_dead(pos) {
+    if shortcuts.dead && is_dead(pos) {
         stats.dead_hits += 1;
         profile::end(End::Dead);
         return Ok(Some(Known::Exact(Value::Draw)));

@@ -6,8 +6,10 @@
 //! carry from one run to the next.
 
 pub(crate) mod alphabeta;
+pub(crate) mod config;
 pub(crate) mod crosscheck;
 pub(crate) mod leaf;
+pub(crate) mod order;
 pub(crate) mod pns;
 pub mod profile;
 pub(crate) mod savefile;
@@ -15,11 +17,13 @@ pub(crate) mod session;
 pub(crate) mod tt;
 pub(crate) mod types;
 
-pub use alphabeta::{move_order, SharedTable, Solver, SolverConfig};
+pub use alphabeta::{SharedTable, Solver};
+pub use config::{PnConfig, PnEpsilon, PnInit, SearchConfig, Shortcuts, SolverConfig};
 pub use crosscheck::{
     cross_check, CrossCheckConfig, CrossCheckError, CrossCheckReport, Disagreement,
 };
-pub use pns::{PnConfig, PnEntry, PnInit, PnSolver, ProofStep, SharedPnTable};
+pub use order::move_order;
+pub use pns::{PnEntry, PnSolver, ProofStep, SharedPnTable};
 pub use savefile::{
     decode_proven, encode_proven, load_proven, save_proven, save_proven_union, ProvenError,
     ProvenKind,

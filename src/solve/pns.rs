@@ -1,6 +1,6 @@
 //! Depth-first proof-number search (df-pn, Nagai 2002) for the binary
 //! questions "does this side win?", with the best child searched until the
-//! node's own threshold ([`PnConfig::stick`]; the 1+ε trick of Pawlewicz
+//! node's own threshold ([`PnEpsilon::Stick`]; the 1+ε trick of Pawlewicz
 //! and Lew as the alternative) and a transposition table keyed by the whole
 //! canonical position and the question. Decisive results have small proof
 //! trees; this finds them where alpha-beta ([`crate::Solver`]) would have
@@ -20,19 +20,23 @@
 //! subtree twice, which costs efficiency, never correctness. Two moves that
 //! lead to the same canonical position are one child.
 //!
-//! Leaves are exactly those of the alpha-beta solver: a move that ends the
-//! game by rule (the mover wins), stalemate (a draw), and [`PnSolver::leaf`]
-//! (fact 3's rule when there is no en passant right, the pure-race rule,
-//! the tables of this board or a narrower one that hold the position).
+//! Leaves are those of the alpha-beta solver in win/draw/loss mode: a move
+//! that ends the game by rule (the mover wins), stalemate (a draw), and
+//! [`PnSolver::settled`]: fact 3's rule when there is no en passant right,
+//! the shortcuts switched on (pure races, free runners, dead positions),
+//! the tables of this board or a narrower one that hold the position. Only
+//! the one-sided bound differs ([`crate::solve::Shortcuts::bound`]: here it
+//! only disproves an attacker to move, and is off by default). Children
+//! are tried in the order of [`crate::solve::order`].
 
-use crate::rules::bitboard::Bitboard;
 use crate::rules::bound::may_win;
-use crate::rules::canonical::{canonical_with, position_key, CanonicalRules};
-use crate::rules::color::Color;
-use crate::rules::moves::{Move, MoveKind};
+use crate::rules::canonical::{canonical_with, position_key};
+use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crate::rules::value::Wdl;
+use crate::solve::config::{PnConfig, PnEpsilon, PnInit};
 use crate::solve::leaf::{known, Counters, Known, Tally};
+use crate::solve::order::{attacked_squares, guess_cost, pn_order};
 use crate::solve::tt::{Table, Zeroed};
 use crate::solve::types::{Proven, Question, RootSolution, Solution, SolveError, SolveStats};
 use crate::table::Tablebase;
@@ -47,140 +51,6 @@ const INF: Number = Number::MAX;
 /// The largest number of an unsolved node: sums saturate here.
 const BIG: Number = INF - 1;
 const BUCKET: usize = 4;
-
-/// How a child's numbers start before it is searched.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum PnInit {
-    /// φ = δ = 1.
-    One,
-    /// φ = 1, δ = its number of legal moves (each must be refuted).
-    Mobility,
-    /// φ = 1, δ = its number of legal moves plus the cost of the move
-    /// that led to it as a guess: one per rank it stops short of the far
-    /// edge, one if an enemy pawn attacks the square it lands on, one if
-    /// it is not a double step, 128 if it captures nothing. With
-    /// [`PnConfig::stick`] the search is depth-first (see there), so these
-    /// numbers are the order in which a side tries its moves; mobility
-    /// alone ignores what the move is and leaves ties to the list's order.
-    /// Peasants' Chess 5x8 value-only: 123 M nodes with
-    /// [`PnInit::Mobility`], 71 M with this.
-    Guided,
-}
-
-/// What a move costs as a guess in [`PnInit::Guided`], added to its
-/// child's starting δ: one per rank short of the far edge (the mover's
-/// view), one if an enemy pawn attacks the square it lands on, one if it
-/// is not a double step, and [`NOT_A_CAPTURE`] if it captures nothing.
-/// Lower is tried earlier.
-#[inline]
-fn guess_cost(pos: &Position, m: Move, attacked: Bitboard) -> Number {
-    let mut cost = (pos.board().height() - 1 - advance(pos, m)) as Number;
-    cost += attacked.contains(m.to) as Number;
-    cost += (m.kind != MoveKind::DoublePush) as Number;
-    if !m.is_capture() {
-        cost += NOT_A_CAPTURE;
-    }
-    cost
-}
-
-/// The cost of a quiet move in [`guess_cost`]: more than any capture's
-/// child can start with (at most 56 replies on an 8x8 board: 16 single
-/// steps, 8 double steps, 32 captures; 7 ranks short, 2 for landing
-/// attacked and a single step), so every capture comes before every
-/// quiet move.
-const NOT_A_CAPTURE: Number = 128;
-
-/// The rank `m` lands on, counted from the mover's side.
-#[inline]
-fn advance(pos: &Position, m: Move) -> u8 {
-    match pos.turn() {
-        Color::White => m.to.rank(),
-        Color::Black => pos.board().height() - 1 - m.to.rank(),
-    }
-}
-
-/// The squares the pawns of the side not to move in `pos` attack.
-#[inline]
-fn attacked_squares(pos: &Position) -> Bitboard {
-    let theirs = pos.pawns(!pos.turn());
-    let ahead = match pos.turn() {
-        Color::White => theirs.down(1),
-        Color::Black => theirs.up(1),
-    };
-    ahead.left() | ahead.right()
-}
-
-/// How the proof-number solver searches.
-#[derive(Clone, Copy, Debug)]
-pub struct PnConfig {
-    /// Size of the transposition table in MiB (0: one bucket of four
-    /// entries, to test that the search stays right whatever is replaced).
-    pub hash_mb: usize,
-    /// Which canonical-form rules to apply at every node.
-    pub canonical: CanonicalRules,
-    /// How unsearched children's numbers start.
-    pub init: PnInit,
-    /// The ε of the 1+ε trick as a shift: the best child is searched until
-    /// its δ passes the second best's by a factor of `1 + 2^-shift`
-    /// (`None`: plain df-pn, passing it by one). Unused with
-    /// [`PnConfig::stick`].
-    pub epsilon_shift: Option<u32>,
-    /// The best child keeps the search until the node's own threshold is
-    /// reached, however far its δ passes the second best's (the 1+ε trick
-    /// with ε unbounded): a side that needs one good move commits to the
-    /// one it chose instead of turning to another that looks as good. In
-    /// the proofs the search finds, most moves of such a side are good
-    /// (`examples/proof_choices.rs`: 4.2 of 4.9 on Peasants' Chess 4x8),
-    /// so turning between them is where the nodes went. As a question
-    /// starts with infinite thresholds, a child then comes back only once
-    /// solved (or when the budget runs out): the search is depth-first,
-    /// and the children's numbers (`init`) are the order in which each
-    /// side tries its moves.
-    pub stick: bool,
-    /// Weak proof numbers (Ueda et al. 2008): δ = the largest φ of the
-    /// children plus one for each other unsolved child, instead of the sum,
-    /// which counts a subtree shared by transpositions once per path.
-    pub weak: bool,
-    /// Threads for the root moves (they share the transposition table).
-    pub threads: usize,
-    /// Stop with [`SolveError::Stopped`] after about this many nodes (exactly,
-    /// on one thread).
-    pub max_nodes: Option<u64>,
-    /// Resolve pure races by rule ([`crate::rules::resolve_race`]) instead of
-    /// searching them.
-    pub race: bool,
-    /// Take a free runner ([`crate::rules::resolve_runner`]) as a win instead of
-    /// searching it.
-    pub runner: bool,
-    /// Take dead positions ([`crate::rules::is_dead`]) as draws instead of
-    /// searching them.
-    pub dead: bool,
-    /// The one-sided bound ([`crate::rules::may_win`]): a node whose
-    /// attacker is to move and can never win is disproven at once. Off by
-    /// default: it changes the proof numbers' course more than it saves
-    /// (pawn game 7x7 10.85 M -> 10.17 M nodes, Peasants' Chess 4x8
-    /// 2.75 M -> 3.14 M).
-    pub bound: bool,
-}
-
-impl Default for PnConfig {
-    fn default() -> PnConfig {
-        PnConfig {
-            hash_mb: 64,
-            canonical: CanonicalRules::ALL,
-            init: PnInit::Guided,
-            epsilon_shift: Some(1),
-            stick: true,
-            weak: false,
-            threads: 1,
-            max_nodes: None,
-            race: true,
-            runner: true,
-            dead: true,
-            bound: false,
-        }
-    }
-}
 
 /// One slot of a bucket, 28 bytes: four make a bucket of two cache lines
 /// with its lock.
@@ -489,7 +359,7 @@ pub struct PnSolver<'a> {
 }
 
 impl<'a> PnSolver<'a> {
-    /// A solver with an empty transposition table of `config.hash_mb` MiB;
+    /// A solver with an empty transposition table of `config.search.hash_mb` MiB;
     /// [`SolveError::Memory`] if that does not fit in memory.
     pub fn new(
         config: PnConfig,
@@ -498,14 +368,14 @@ impl<'a> PnSolver<'a> {
         Ok(PnSolver {
             config,
             tables,
-            tt: Arc::new(TranspositionTable::new(config.hash_mb)?),
-            counters: Counters::new(config.max_nodes),
+            tt: Arc::new(TranspositionTable::new(config.search.hash_mb)?),
+            counters: Counters::new(config.search.max_nodes),
             root: AtomicU64::new(0),
         })
     }
 
     /// A solver that stores into and probes `table` (whose size replaces
-    /// `config.hash_mb`), with node counts, budget and stop flag of its
+    /// `config.search.hash_mb`), with node counts, budget and stop flag of its
     /// own: the local workers of the proof manager share one table.
     pub fn with_table(
         config: PnConfig,
@@ -516,7 +386,7 @@ impl<'a> PnSolver<'a> {
             config,
             tables,
             tt: Arc::clone(&table.0),
-            counters: Counters::new(config.max_nodes),
+            counters: Counters::new(config.search.max_nodes),
             root: AtomicU64::new(0),
         }
     }
@@ -557,9 +427,7 @@ impl<'a> PnSolver<'a> {
     fn leaf(&self, w: &mut Worker, pos: &Position) -> Result<Option<Wdl>, SolveError> {
         let k = known(
             pos,
-            self.config.race,
-            self.config.runner,
-            self.config.dead,
+            &self.config.search.shortcuts,
             self.tables,
             false,
             &mut w.tally.stats,
@@ -569,7 +437,7 @@ impl<'a> PnSolver<'a> {
 
     /// Whether the side to move in the canonical `pos` reaches its goal,
     /// if known without search: by [`Self::leaf`], or (with
-    /// [`PnConfig::bound`]) disproven for an attacker to move that can
+    /// [`crate::solve::Shortcuts::bound`]) disproven for an attacker to move that can
     /// never win. (Proving a defender whose opponent can never win as well
     /// cost more nodes still: Peasants' Chess 4x8 3.27 M.)
     fn settled(
@@ -581,7 +449,7 @@ impl<'a> PnSolver<'a> {
         if let Some(v) = self.leaf(w, pos)? {
             return Ok(Some(reaches(v, attacker_to_move)));
         }
-        if self.config.bound && attacker_to_move && !may_win(pos, pos.turn()) {
+        if self.config.search.shortcuts.bound && attacker_to_move && !may_win(pos, pos.turn()) {
             w.tally.stats.bound_hits += 1;
             return Ok(Some(false));
         }
@@ -610,27 +478,6 @@ impl<'a> PnSolver<'a> {
         })
     }
 
-    /// Orders moves: best guesses first (ties in the search go to the
-    /// first): captures, the most advanced, pawns landing where no enemy
-    /// pawn attacks them (worth a few ranks, as in alpha-beta's order).
-    /// `attacked`: [`attacked_squares`] of `pos`.
-    fn order(pos: &Position, moves: &mut [Move], attacked: Bitboard) {
-        let key = |m: &Move| {
-            let mut k = advance(pos, *m) as i32;
-            if m.is_capture() {
-                k += 100;
-            }
-            if m.kind == MoveKind::DoublePush {
-                k += 1;
-            }
-            if !attacked.contains(m.to) {
-                k += 3;
-            }
-            std::cmp::Reverse(k)
-        };
-        moves.sort_by_key(key);
-    }
-
     /// Expands a canonical node: its children with their numbers, or its
     /// numbers if the node is decided by the rules of play (a move that
     /// wins at once, no move at all).
@@ -646,13 +493,13 @@ impl<'a> PnSolver<'a> {
             return Ok(Some(solved(reaches(Wdl::Draw, attacker_to_move))));
         }
         let attacked = attacked_squares(pos);
-        Self::order(pos, moves.as_mut_slice(), attacked);
+        pn_order(pos, moves.as_mut_slice(), attacked);
         for &m in moves.iter() {
             let child = pos.play(m);
             if child.winner_by_rule().is_some() {
                 return Ok(Some(solved(true)));
             }
-            let c = canonical_with(&child, self.config.canonical);
+            let c = canonical_with(&child, self.config.search.canonical);
             let key = tt_key(&c, !attacker_to_move);
             if children.iter().any(|x| x.key == key) {
                 continue;
@@ -739,14 +586,13 @@ impl<'a> PnSolver<'a> {
             let c = &children[best];
             let child_th_phi =
                 (th_delta as u64 - delta as u64 + c.phi as u64).min(INF as u64) as Number;
-            let grow = match self.config.epsilon_shift {
-                Some(s) => (d2 >> s).max(1),
-                None => 1,
-            };
-            let child_th_delta = if self.config.stick {
-                th_phi
-            } else {
-                th_phi.min(d2.saturating_add(grow))
+            let child_th_delta = match self.config.epsilon {
+                PnEpsilon::Stick => th_phi,
+                PnEpsilon::Plain => th_phi.min(d2.saturating_add(1)),
+                PnEpsilon::Shift(s) => {
+                    let grow = d2.checked_shr(s).unwrap_or(0).max(1);
+                    th_phi.min(d2.saturating_add(grow))
+                }
             };
             let (cp, cd) = self.mid(w, &c.pos, c.key, child_th_phi, child_th_delta, false)?;
             let c = &mut children[best];
@@ -769,7 +615,7 @@ impl<'a> PnSolver<'a> {
         if pos.winner_by_rule().is_some() {
             return Ok(reaches(Wdl::Loss, attacker_to_move));
         }
-        let c = canonical_with(pos, self.config.canonical);
+        let c = canonical_with(pos, self.config.search.canonical);
         let key = tt_key(&c, attacker_to_move);
         if let Some((phi, delta)) = self.tt.probe(key) {
             w.tally.stats.tt_hits += 1;
@@ -833,7 +679,7 @@ impl<'a> PnSolver<'a> {
         if pos.count_moves() == 0 {
             return Some(reaches(Wdl::Draw, attacker_to_move));
         }
-        let c = canonical_with(pos, self.config.canonical);
+        let c = canonical_with(pos, self.config.search.canonical);
         match self.tt.probe(tt_key(&c, attacker_to_move)) {
             Some((phi, delta)) if phi == 0 || delta == 0 => Some(phi == 0),
             // A throwaway worker: the leaf rules' counts are not the search's.
@@ -881,7 +727,7 @@ impl<'a> PnSolver<'a> {
     }
 
     /// The value of `pos` and of every move, the moves searched in parallel
-    /// on `config.threads` threads sharing the transposition table;
+    /// on `config.search.threads` threads sharing the transposition table;
     /// `progress` is told of each move as it is solved.
     pub fn solve_root(
         &self,
@@ -892,11 +738,11 @@ impl<'a> PnSolver<'a> {
             return Err(SolveError::GameOver(outcome));
         }
         let mut moves: Vec<Move> = pos.legal_moves().to_vec();
-        Self::order(pos, &mut moves, attacked_squares(pos));
+        pn_order(pos, &mut moves, attacked_squares(pos));
         let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(self.config.threads)
+            .num_threads(self.config.search.threads)
             .build()
-            .map_err(|e| SolveError::Threads(self.config.threads, e.to_string()))?;
+            .map_err(|e| SolveError::Threads(self.config.search.threads, e.to_string()))?;
         let rated: Result<Vec<(Move, Wdl)>, SolveError> = pool.install(|| {
             moves
                 .par_iter()
@@ -950,7 +796,7 @@ impl<'a> PnSolver<'a> {
     /// `value`, that keeps that value.
     fn keeping_move(&self, w: &mut Worker, p: &Position, value: Wdl) -> Result<Move, SolveError> {
         let mut moves = p.legal_moves();
-        Self::order(p, moves.as_mut_slice(), attacked_squares(p));
+        pn_order(p, moves.as_mut_slice(), attacked_squares(p));
         for &m in moves.iter() {
             let child = p.play(m);
             // The move keeps the value if the child has the opposite one:
@@ -1049,7 +895,7 @@ impl<'a> PnSolver<'a> {
             if p.winner_by_rule().is_some() {
                 continue;
             }
-            let c = canonical_with(&p, self.config.canonical);
+            let c = canonical_with(&p, self.config.search.canonical);
             if !seen.insert(tt_key(&c, attacker_to_move)) {
                 continue;
             }
@@ -1065,7 +911,7 @@ impl<'a> PnSolver<'a> {
                 continue;
             }
             let mut moves = c.legal_moves();
-            Self::order(&c, moves.as_mut_slice(), attacked_squares(&c));
+            pn_order(&c, moves.as_mut_slice(), attacked_squares(&c));
             let children: Vec<Position> = moves.iter().map(|&m| c.play(m)).collect();
             if children.is_empty() || children.iter().any(|ch| ch.winner_by_rule().is_some()) {
                 // Stalemate (a draw) or a move that wins at once.
@@ -1084,7 +930,7 @@ impl<'a> PnSolver<'a> {
                 let mut failing = None;
                 for ch in &children {
                     let k = tt_key(
-                        &canonical_with(ch, self.config.canonical),
+                        &canonical_with(ch, self.config.search.canonical),
                         !attacker_to_move,
                     );
                     if self.tt.probe(k).is_some_and(|(_, delta)| delta == 0) {

@@ -22,7 +22,7 @@ pub enum SolveError {
     #[error("could not start {0} threads: {1}")]
     Threads(usize, String),
     /// [`super::Solver::stop`] was called or the node budget
-    /// ([`super::SolverConfig::max_nodes`]) ran out: what was proven so far is in
+    /// ([`super::SearchConfig::max_nodes`]) ran out: what was proven so far is in
     /// [`super::Solver::proven`].
     #[error("stopped before the end")]
     Stopped,

@@ -1,0 +1,294 @@
+//! How the two solvers search: what both configurations share
+//! ([`SearchConfig`], with the proven [`Shortcuts`] they may take), then
+//! each one's own ([`SolverConfig`] for alpha-beta, [`PnConfig`] for
+//! proof-number search). The settings the command line names
+//! ([`PnInit`], [`PnEpsilon`]) print and parse with the same words.
+
+use crate::rules::canonical::CanonicalRules;
+use crate::rules::error::SettingError;
+use std::fmt;
+use std::str::FromStr;
+
+/// Which proven shortcuts a search takes at a node instead of searching
+/// below it (the rule of fact 3 is always taken). Each one is checked
+/// against plain minimax (`tests/race_vs_minimax.rs`,
+/// `tests/dead_vs_minimax.rs`, `tests/bound_vs_minimax.rs`); switching one
+/// off measures what it saves. No `Default`: the two solvers differ in
+/// [`Shortcuts::bound`], so each configuration's default says which.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shortcuts {
+    /// Resolve pure races by rule ([`crate::rules::resolve_race`]) instead
+    /// of searching them.
+    pub race: bool,
+    /// Win/draw/loss searches: take a free runner
+    /// ([`crate::rules::resolve_runner`]) as a win instead of searching it
+    /// (never in DTM mode: the rule does not know the distance).
+    pub runner: bool,
+    /// Take dead positions ([`crate::rules::is_dead`]: no capture and no
+    /// promotion can ever happen) as draws instead of searching them.
+    pub dead: bool,
+    /// The one-sided bound ([`crate::rules::may_win`]): a side to move
+    /// that can never win scores at most a draw. Alpha-beta answers "does
+    /// it win?" no at once, narrows a wider window to "does it avoid
+    /// losing?" and scores a draw if its opponent can never win either;
+    /// proof-number search disproves such a node when the side to move is
+    /// the attacker (off in [`PnConfig::default`]: it changes the proof
+    /// numbers' course more than it saves, pawn game 7x7 10.85 M -> 10.17 M
+    /// nodes, Peasants' Chess 4x8 2.75 M -> 3.14 M).
+    pub bound: bool,
+}
+
+impl Shortcuts {
+    /// Every shortcut.
+    pub const ALL: Shortcuts = Shortcuts {
+        race: true,
+        runner: true,
+        dead: true,
+        bound: true,
+    };
+    /// None: the search finds every value itself.
+    pub const NONE: Shortcuts = Shortcuts {
+        race: false,
+        runner: false,
+        dead: false,
+        bound: false,
+    };
+}
+
+/// What the configurations of both solvers hold: the transposition
+/// table's size, the canonical forms, the threads, the node budget and
+/// the shortcuts. No `Default`: start from a solver's
+/// (`SolverConfig::default().search`, `PnConfig::default().search`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchConfig {
+    /// Size of the transposition table in MiB (proof-number search: 0 is
+    /// one bucket of four entries, to test that the search stays right
+    /// whatever is replaced).
+    pub hash_mb: usize,
+    /// Which canonical-form rules to apply at every node.
+    pub canonical: CanonicalRules,
+    /// Threads for the root moves, sharing the transposition table (0:
+    /// rayon's default, all cores).
+    pub threads: usize,
+    /// Stop with [`super::SolveError::Stopped`] after about this many
+    /// nodes (exactly, on one thread): to interrupt a long solve and
+    /// resume it later.
+    pub max_nodes: Option<u64>,
+    /// The proven shortcuts the search takes.
+    pub shortcuts: Shortcuts,
+}
+
+/// How the alpha-beta solver ([`super::Solver`]) searches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolverConfig {
+    /// What both solvers' configurations hold.
+    pub search: SearchConfig,
+    /// Exact values with DTM instead of win/draw/loss only.
+    pub dtm: bool,
+    /// Order moves (table move, immediate wins, killers, captures, most
+    /// advanced first) instead of taking them as generated.
+    pub ordering: bool,
+    /// Enhanced transposition cutoff: look up every child in the
+    /// transposition table before searching any.
+    pub etc: bool,
+    /// Win/draw/loss mode: search each root move with two null windows
+    /// ("a win?", then "at least a draw?") instead of the full one.
+    pub null_window: bool,
+    /// With `ordering`: try moves whose pawn lands where no enemy pawn
+    /// attacks it a little earlier (worth a few ranks of advance).
+    pub safe_landing: bool,
+}
+
+impl Default for SolverConfig {
+    fn default() -> SolverConfig {
+        SolverConfig {
+            search: SearchConfig {
+                hash_mb: 64,
+                canonical: CanonicalRules::ALL,
+                threads: 1,
+                max_nodes: None,
+                shortcuts: Shortcuts::ALL,
+            },
+            dtm: false,
+            ordering: true,
+            etc: true,
+            null_window: false,
+            safe_landing: true,
+        }
+    }
+}
+
+/// How the proof-number solver ([`super::PnSolver`]) searches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PnConfig {
+    /// What both solvers' configurations hold.
+    pub search: SearchConfig,
+    /// How unsearched children's numbers start.
+    pub init: PnInit,
+    /// How far the best child is searched before the node looks again.
+    pub epsilon: PnEpsilon,
+    /// Weak proof numbers (Ueda et al. 2008): δ = the largest φ of the
+    /// children plus one for each other unsolved child, instead of the sum,
+    /// which counts a subtree shared by transpositions once per path.
+    pub weak: bool,
+}
+
+impl Default for PnConfig {
+    fn default() -> PnConfig {
+        PnConfig {
+            search: SearchConfig {
+                hash_mb: 64,
+                canonical: CanonicalRules::ALL,
+                threads: 1,
+                max_nodes: None,
+                shortcuts: Shortcuts {
+                    bound: false,
+                    ..Shortcuts::ALL
+                },
+            },
+            init: PnInit::Guided,
+            epsilon: PnEpsilon::Stick,
+            weak: false,
+        }
+    }
+}
+
+/// How a child's numbers start before it is searched. Written `one`,
+/// `mobility`, `guided`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum PnInit {
+    /// φ = δ = 1.
+    One,
+    /// φ = 1, δ = its number of legal moves (each must be refuted).
+    Mobility,
+    /// φ = 1, δ = its number of legal moves plus the cost of the move
+    /// that led to it as a guess: one per rank it stops short of the far
+    /// edge, one if an enemy pawn attacks the square it lands on, one if
+    /// it is not a double step, 128 if it captures nothing. With
+    /// [`PnEpsilon::Stick`] the search is depth-first (see there), so these
+    /// numbers are the order in which a side tries its moves; mobility
+    /// alone ignores what the move is and leaves ties to the list's order.
+    /// Peasants' Chess 5x8 value-only: 123 M nodes with
+    /// [`PnInit::Mobility`], 71 M with this.
+    Guided,
+}
+
+impl fmt::Display for PnInit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            PnInit::One => "one",
+            PnInit::Mobility => "mobility",
+            PnInit::Guided => "guided",
+        })
+    }
+}
+
+impl FromStr for PnInit {
+    type Err = SettingError;
+
+    fn from_str(text: &str) -> Result<PnInit, SettingError> {
+        match text {
+            "guided" => Ok(PnInit::Guided),
+            "mobility" => Ok(PnInit::Mobility),
+            "one" => Ok(PnInit::One),
+            _ => Err(SettingError {
+                expected: "guided, mobility or one",
+            }),
+        }
+    }
+}
+
+/// How long df-pn searches the best child before the node compares its
+/// children again: until the child's δ passes the second best's (plain
+/// df-pn: by one; the 1+ε trick of Pawlewicz and Lew: by a factor), or
+/// until the node's own threshold. Written `off`, the shift (`0` to `31`)
+/// or `stick`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum PnEpsilon {
+    /// Plain df-pn: until the best child's δ passes the second best's by
+    /// one.
+    Plain,
+    /// The 1+ε trick with ε = 2^-shift (a shift below 32): until the best
+    /// child's δ passes the second best's by a factor of `1 + 2^-shift`.
+    Shift(u32),
+    /// The best child keeps the search until the node's own threshold is
+    /// reached, however far its δ passes the second best's (the 1+ε trick
+    /// with ε unbounded): a side that needs one good move commits to the
+    /// one it chose instead of turning to another that looks as good. In
+    /// the proofs the search finds, most moves of such a side are good
+    /// (`examples/proof_choices.rs`: 4.2 of 4.9 on Peasants' Chess 4x8),
+    /// so turning between them is where the nodes went. As a question
+    /// starts with infinite thresholds, a child then comes back only once
+    /// solved (or when the budget runs out): the search is depth-first,
+    /// and the children's numbers ([`PnConfig::init`]) are the order in
+    /// which each side tries its moves.
+    Stick,
+}
+
+impl fmt::Display for PnEpsilon {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PnEpsilon::Plain => f.write_str("off"),
+            PnEpsilon::Shift(s) => write!(f, "{s}"),
+            PnEpsilon::Stick => f.write_str("stick"),
+        }
+    }
+}
+
+impl FromStr for PnEpsilon {
+    type Err = SettingError;
+
+    fn from_str(text: &str) -> Result<PnEpsilon, SettingError> {
+        match text {
+            "stick" => Ok(PnEpsilon::Stick),
+            "off" => Ok(PnEpsilon::Plain),
+            _ => text
+                .parse::<u32>()
+                .ok()
+                .filter(|&s| s < 32)
+                .map(PnEpsilon::Shift)
+                .ok_or(SettingError {
+                    expected: "stick, off or a shift 0..31",
+                }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_print_as_they_parse() {
+        for name in ["one", "mobility", "guided"] {
+            assert_eq!(name.parse::<PnInit>().unwrap().to_string(), name);
+        }
+        for name in ["off", "stick", "0", "1", "31"] {
+            assert_eq!(name.parse::<PnEpsilon>().unwrap().to_string(), name);
+        }
+        assert_eq!("5".parse::<PnEpsilon>(), Ok(PnEpsilon::Shift(5)));
+        for bad in ["32", "-1", "", "Stick", "1.5"] {
+            let e = bad.parse::<PnEpsilon>().unwrap_err();
+            assert_eq!(e.to_string(), "expected stick, off or a shift 0..31");
+        }
+        let e = "two".parse::<PnInit>().unwrap_err();
+        assert_eq!(e.to_string(), "expected guided, mobility or one");
+    }
+
+    #[test]
+    fn defaults_differ_only_in_the_bound() {
+        let (ab, pn) = (SolverConfig::default().search, PnConfig::default().search);
+        assert!(ab.shortcuts.bound && !pn.shortcuts.bound);
+        let bound = Shortcuts {
+            bound: true,
+            ..pn.shortcuts
+        };
+        assert_eq!(
+            ab,
+            SearchConfig {
+                shortcuts: bound,
+                ..pn
+            }
+        );
+    }
+}

@@ -1,0 +1,285 @@
+//! The move order: which move a search tries first. Both solvers and the
+//! engine's heuristic search read a move the same way (how far it
+//! advances, whether it captures, whether it is a double step, whether it
+//! lands where an enemy pawn attacks it) and weigh it in their own way:
+//! alpha-beta adds the transposition table's move, promotions and killers
+//! ([`alpha_beta_order`]); proof-number search tries its moves in the
+//! order of their guessed cost ([`guess_cost`], [`pn_order`]).
+
+use crate::rules::bitboard::Bitboard;
+use crate::rules::color::Color;
+use crate::rules::moves::{Move, MoveKind, MAX_MOVES};
+use crate::rules::position::Position;
+
+/// A move as the alpha-beta search's table and killers keep it:
+/// `1 + from * 64 + to`; [`NO_MOVE`] for none.
+pub(crate) type MoveCode = u16;
+
+/// No move.
+pub(crate) const NO_MOVE: MoveCode = 0;
+
+/// The [`MoveCode`] of `m`.
+#[inline]
+pub(crate) fn code(m: Move) -> MoveCode {
+    1 + (m.from.index() * 64 + m.to.index()) as MoveCode
+}
+
+/// The rank `m` lands on, counted from the mover's side (0: its first
+/// rank).
+#[inline]
+pub(crate) fn advance(pos: &Position, m: Move) -> u8 {
+    match pos.turn() {
+        Color::White => m.to.rank(),
+        Color::Black => pos.board().height() - 1 - m.to.rank(),
+    }
+}
+
+/// The squares the pawns of the side not to move in `pos` attack.
+#[inline]
+pub(crate) fn attacked_squares(pos: &Position) -> Bitboard {
+    let theirs = pos.pawns(!pos.turn());
+    let ahead = match pos.turn() {
+        Color::White => theirs.down(1),
+        Color::Black => theirs.up(1),
+    };
+    ahead.left() | ahead.right()
+}
+
+/// What a search's order makes of a move's shape, in ranks of advance: a
+/// move's key is the rank it lands on ([`advance`]) plus these. Higher
+/// keys are tried first.
+#[derive(Clone, Copy)]
+pub(crate) struct Weights {
+    /// For a capture: more than any quiet move can score.
+    pub(crate) capture: i32,
+    /// For a double step.
+    pub(crate) double_step: i32,
+    /// For a pawn landing where no enemy pawn attacks it (Peasants' Chess
+    /// 4x8 and the pawn game 7x7: a quarter fewer alpha-beta nodes).
+    pub(crate) safe_landing: i32,
+}
+
+impl Weights {
+    /// Alpha-beta's, with its safe-landing hint on or off
+    /// ([`super::SolverConfig::safe_landing`]).
+    #[inline]
+    pub(crate) const fn alpha_beta(safe_landing: bool) -> Weights {
+        Weights {
+            capture: 1_000,
+            double_step: 5,
+            safe_landing: if safe_landing { 3 } else { 0 },
+        }
+    }
+
+    /// Proof-number search's: the order of a node's children, in which
+    /// ties go to the first (with [`super::PnInit::Guided`] the children's
+    /// numbers, from [`guess_cost`], decide before ties).
+    pub(crate) const PROOF_NUMBER: Weights = Weights {
+        capture: 100,
+        double_step: 1,
+        safe_landing: 3,
+    };
+
+    /// The engine's heuristic search: captures, then the most advanced.
+    pub(crate) const CAPTURES_THEN_ADVANCE: Weights = Weights {
+        capture: 1_000,
+        double_step: 0,
+        safe_landing: 0,
+    };
+
+    /// The key of `m` in `pos`; `attacked`: [`attacked_squares`] of `pos`.
+    #[inline]
+    pub(crate) fn key(&self, pos: &Position, m: Move, attacked: Bitboard) -> i32 {
+        let mut key = advance(pos, m) as i32;
+        if m.is_capture() {
+            key += self.capture;
+        }
+        if m.kind == MoveKind::DoublePush {
+            key += self.double_step;
+        }
+        if !attacked.contains(m.to) {
+            key += self.safe_landing;
+        }
+        key
+    }
+
+    /// Orders `moves` of `pos` by their keys, highest first; `attacked`:
+    /// [`attacked_squares`] of `pos`.
+    #[inline]
+    pub(crate) fn order(&self, pos: &Position, moves: &mut [Move], attacked: Bitboard) {
+        sort_by_keys(moves, |m| self.key(pos, m, attacked));
+    }
+}
+
+/// Sorts `moves` by `key`, highest first; moves of equal keys keep their
+/// order. Each key is computed once.
+#[inline]
+pub(crate) fn sort_by_keys(moves: &mut [Move], key: impl Fn(Move) -> i32) {
+    debug_assert!(moves.len() <= MAX_MOVES);
+    let mut keys = [0i32; MAX_MOVES];
+    for (k, &m) in keys.iter_mut().zip(moves.iter()) {
+        *k = key(m);
+    }
+    // Insertion sort: lists are short.
+    for i in 1..moves.len() {
+        let (k, m) = (keys[i], moves[i]);
+        let mut j = i;
+        while j > 0 && keys[j - 1] < k {
+            keys[j] = keys[j - 1];
+            moves[j] = moves[j - 1];
+            j -= 1;
+        }
+        keys[j] = k;
+        moves[j] = m;
+    }
+}
+
+/// Orders `moves` of `pos` for alpha-beta, best guesses first: the
+/// table's best move, promotions, killers, then by [`Weights::alpha_beta`]
+/// (captures, advance, double steps, safe landings).
+#[inline]
+pub(crate) fn alpha_beta_order(
+    pos: &Position,
+    moves: &mut [Move],
+    tt_best: MoveCode,
+    killers: [MoveCode; 2],
+    safe_landing: bool,
+) {
+    let h = pos.board().height();
+    let goal = if pos.variant().rules.seventh_rank_wins {
+        h - 2
+    } else {
+        h - 1
+    };
+    let weights = Weights::alpha_beta(safe_landing);
+    let attacked = attacked_squares(pos);
+    sort_by_keys(moves, |m| {
+        let c = code(m);
+        let mut key = weights.key(pos, m, attacked);
+        if c == tt_best {
+            key += 100_000;
+        }
+        if advance(pos, m) >= goal {
+            key += 50_000;
+        }
+        if killers.contains(&c) {
+            key += 10_000;
+        }
+        key
+    });
+}
+
+/// The legal moves of `pos` in the order a fresh alpha-beta search with
+/// the default configuration tries them first (no table, no killers): the
+/// proof manager's guess of which child to ask first.
+pub fn move_order(pos: &Position) -> Vec<Move> {
+    let mut moves = pos.legal_moves().to_vec();
+    let config = super::SolverConfig::default();
+    if config.ordering {
+        alpha_beta_order(pos, &mut moves, NO_MOVE, [NO_MOVE; 2], config.safe_landing);
+    }
+    moves
+}
+
+/// Orders `moves` of `pos` for proof-number search by
+/// [`Weights::PROOF_NUMBER`] (ties in the search go to the first child);
+/// `attacked`: [`attacked_squares`] of `pos`.
+#[inline]
+pub(crate) fn pn_order(pos: &Position, moves: &mut [Move], attacked: Bitboard) {
+    Weights::PROOF_NUMBER.order(pos, moves, attacked);
+}
+
+/// The cost of a quiet move in [`guess_cost`]: more than any capture's
+/// child can start with (at most 56 replies on an 8x8 board: 16 single
+/// steps, 8 double steps, 32 captures; 7 ranks short, 2 for landing
+/// attacked and a single step), so every capture comes before every
+/// quiet move.
+pub(crate) const NOT_A_CAPTURE: u32 = 128;
+
+/// What a move costs as a guess in [`super::PnInit::Guided`], added to
+/// its child's starting δ: one per rank short of the far edge (the
+/// mover's view), one if an enemy pawn attacks the square it lands on,
+/// one if it is not a double step, and [`NOT_A_CAPTURE`] if it captures
+/// nothing. Lower is tried earlier. `attacked`: [`attacked_squares`] of
+/// `pos`.
+#[inline]
+pub(crate) fn guess_cost(pos: &Position, m: Move, attacked: Bitboard) -> u32 {
+    let mut cost = (pos.board().height() - 1 - advance(pos, m)) as u32;
+    cost += attacked.contains(m.to) as u32;
+    cost += (m.kind != MoveKind::DoublePush) as u32;
+    if !m.is_capture() {
+        cost += NOT_A_CAPTURE;
+    }
+    cost
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{parse_position, Board, Rules};
+
+    fn pos(text: &str, board: &str) -> Position {
+        parse_position(
+            text,
+            Some(board.parse::<Board>().unwrap()),
+            Rules::default(),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn advance_counts_from_the_movers_side() {
+        let p = pos("pawngame", "5x6");
+        let black = p.play(p.parse_move("a3").unwrap());
+        for (p, first) in [(p, "a4"), (black, "b3")] {
+            // Double steps land on the mover's fourth rank (index 3).
+            let m = p.parse_move(first).unwrap();
+            assert_eq!(advance(&p, m), 3, "{first}");
+        }
+    }
+
+    #[test]
+    fn attacked_squares_are_the_opponents() {
+        // Black's d4 attacks c3 and e3; after c4, white's c4 attacks b5
+        // and d5.
+        let p = pos("5/5/3p1/5/2P2/5 w -", "5x6");
+        let b = p.play(p.parse_move("c4").unwrap());
+        let names = |bb: Bitboard| bb.map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(names(attacked_squares(&p)), ["c3", "e3"]);
+        assert_eq!(names(attacked_squares(&b)), ["b5", "d5"]);
+    }
+
+    /// The node counts of both searches with their default configurations,
+    /// every root move and a line, as `peasant --board 5x6 solve pawngame
+    /// --hash-mb 64` (and with `--method pn`, and the same of Peasants'
+    /// Chess 4x6) counts them: the move order decides them, so a change to
+    /// it shows here.
+    #[test]
+    fn the_order_keeps_the_node_counts() {
+        use crate::solve::{PnConfig, PnSolver, Solver, SolverConfig};
+        for (setup, board, ab, pn) in [
+            ("pawngame", "5x6", 17265, 7182),
+            ("peasants", "4x6", 2412, 966),
+        ] {
+            let p = pos(setup, board);
+            let s = Solver::new(SolverConfig::default(), None).unwrap();
+            s.solve_root(&p, &|_, _| {}).unwrap();
+            s.line(&p).unwrap();
+            assert_eq!(s.stats().nodes, ab, "{setup} {board} alpha-beta");
+            let s = PnSolver::new(PnConfig::default(), None).unwrap();
+            s.solve_root(&p, &|_, _| {}).unwrap();
+            s.line(&p).unwrap();
+            assert_eq!(s.stats().nodes, pn, "{setup} {board} proof-number");
+        }
+    }
+
+    #[test]
+    fn captures_first_then_advance() {
+        // White's b4 can take c5 or step; a2 can step once or twice.
+        let p = pos("5/2p2/1P3/5/P4/5 w -", "5x6");
+        let mut moves = p.legal_moves().to_vec();
+        Weights::CAPTURES_THEN_ADVANCE.order(&p, &mut moves, attacked_squares(&p));
+        let sans: Vec<String> = moves.iter().map(|m| m.san()).collect();
+        assert_eq!(sans, ["bxc5", "b5", "a4", "a3"]);
+    }
+}
