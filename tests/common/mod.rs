@@ -6,6 +6,7 @@
 
 #![allow(dead_code)]
 
+pub mod external;
 pub mod oracle;
 pub use oracle::{minimax, FxHasher, MinimaxMemo};
 
