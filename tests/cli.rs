@@ -724,7 +724,7 @@ fn solve_method_pn() {
                 "--pn-epsilon",
                 "32",
             ],
-            &["--pn-epsilon 32", "stick"],
+            &["--pn-epsilon", "'32'", "stick"],
         ),
         (
             &[
@@ -737,7 +737,7 @@ fn solve_method_pn() {
                 "--pn-init",
                 "two",
             ],
-            &["--pn-init two", "guided"],
+            &["--pn-init", "'two'", "guided"],
         ),
     ] {
         check_bad("solve --method", args, mentions).unwrap();

@@ -631,9 +631,8 @@ fn gen_makes_no_table_of_a_class_the_board_cannot_hold() {
 /// and a backtrace.
 #[test]
 fn output_into_a_closed_pipe_is_not_a_panic() {
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_peasant"))
-        .args(["--board", "5x5", "solve", "pawngame"])
+    use std::process::Stdio;
+    let mut child = common::peasant_command(["--board", "5x5", "solve", "pawngame"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()

@@ -5,8 +5,11 @@
 //! clicks on the board (a pawn, then its target square) play a move, and
 //! `back` returns. Everything stays on loopback.
 //!
-//! Skipped with one printed line when chromium or chromedriver is absent,
-//! unless PEASANT_REQUIRE_EXTERNAL=1.
+//! Reported as ignored when chromium or chromedriver is absent, and failed
+//! then under PEASANT_REQUIRE_EXTERNAL=1.
+
+#[allow(unused_imports)]
+mod common;
 
 use peasant::explore::{Budget, Oracle};
 use peasant::serve::Server;
@@ -14,7 +17,7 @@ use peasant::{parse_position, Rules};
 use serde_json::{json, Value as Json};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
 fn find(names: &[&str]) -> Option<String> {
@@ -291,26 +294,33 @@ fn check_page(s: &Json) {
     assert_eq!(listed, legal, "{fen}");
 }
 
-#[test]
-fn explorer_follows_clicks() {
-    let required = std::env::var("PEASANT_REQUIRE_EXTERNAL").is_ok_and(|v| v == "1");
-    let (Some(chromium), Some(chromedriver)) = (
+/// Built without libtest's harness (Cargo.toml): where chromium or
+/// chromedriver is missing the test is reported as ignored, not passed
+/// (tests/common/external.rs).
+fn main() -> ExitCode {
+    common::external::run_external("explorer_follows_clicks", browser, |(chromium, driver)| {
+        explorer_follows_clicks(&chromium, &driver)
+    })
+}
+
+/// Paths of chromium and chromedriver, or what is missing.
+fn browser() -> Result<(String, String), String> {
+    match (
         find(&["chromium", "chromium-browser"]),
         find(&["chromedriver"]),
-    ) else {
-        assert!(
-            !required,
-            "chromium and chromedriver are required (PEASANT_REQUIRE_EXTERNAL=1)"
-        );
-        println!("skipped: chromium or chromedriver not installed");
-        return;
-    };
+    ) {
+        (Some(chromium), Some(driver)) => Ok((chromium, driver)),
+        _ => Err("chromium or chromedriver not installed".to_string()),
+    }
+}
+
+fn explorer_follows_clicks(chromium: &str, chromedriver: &str) {
     let server = Server::bind("127.0.0.1:0", Oracle::new(None, Budget::default()), 4).unwrap();
     let addr = server.local_addr().unwrap();
     server.spawn();
     let profile = std::env::temp_dir().join(format!("peasant-chromium-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&profile);
-    let d = Driver::start(&chromium, &chromedriver, &profile);
+    let d = Driver::start(chromium, chromedriver, &profile);
     d.cmd(
         "POST",
         "/url",

@@ -8,10 +8,13 @@
 //! `full_clock_replies_within_five_seconds` plays with the default clock
 //! (3.5 s of thought) and asserts each reply within 5 s.
 
+#[allow(unused_imports)]
+mod common;
+
 use peasant::explore::pawnrace::{parse_gaps, same_setup, start_position, BLACK_WINS};
 use peasant::{rules::Outcome, Color, Move, Position, Rules, SplitMix64};
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Stdio};
 use std::time::{Duration, Instant};
 
 #[derive(Clone, Copy, Debug)]
@@ -55,14 +58,14 @@ struct Peasant {
 
 impl Peasant {
     fn start(args: &[&str]) -> Peasant {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_peasant"))
-            .args(["play", "--protocol", "pawnrace", "--hash-mb", "64"])
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the peasant binary runs");
+        let mut child =
+            common::peasant_command(["play", "--protocol", "pawnrace", "--hash-mb", "64"])
+                .args(args)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("the peasant binary runs");
         let stdin = child.stdin.take();
         let stdout = BufReader::new(child.stdout.take().unwrap());
         Peasant {
@@ -158,6 +161,7 @@ fn wins_every_game(think: &str, seeds: &[u64]) {
             }
         }
     }
+    assert!(!jobs.is_empty(), "no game to play");
     // Two games at a time (the machine has two cores).
     for pair in jobs.chunks(2) {
         let handles: Vec<_> = pair
@@ -186,14 +190,29 @@ fn wins_every_game(think: &str, seeds: &[u64]) {
     }
 }
 
+/// The seeds of the opponents' games: `PEASANT_PROTOCOL_SEEDS=1,2,3`
+/// plays more games (a measurement), 1 by default. A value that is not a
+/// list of seeds fails the test: it must not pass having played no game.
+fn seeds() -> Vec<u64> {
+    let text = match std::env::var("PEASANT_PROTOCOL_SEEDS") {
+        Ok(text) => text,
+        Err(std::env::VarError::NotPresent) => return vec![1],
+        Err(e) => panic!("PEASANT_PROTOCOL_SEEDS: {e}"),
+    };
+    text.split(',')
+        .map(|x| {
+            x.trim().parse().unwrap_or_else(|e| {
+                panic!(
+                    "PEASANT_PROTOCOL_SEEDS={text:?}: {x:?} is not a seed ({e}); expected numbers separated by commas, such as 1,2,3"
+                )
+            })
+        })
+        .collect()
+}
+
 #[test]
 fn wins_against_random_and_greedy() {
-    // PEASANT_PROTOCOL_SEEDS=1,2,3 plays more games (a measurement).
-    let seeds: Vec<u64> = std::env::var("PEASANT_PROTOCOL_SEEDS")
-        .ok()
-        .map(|s| s.split(',').filter_map(|x| x.trim().parse().ok()).collect())
-        .unwrap_or_else(|| vec![1]);
-    wins_every_game("0.5", &seeds);
+    wins_every_game("0.5", &seeds());
 }
 
 #[test]

@@ -214,6 +214,10 @@ fn suite_counts() {
     eprintln!(
         "perft suite: {checked} counts checked, {skipped} skipped (set PEASANT_PERFT_FULL=1)"
     );
+    assert!(
+        checked >= 30,
+        "only {checked} counts under the limit were checked"
+    );
 }
 
 /// Re-confirms the file with the naive generator, up to each entry's

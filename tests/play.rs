@@ -9,7 +9,7 @@ mod common;
 use common::{minimax, MinimaxMemo};
 use peasant::{parse_position, Board, Color, Position, Rules, Value};
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{ChildStdout, Command, Stdio};
+use std::process::{ChildStdout, Stdio};
 
 /// Reads the process's output up to its next prompt (`> `) or its end.
 fn until_prompt(out: &mut BufReader<ChildStdout>) -> (String, bool) {
@@ -47,8 +47,7 @@ fn scripted_game(
     commands: bool,
 ) -> String {
     let board = format!("{}", start.board());
-    let mut child = Command::new(env!("CARGO_BIN_EXE_peasant"))
-        .args(["--board", &board])
+    let mut child = common::peasant_command(["--board", &board])
         .args(rules_args)
         .args([
             "play",
@@ -209,13 +208,7 @@ fn a_whole_game_against_perfect_play() {
 
 #[test]
 fn bad_arguments() {
-    let run = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_peasant"))
-            .args(args)
-            .stdin(Stdio::null())
-            .output()
-            .unwrap()
-    };
+    let run = common::run_peasant;
     for args in [
         &["play", "nonsense"][..],
         &["play", "pawngame", "--think", "-1"],
@@ -236,26 +229,25 @@ fn bad_arguments() {
 fn unproven_moves_say_so_and_quit_ends_the_game() {
     // The 8x8 pawn game is far beyond a fraction of a second of search:
     // the engine plays the best move found and says it is not proven.
-    let out = Command::new(env!("CARGO_BIN_EXE_peasant"))
-        .args([
-            "play",
-            "pawngame",
-            "--as",
-            "black",
-            "--think",
-            "0.3",
-            "--hash-mb",
-            "16",
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            child.stdin.take().unwrap().write_all(b"quit\n")?;
-            child.wait_with_output()
-        })
-        .unwrap();
+    let out = common::peasant_command([
+        "play",
+        "pawngame",
+        "--as",
+        "black",
+        "--think",
+        "0.3",
+        "--hash-mb",
+        "16",
+    ])
+    .stdin(Stdio::piped())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .and_then(|mut child| {
+        child.stdin.take().unwrap().write_all(b"quit\n")?;
+        child.wait_with_output()
+    })
+    .unwrap();
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     let line = text

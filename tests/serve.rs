@@ -226,12 +226,10 @@ fn board_pictures() {
     assert_eq!(body.matches("class=\"arrow\"").count(), 1);
     // `show --svg` draws the same picture.
     let file = common::temp_dir("svg").with_extension("svg");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_peasant"))
-        .args(["--board", "5x6", "show", "pawngame", "--svg"])
-        .arg(&file)
-        .args(["--lastmove", "b2b3", "--arrow", "c2c4", "--flip"])
-        .output()
-        .unwrap();
+    let mut c = common::peasant_command(["--board", "5x6", "show", "pawngame", "--svg"]);
+    c.arg(&file)
+        .args(["--lastmove", "b2b3", "--arrow", "c2c4", "--flip"]);
+    let out = common::output_of(c);
     assert!(out.status.success());
     assert_eq!(std::fs::read_to_string(&file).unwrap(), body);
     let _ = std::fs::remove_file(&file);

@@ -315,12 +315,9 @@ fn probe_command_prints_value_moves_line_json_and_pgn() {
     let v = variant(4, 4);
     let dir = gen(v, 8, "cli");
     let run = |extra: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_peasant"))
-            .args(["probe", "pawngame", "--board", "4x4", "--tables"])
-            .arg(&dir)
-            .args(extra)
-            .output()
-            .unwrap();
+        let mut c = common::peasant_command(["probe", "pawngame", "--board", "4x4", "--tables"]);
+        c.arg(&dir).args(extra);
+        let out = common::output_of(c);
         assert!(out.status.success(), "{out:?}");
         String::from_utf8(out.stdout).unwrap()
     };
@@ -346,11 +343,9 @@ fn probe_command_prints_value_moves_line_json_and_pgn() {
         b[0] = 0;
         std::fs::write(&p, b).unwrap();
     }
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_peasant"))
-        .args(["probe", "pawngame", "--board", "4x4", "--tables"])
-        .arg(&dir)
-        .output()
-        .unwrap();
+    let mut c = common::peasant_command(["probe", "pawngame", "--board", "4x4", "--tables"]);
+    c.arg(&dir);
+    let out = common::output_of(c);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains(".ptb") && err.contains("damaged"), "{err}");

@@ -19,38 +19,18 @@ mod common;
 use peasant::prove;
 use peasant::{Board, Rules, Variant};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Output};
+use std::time::Duration;
 
-/// Runs peasant with `args`, killed if it has not ended after two minutes
-/// (a reader that never ends, such as one reading /dev/full, must fail
-/// the test, not hang it).
+/// Runs `cmd` (rayon on one thread), killed if it has not ended after two
+/// minutes.
 fn run_cmd(mut cmd: Command) -> Output {
-    let mut child = cmd
-        .env("RAYON_NUM_THREADS", "1")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("peasant runs");
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while child.try_wait().unwrap().is_none() {
-        if Instant::now() > deadline {
-            child.kill().unwrap();
-            let out = child.wait_with_output().unwrap();
-            panic!(
-                "{cmd:?} did not end: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.wait_with_output().unwrap()
+    cmd.env("RAYON_NUM_THREADS", "1");
+    common::output_within(cmd, Duration::from_secs(120))
 }
 
 fn run(args: &[&str]) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_peasant"));
-    c.args(args);
-    run_cmd(c)
+    run_cmd(common::peasant_command(args))
 }
 
 /// Runs peasant under the shell's `limits` (`ulimit` commands).
@@ -58,7 +38,7 @@ fn run_sh(limits: &str, args: &[&str]) -> Output {
     let mut c = Command::new("sh");
     c.arg("-c")
         .arg(format!("{limits} && exec \"$0\" \"$@\""))
-        .arg(env!("CARGO_BIN_EXE_peasant"))
+        .arg(common::PEASANT)
         .args(args);
     run_cmd(c)
 }

@@ -3,9 +3,9 @@
 use super::{print_json, CliError, GlobalArgs};
 use clap::Args;
 use peasant::{
-    generate::{available_memory, generate, GenConfig, GenError, Target},
-    table::verify_tables,
-    Material, Variant,
+    generate::{available_memory, generate, ClassReport, GenConfig, GenError, Target},
+    table::{verify_tables, ClassCheck, VerifyReport},
+    Board, Material, Variant,
 };
 use serde_json::json;
 use std::path::PathBuf;
@@ -44,38 +44,8 @@ impl GenArgs {
         if let Some(dir) = &self.check {
             return check(dir, variant, global.json);
         }
-        // A table position has white pawns on ranks 2..H-2 and black pawns
-        // on ranks 3..H-1, one pawn a square.
-        let (w, h) = (board.width(), board.height());
-        let most = (w as u32 * (h as u32 - 2)).min(255) as u8;
-        let target = match (&self.class, self.max_pawns) {
-            (Some(c), _) => {
-                let m = c.parse::<Material>().map_err(CliError::input)?;
-                let side = w as u32 * (h as u32 - 3);
-                if m.white as u32 > side || m.black as u32 > side || m.total() > most {
-                    return Err(CliError::input(format!(
-                        "class {m} has no positions on {board}: a table position holds at most {side} pawns a side and {most} in all"
-                    )));
-                }
-                Target::Class(m)
-            }
-            (None, Some(n)) if n > most => {
-                return Err(CliError::input(format!(
-                    "--max-pawns {n}: a table position of {board} holds at most {most} pawns (--max-pawns {most} makes every table)"
-                )))
-            }
-            (None, Some(n)) if n >= 2 => Target::MaxPawns(n),
-            (None, _) => {
-                return Err(CliError::input(
-                    "--max-pawns must be 2 or more (one pawn a side)",
-                ))
-            }
-        };
-        let memory_limit = match self.memory_mb {
-            Some(0) => return Err(CliError::input("--memory-mb must be 1 or more")),
-            Some(mb) => mb.saturating_mul(1 << 20),
-            None => available_memory().map(|b| b / 10 * 9).unwrap_or(u64::MAX),
-        };
+        let target = self.target(board)?;
+        let memory_limit = self.memory_limit()?;
         writable_dir(&self.out)?;
         let config = GenConfig {
             progress: !global.json,
@@ -89,60 +59,107 @@ impl GenArgs {
             GenError::Table(e) => CliError::failure(e),
         })?;
         if global.json {
-            let classes: Vec<_> = reports
-                .iter()
-                .map(|r| {
-                    json!({
-                        "class": r.material.to_string(),
-                        "path": r.path.display().to_string(),
-                        "skipped": r.skipped,
-                        "positions": r.positions,
-                        "distinct_positions": r.index.distinct,
-                        "unfolded_positions": r.index.unfolded,
-                        "wins": r.wins,
-                        "draws": r.draws,
-                        "losses": r.losses,
-                        "max_dtm": r.max_dtm,
-                        "init_seconds": r.init_seconds,
-                        "solve_seconds": r.solve_seconds,
-                        "write_seconds": r.write_seconds,
-                        "memory_bytes": r.memory,
-                    })
-                })
-                .collect();
-            print_json(&json!({
-                "board": variant.board.to_string(),
-                "en_passant": variant.rules.en_passant,
-                "seventh_rank_wins": variant.rules.seventh_rank_wins,
-                "classes": classes,
-            }));
-            return Ok(());
-        }
-        println!(
-            "{:>6} {:>14} {:>8} {:>6} {:>7} {:>7} {:>7} {:>4} {:>9}",
-            "class", "positions", "density", "fold", "win%", "draw%", "loss%", "dtm", "solve s"
-        );
-        for r in &reports {
-            let pct = |x: u64| 100.0 * x as f64 / r.positions.max(1) as f64;
-            let ratio = |a: u64, b: u64| if b == 0 { 1.0 } else { a as f64 / b as f64 };
-            println!(
-                "{:>6} {:>14} {:>8.4} {:>6.3} {:>7.2} {:>7.2} {:>7.2} {:>4} {:>9}",
-                r.material.to_string(),
-                r.positions,
-                ratio(r.index.distinct, r.index.len),
-                ratio(r.index.unfolded, r.index.len),
-                pct(r.wins),
-                pct(r.draws),
-                pct(r.losses),
-                r.max_dtm,
-                if r.skipped {
-                    "present".to_string()
-                } else {
-                    format!("{:.2}", r.solve_seconds)
-                }
-            );
+            print_json(&reports_json(variant, &reports));
+        } else {
+            print_reports(&reports);
         }
         Ok(())
+    }
+
+    /// The classes to generate: `--class` or `--max-pawns`, checked
+    /// against what a table position of `board` can hold.
+    fn target(&self, board: Board) -> Result<Target, CliError> {
+        // A table position has white pawns on ranks 2..H-2 and black pawns
+        // on ranks 3..H-1, one pawn a square.
+        let (w, h) = (board.width() as u32, board.height() as u32);
+        let most = (w * (h - 2)).min(255) as u8;
+        match (&self.class, self.max_pawns) {
+            (Some(c), _) => {
+                let m = c.parse::<Material>().map_err(CliError::input)?;
+                let side = w * (h - 3);
+                if m.white as u32 > side || m.black as u32 > side || m.total() > most {
+                    return Err(CliError::input(format!(
+                        "class {m} has no positions on {board}: a table position holds at most {side} pawns a side and {most} in all"
+                    )));
+                }
+                Ok(Target::Class(m))
+            }
+            (None, Some(n)) if n > most => Err(CliError::input(format!(
+                "--max-pawns {n}: a table position of {board} holds at most {most} pawns (--max-pawns {most} makes every table)"
+            ))),
+            (None, Some(n)) if n >= 2 => Ok(Target::MaxPawns(n)),
+            (None, _) => Err(CliError::input(
+                "--max-pawns must be 2 or more (one pawn a side)",
+            )),
+        }
+    }
+
+    /// The generator's memory in bytes: `--memory-mb`, or nine tenths of
+    /// what the system has available.
+    fn memory_limit(&self) -> Result<u64, CliError> {
+        match self.memory_mb {
+            Some(0) => Err(CliError::input("--memory-mb must be 1 or more")),
+            Some(mb) => Ok(mb.saturating_mul(1 << 20)),
+            None => Ok(available_memory().map(|b| b / 10 * 9).unwrap_or(u64::MAX)),
+        }
+    }
+}
+
+fn reports_json(variant: Variant, reports: &[ClassReport]) -> serde_json::Value {
+    let classes: Vec<_> = reports
+        .iter()
+        .map(|r| {
+            json!({
+                "class": r.material.to_string(),
+                "path": r.path.display().to_string(),
+                "skipped": r.skipped,
+                "positions": r.positions,
+                "distinct_positions": r.index.distinct,
+                "unfolded_positions": r.index.unfolded,
+                "wins": r.wins,
+                "draws": r.draws,
+                "losses": r.losses,
+                "max_dtm": r.max_dtm,
+                "init_seconds": r.init_seconds,
+                "solve_seconds": r.solve_seconds,
+                "write_seconds": r.write_seconds,
+                "memory_bytes": r.memory,
+            })
+        })
+        .collect();
+    json!({
+        "board": variant.board.to_string(),
+        "en_passant": variant.rules.en_passant,
+        "seventh_rank_wins": variant.rules.seventh_rank_wins,
+        "classes": classes,
+    })
+}
+
+/// One line per class: its size, index density, fold, values and time.
+fn print_reports(reports: &[ClassReport]) {
+    println!(
+        "{:>6} {:>14} {:>8} {:>6} {:>7} {:>7} {:>7} {:>4} {:>9}",
+        "class", "positions", "density", "fold", "win%", "draw%", "loss%", "dtm", "solve s"
+    );
+    for r in reports {
+        let pct = |x: u64| 100.0 * x as f64 / r.positions.max(1) as f64;
+        let ratio = |a: u64, b: u64| if b == 0 { 1.0 } else { a as f64 / b as f64 };
+        println!(
+            "{:>6} {:>14} {:>8.4} {:>6.3} {:>7.2} {:>7.2} {:>7.2} {:>4} {:>9}",
+            r.material.to_string(),
+            r.positions,
+            ratio(r.index.distinct, r.index.len),
+            ratio(r.index.unfolded, r.index.len),
+            pct(r.wins),
+            pct(r.draws),
+            pct(r.losses),
+            r.max_dtm,
+            if r.skipped {
+                "present".to_string()
+            } else {
+                format!("{:.2}", r.solve_seconds)
+            }
+        );
     }
 }
 
@@ -172,57 +189,67 @@ fn check(dir: &std::path::Path, variant: Variant, json: bool) -> Result<(), CliE
         )));
     }
     if json {
-        let classes: Vec<_> = report
-            .classes
-            .iter()
-            .map(|c| {
-                json!({
-                    "class": c.material.to_string(),
-                    "path": c.path.display().to_string(),
-                    "ok": c.is_ok(),
-                    "damage": c.damage,
-                    "unchecked": c.unchecked,
-                    "positions": c.positions,
-                    "bytes": c.file_bytes,
-                    "mismatches": c.mismatches,
-                    "first_mismatch": c.first_mismatch,
-                    "seconds": c.seconds,
-                })
-            })
-            .collect();
-        print_json(&json!({ "ok": report.is_ok(), "classes": classes }));
+        print_json(&check_json(&report));
     } else {
         println!("{}", report.summary());
     }
     if !report.is_ok() {
-        let names = |it: &mut dyn Iterator<Item = &peasant::table::ClassCheck>| {
-            it.map(|c| {
-                c.path
-                    .file_name()
-                    .map_or(c.material.to_string(), |n| n.to_string_lossy().into_owned())
-            })
-            .collect::<Vec<_>>()
-            .join(", ")
-        };
-        let mut parts = Vec::new();
-        for (what, list) in [
-            ("damaged or unreadable", names(&mut report.damaged())),
-            ("not checked", names(&mut report.unchecked())),
-            ("with wrong values", names(&mut report.wrong())),
-        ] {
-            if !list.is_empty() {
-                parts.push(format!("{what}: {list}"));
-            }
-        }
-        return Err(CliError::failure(format!(
-            "{} of {} tables in {} are not sound; {}",
-            report.classes.iter().filter(|c| !c.is_ok()).count(),
-            report.classes.len(),
-            dir.display(),
-            parts.join("; ")
-        )));
+        return Err(unsound(&report, dir));
     }
     Ok(())
+}
+
+fn check_json(report: &VerifyReport) -> serde_json::Value {
+    let classes: Vec<_> = report
+        .classes
+        .iter()
+        .map(|c| {
+            json!({
+                "class": c.material.to_string(),
+                "path": c.path.display().to_string(),
+                "ok": c.is_ok(),
+                "damage": c.damage,
+                "unchecked": c.unchecked,
+                "positions": c.positions,
+                "bytes": c.file_bytes,
+                "mismatches": c.mismatches,
+                "first_mismatch": c.first_mismatch,
+                "seconds": c.seconds,
+            })
+        })
+        .collect();
+    json!({ "ok": report.is_ok(), "classes": classes })
+}
+
+/// The failure of `gen --check` on tables that are not sound: how many,
+/// and which are damaged, unchecked or wrong.
+fn unsound(report: &VerifyReport, dir: &std::path::Path) -> CliError {
+    let names = |it: &mut dyn Iterator<Item = &ClassCheck>| {
+        it.map(|c| {
+            c.path
+                .file_name()
+                .map_or(c.material.to_string(), |n| n.to_string_lossy().into_owned())
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+    };
+    let mut parts = Vec::new();
+    for (what, list) in [
+        ("damaged or unreadable", names(&mut report.damaged())),
+        ("not checked", names(&mut report.unchecked())),
+        ("with wrong values", names(&mut report.wrong())),
+    ] {
+        if !list.is_empty() {
+            parts.push(format!("{what}: {list}"));
+        }
+    }
+    CliError::failure(format!(
+        "{} of {} tables in {} are not sound; {}",
+        report.classes.iter().filter(|c| !c.is_ok()).count(),
+        report.classes.len(),
+        dir.display(),
+        parts.join("; ")
+    ))
 }
 
 /// ", which holds tables of 5x5, 4x8 -noep" when `dir` holds tables of

@@ -13,13 +13,24 @@ mod show;
 mod solve;
 mod verify;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use peasant::{parse_position, Board, Position, Rules};
 
+// The exit statuses of every command, here only.
+
+/// Exit status of a command that did what it was asked.
+pub const EXIT_SUCCESS: i32 = 0;
+/// Exit status for a failure that is not the user's input (I/O, damaged
+/// tables, a save that failed).
+pub const EXIT_FAILURE: i32 = 1;
 /// Exit status for bad input (arguments, position text, move text).
 pub const EXIT_BAD_INPUT: i32 = 2;
-/// Exit status for a failure that is not the user's input (I/O, damaged tables).
-pub const EXIT_FAILURE: i32 = 1;
+/// Exit status of a run stopped by its budget (`solve --max-nodes`,
+/// `prove --max-jobs` or `--max-seconds`): what it proved is kept, and
+/// the same command resumes.
+pub const EXIT_STOPPED: i32 = 3;
+/// Exit status of a run stopped by Ctrl-C (128 + SIGINT, as shells give).
+pub const EXIT_INTERRUPTED: i32 = 130;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -74,6 +85,8 @@ impl GlobalArgs {
     }
 }
 
+// One value a process, parsed once: the variants' sizes do not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Count the move sequences of DEPTH plies (a move generator check).
@@ -128,7 +141,6 @@ pub fn print_json(value: &serde_json::Value) {
     println!("{value}");
 }
 
-/// Parses the process arguments, runs the command and returns the exit status.
 /// The command-line flags that select `variant`, for messages.
 pub fn variant_flags(variant: peasant::Variant) -> String {
     let mut s = format!("--board {}", variant.board);
@@ -141,44 +153,11 @@ pub fn variant_flags(variant: peasant::Variant) -> String {
     s
 }
 
+/// Parses the process arguments, runs the command and returns the exit status.
 pub fn main() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(e) => {
-            use clap::error::ErrorKind;
-            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion)
-                || e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
-            {
-                let _ = e.print();
-                return if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-                    EXIT_BAD_INPUT
-                } else {
-                    0
-                };
-            }
-            // clap's message spans several lines (the problem, sometimes a
-            // list, then usage and tips): join what comes before the usage.
-            let text = e.to_string();
-            let lines: Vec<&str> = text
-                .lines()
-                .map(str::trim)
-                .take_while(|l| {
-                    !l.starts_with("Usage:")
-                        && !l.starts_with("tip:")
-                        && !l.starts_with("For more information")
-                })
-                .filter(|l| !l.is_empty())
-                .collect();
-            let message = lines.join(" ");
-            let message = message.strip_prefix("error: ").unwrap_or(&message);
-            let message = if message.is_empty() {
-                "bad arguments"
-            } else {
-                message
-            };
-            eprintln!("peasant: {message} (see peasant --help)");
-            return EXIT_BAD_INPUT;
-        }
+        Err(e) => return refuse_arguments(&e),
     };
     let result = match &cli.command {
         Command::Perft(args) => args.run(&cli.global),
@@ -192,10 +171,87 @@ pub fn main() -> i32 {
         Command::Prove(args) => args.run(&cli.global),
     };
     match result {
-        Ok(()) => 0,
+        Ok(()) => EXIT_SUCCESS,
         Err(e) => {
             eprintln!("peasant: {}", e.message);
             e.status
+        }
+    }
+}
+
+/// What clap could not parse: help and version are printed as they are
+/// (status 0, or 2 for the help shown when a subcommand is missing); an
+/// error becomes one line on stderr, status 2.
+fn refuse_arguments(e: &clap::Error) -> i32 {
+    use clap::error::ErrorKind;
+    match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let _ = e.print();
+            return EXIT_SUCCESS;
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = e.print();
+            return EXIT_BAD_INPUT;
+        }
+        _ => {}
+    }
+    eprintln!("peasant: {} (see peasant --help)", one_line(&e.to_string()));
+    EXIT_BAD_INPUT
+}
+
+/// clap's message in one line: it spans several (the problem, sometimes a
+/// list, then usage and tips), of which what comes before the usage is
+/// joined.
+fn one_line(text: &str) -> String {
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .take_while(|l| {
+            !l.starts_with("Usage:")
+                && !l.starts_with("tip:")
+                && !l.starts_with("For more information")
+        })
+        .filter(|l| !l.is_empty())
+        .collect();
+    let message = lines.join(" ");
+    match message.strip_prefix("error: ").unwrap_or(&message) {
+        "" => "bad arguments".to_string(),
+        m => m.to_string(),
+    }
+}
+
+/// `--method`: the search of `solve` and of `prove`'s workers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Method {
+    /// Alpha-beta (`Solver`).
+    #[value(name = "ab")]
+    AlphaBeta,
+    /// Proof-number search, df-pn (`PnSolver`): win/draw/loss only.
+    #[value(name = "pn")]
+    ProofNumber,
+}
+
+impl Method {
+    /// The flag's spelling: `ab` or `pn`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::AlphaBeta => "ab",
+            Method::ProofNumber => "pn",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `Method::name` spells each method as the flag reads it.
+    #[test]
+    fn method_names_are_the_flag_spellings() {
+        for m in Method::value_variants() {
+            let value = m.to_possible_value().expect("no method is skipped");
+            assert_eq!(m.name(), value.get_name());
+            assert_eq!(Method::from_str(m.name(), false), Ok(*m));
         }
     }
 }

@@ -61,53 +61,66 @@ impl ProbeArgs {
         let value = tb.probe(&pos).map_err(table_error)?;
         let moves = tb.best_moves(&pos).map_err(table_error)?;
         let line = tb.principal_line(&pos).map_err(table_error)?;
-        let line_san: Vec<String> = line.iter().map(|m| m.san()).collect();
         if global.json {
-            let mut out = json!({
-                "fen": pos.to_string(),
-                "value": value.wdl().name(),
-                "dtm": dtm_json(value),
-                "moves": moves.iter().map(|(m, v)| json!({
-                    "move": m.san(), "value": v.wdl().name(), "dtm": dtm_json(*v)
-                })).collect::<Vec<_>>(),
-                "line": line_san,
-                "result": result_tag(&pos, &line),
-            });
-            if self.pgn {
-                out["pgn"] = json!(pgn(&pos, value, &line));
-            }
-            print_json(&out);
-            return Ok(());
-        }
-        if self.pgn {
+            print_json(&probe_json(&pos, value, &moves, &line, self.pgn));
+        } else if self.pgn {
             print!("{}", pgn(&pos, value, &line));
-            return Ok(());
-        }
-        print!("{}", pos.diagram());
-        println!();
-        println!("fen:    {pos}");
-        println!("value:  {value} ({} to move)", pos.turn());
-        match value.dtm() {
-            Some(d) => println!("dtm:    {d} plies"),
-            None => println!("dtm:    -"),
-        }
-        if let Some(outcome) = pos.outcome() {
-            println!("game over: {outcome}");
-        }
-        if !moves.is_empty() {
-            println!("moves:");
-        }
-        for (m, v) in &moves {
-            let dtm = v.dtm().map_or("-".to_string(), |d| d.to_string());
-            println!("  {:<6} {:<5} dtm {dtm:<4} ({v})", m.san(), v.wdl().name());
-        }
-        if !line.is_empty() {
-            println!(
-                "line:   {} {}",
-                numbered_moves(&pos, &line),
-                result_tag(&pos, &line)
-            );
+        } else {
+            print_probe(&pos, value, &moves, &line);
         }
         Ok(())
+    }
+}
+
+/// The probe as one JSON object, with the PGN under `with_pgn`.
+fn probe_json(
+    pos: &Position,
+    value: Value,
+    moves: &[(Move, Value)],
+    line: &[Move],
+    with_pgn: bool,
+) -> serde_json::Value {
+    let mut out = json!({
+        "fen": pos.to_string(),
+        "value": value.wdl().name(),
+        "dtm": dtm_json(value),
+        "moves": moves.iter().map(|(m, v)| json!({
+            "move": m.san(), "value": v.wdl().name(), "dtm": dtm_json(*v)
+        })).collect::<Vec<_>>(),
+        "line": line.iter().map(|m| m.san()).collect::<Vec<_>>(),
+        "result": result_tag(pos, line),
+    });
+    if with_pgn {
+        out["pgn"] = json!(pgn(pos, value, line));
+    }
+    out
+}
+
+/// The probe as text: the board, the value and DTM, each move's, the line.
+fn print_probe(pos: &Position, value: Value, moves: &[(Move, Value)], line: &[Move]) {
+    print!("{}", pos.diagram());
+    println!();
+    println!("fen:    {pos}");
+    println!("value:  {value} ({} to move)", pos.turn());
+    match value.dtm() {
+        Some(d) => println!("dtm:    {d} plies"),
+        None => println!("dtm:    -"),
+    }
+    if let Some(outcome) = pos.outcome() {
+        println!("game over: {outcome}");
+    }
+    if !moves.is_empty() {
+        println!("moves:");
+    }
+    for (m, v) in moves {
+        let dtm = v.dtm().map_or("-".to_string(), |d| d.to_string());
+        println!("  {:<6} {:<5} dtm {dtm:<4} ({v})", m.san(), v.wdl().name());
+    }
+    if !line.is_empty() {
+        println!(
+            "line:   {} {}",
+            numbered_moves(pos, line),
+            result_tag(pos, line)
+        );
     }
 }

@@ -200,10 +200,7 @@ fn save_snapshot(
     Ok(())
 }
 
-/// Exit status of a run stopped by --max-jobs or --max-seconds.
-pub const EXIT_STOPPED: i32 = 3;
-/// Exit status of a run stopped by Ctrl-C.
-pub const EXIT_INTERRUPTED: i32 = 130;
+use super::{EXIT_INTERRUPTED, EXIT_STOPPED};
 
 fn log_error(e: prove::LogError) -> CliError {
     if e.is_input() {

@@ -5,7 +5,7 @@ use super::{CliError, GlobalArgs};
 use clap::Args;
 use peasant::explore::{Budget, Oracle, ProofLogs};
 use peasant::serve::Server;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 #[derive(Args, Debug)]
@@ -42,26 +42,7 @@ impl ServeArgs {
         };
         let mut oracle = Oracle::new(self.tables.clone(), budget);
         if let Some(dir) = &self.proofs {
-            let logs = ProofLogs::read_all(dir)
-                .map_err(|e| CliError::input(format!("--proofs {}: {e}", dir.display())))?;
-            if logs.is_empty() {
-                return Err(CliError::input(format!(
-                    "--proofs {}: no proof log there (peasant prove --dir writes one)",
-                    dir.display()
-                )));
-            }
-            for log in logs {
-                eprintln!(
-                    "peasant: {} answered questions of {} from the proof logs{}",
-                    log.len(),
-                    log.variant(),
-                    match log.damaged() {
-                        0 => String::new(),
-                        n => format!(" ({n} damaged lines ignored)"),
-                    }
-                );
-                oracle = oracle.with_knowledge(std::sync::Arc::new(log));
-            }
+            oracle = with_proofs(oracle, dir)?;
         }
         let server = Server::bind(&self.addr, oracle, self.workers)
             .map_err(|e| CliError::input(format!("--addr {}: {e}", self.addr)))?;
@@ -73,4 +54,30 @@ impl ServeArgs {
         server.run();
         Ok(())
     }
+}
+
+/// `oracle` answering also from the proof logs of `--proofs DIR`, each
+/// announced on stderr.
+fn with_proofs(mut oracle: Oracle, dir: &Path) -> Result<Oracle, CliError> {
+    let logs = ProofLogs::read_all(dir)
+        .map_err(|e| CliError::input(format!("--proofs {}: {e}", dir.display())))?;
+    if logs.is_empty() {
+        return Err(CliError::input(format!(
+            "--proofs {}: no proof log there (peasant prove --dir writes one)",
+            dir.display()
+        )));
+    }
+    for log in logs {
+        eprintln!(
+            "peasant: {} answered questions of {} from the proof logs{}",
+            log.len(),
+            log.variant(),
+            match log.damaged() {
+                0 => String::new(),
+                n => format!(" ({n} damaged lines ignored)"),
+            }
+        );
+        oracle = oracle.with_knowledge(std::sync::Arc::new(log));
+    }
+    Ok(oracle)
 }

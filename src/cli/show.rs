@@ -5,6 +5,7 @@ use clap::Args;
 use peasant::explore::svg::{board_svg, on_board, parse_uci_squares, SvgOptions};
 use peasant::{rules::Outcome, Position};
 use serde_json::json;
+use std::path::Path;
 
 #[derive(Args, Debug)]
 pub struct ShowArgs {
@@ -37,58 +38,72 @@ impl ShowArgs {
     pub fn run(&self, global: &GlobalArgs) -> Result<(), CliError> {
         let pos = global.position(&self.pos)?;
         if let Some(path) = &self.svg {
-            let squares = |t: &Option<String>| -> Result<_, CliError> {
-                t.as_deref()
-                    .map(|t| {
-                        parse_uci_squares(t)
-                            .filter(|&sq| on_board(pos.board(), sq))
-                            .ok_or_else(|| {
-                                CliError::input(format!(
-                                    "'{t}' is not a move in long form such as e2e4 on the {} board",
-                                    pos.board()
-                                ))
-                            })
-                    })
-                    .transpose()
-            };
-            let options = SvgOptions {
-                last_move: squares(&self.lastmove)?,
-                arrow: squares(&self.arrow)?,
-                flipped: self.flip,
-                square_px: 0,
-            };
-            std::fs::write(path, board_svg(&pos, &options))
-                .map_err(|e| CliError::failure(format!("{}: {e}", path.display())))?;
+            self.write_svg(&pos, path)?;
         }
         let moves: Vec<String> = pos.legal_moves().iter().map(|m| m.san()).collect();
-        let variant = pos.variant();
         if global.json {
-            print_json(&json!({
-                "fen": pos.to_string(),
-                "board": variant.board.to_string(),
-                "en_passant_rule": variant.rules.en_passant,
-                "seventh_rank_wins": variant.rules.seventh_rank_wins,
-                "turn": pos.turn().name(),
-                "en_passant": pos.ep_square().map(|s| s.to_string()),
-                "white_pawns": pos.pawns(peasant::Color::White).count(),
-                "black_pawns": pos.pawns(peasant::Color::Black).count(),
-                "moves": moves,
-                "outcome": outcome_json(&pos),
-            }));
-            return Ok(());
-        }
-        print!("{}", pos.diagram());
-        println!();
-        println!("fen:      {pos}");
-        println!("variant:  {variant}");
-        println!("to move:  {}", pos.turn());
-        if let Some(sq) = pos.ep_square() {
-            println!("en passant: {sq}");
-        }
-        match pos.outcome() {
-            Some(outcome) => println!("game over: {outcome}"),
-            None => println!("moves ({}): {}", moves.len(), moves.join(" ")),
+            print_json(&show_json(&pos, &moves));
+        } else {
+            print_show(&pos, &moves);
         }
         Ok(())
+    }
+
+    /// `--svg FILE`: the picture of `pos`, with `--lastmove`, `--arrow`
+    /// and `--flip`.
+    fn write_svg(&self, pos: &Position, path: &Path) -> Result<(), CliError> {
+        let squares = |t: &Option<String>| -> Result<_, CliError> {
+            t.as_deref()
+                .map(|t| {
+                    parse_uci_squares(t)
+                        .filter(|&sq| on_board(pos.board(), sq))
+                        .ok_or_else(|| {
+                            CliError::input(format!(
+                                "'{t}' is not a move in long form such as e2e4 on the {} board",
+                                pos.board()
+                            ))
+                        })
+                })
+                .transpose()
+        };
+        let options = SvgOptions {
+            last_move: squares(&self.lastmove)?,
+            arrow: squares(&self.arrow)?,
+            flipped: self.flip,
+            square_px: 0,
+        };
+        std::fs::write(path, board_svg(pos, &options))
+            .map_err(|e| CliError::failure(format!("{}: {e}", path.display())))
+    }
+}
+
+fn show_json(pos: &Position, moves: &[String]) -> serde_json::Value {
+    let variant = pos.variant();
+    json!({
+        "fen": pos.to_string(),
+        "board": variant.board.to_string(),
+        "en_passant_rule": variant.rules.en_passant,
+        "seventh_rank_wins": variant.rules.seventh_rank_wins,
+        "turn": pos.turn().name(),
+        "en_passant": pos.ep_square().map(|s| s.to_string()),
+        "white_pawns": pos.pawns(peasant::Color::White).count(),
+        "black_pawns": pos.pawns(peasant::Color::Black).count(),
+        "moves": moves,
+        "outcome": outcome_json(pos),
+    })
+}
+
+fn print_show(pos: &Position, moves: &[String]) {
+    print!("{}", pos.diagram());
+    println!();
+    println!("fen:      {pos}");
+    println!("variant:  {}", pos.variant());
+    println!("to move:  {}", pos.turn());
+    if let Some(sq) = pos.ep_square() {
+        println!("en passant: {sq}");
+    }
+    match pos.outcome() {
+        Some(outcome) => println!("game over: {outcome}"),
+        None => println!("moves ({}): {}", moves.len(), moves.join(" ")),
     }
 }

@@ -14,18 +14,19 @@
 //! Ctrl-C (exit status 130) or by `--max-nodes` (exit status 3). The same
 //! command then resumes where it stopped.
 
-use super::{print_json, CliError, GlobalArgs};
-use clap::Args;
-use peasant::solve::{Event, Goal, Session, SessionConfig, Solve};
+use super::{print_json, CliError, GlobalArgs, Method, EXIT_INTERRUPTED, EXIT_STOPPED};
+use clap::{Args, ValueEnum};
+use peasant::solve::{Event, Finished, Goal, Session, SessionConfig, Solve};
 use peasant::{
     rules::CanonicalRules,
     solve::{
-        PnConfig, PnEpsilon, PnInit, ProvenError, SearchConfig, Shortcuts, Solution, SolveError,
+        PnConfig, PnEpsilon, PnInit, ProvenError, RootSolution, SearchConfig, Shortcuts,
+        Solution, SolveError, SolveStats,
     },
-    PnSolver, Position, Solver, SolverConfig, Tablebase,
+    Move, PnSolver, Position, Solver, SolverConfig, Tablebase,
 };
 use serde_json::json;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -36,17 +37,30 @@ pub struct SolveArgs {
     pub pos: String,
     /// The search: ab (alpha-beta) or pn (proof-number search, df-pn;
     /// win/draw/loss only).
-    #[arg(long, value_name = "METHOD", default_value = "ab")]
-    pub method: String,
+    #[arg(
+        long,
+        value_enum,
+        value_name = "METHOD",
+        default_value = "ab",
+        hide_possible_values = true
+    )]
+    pub method: Method,
     /// With --method pn: how unsearched nodes' numbers start: guided
     /// (mobility plus the move's guess cost), mobility or one (to measure).
-    #[arg(long, hide = true, value_name = "INIT", default_value = "guided")]
-    pub pn_init: String,
+    #[arg(
+        long,
+        hide = true,
+        value_enum,
+        value_name = "INIT",
+        default_value = "guided"
+    )]
+    pub pn_init: PnInitArg,
     /// With --method pn: "stick" (the best child keeps the search until the
     /// node's own threshold), or the epsilon of the 1+epsilon trick as a
     /// shift (epsilon = 2^-SHIFT), or "off" for plain df-pn (to measure).
-    #[arg(long, hide = true, value_name = "SHIFT", default_value = "stick")]
-    pub pn_epsilon: String,
+    #[arg(long, hide = true, value_name = "SHIFT", default_value = "stick",
+          value_parser = parse_pn_epsilon)]
+    pub pn_epsilon: PnEpsilon,
     /// With --method pn: weak proof numbers (max instead of sum; to measure).
     #[arg(long, hide = true)]
     pub pn_weak: bool,
@@ -108,8 +122,14 @@ pub struct SolveArgs {
     pub null_window: bool,
     /// Canonical-form rules: all, walls (no frozen islands) or flip (colour
     /// flip and whole-board mirror only); to measure what each gains.
-    #[arg(long, hide = true, value_name = "RULES", default_value = "all")]
-    pub canonical: String,
+    #[arg(
+        long,
+        hide = true,
+        value_enum,
+        value_name = "RULES",
+        default_value = "all"
+    )]
+    pub canonical: CanonicalArg,
     /// Keep proven results in FILE: load them first if FILE exists, save
     /// them while solving, at the end and when stopped (Ctrl-C or
     /// --max-nodes); run the same command again to resume.
@@ -132,19 +152,440 @@ pub struct SolveArgs {
     pub quiet: bool,
 }
 
-/// Exit status of a solve stopped by --max-nodes.
-pub const EXIT_STOPPED: i32 = 3;
-/// Exit status of a solve stopped by Ctrl-C (128 + SIGINT, as shells do).
-pub const EXIT_INTERRUPTED: i32 = 130;
+/// `--pn-init`: how the proof-number search starts unsearched nodes'
+/// numbers ([`PnInit`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PnInitArg {
+    // Mobility plus the cost of the move that led to the node (the default).
+    Guided,
+    // The number of legal moves alone.
+    Mobility,
+    // One and one (to measure).
+    One,
+}
+
+impl From<PnInitArg> for PnInit {
+    fn from(init: PnInitArg) -> PnInit {
+        match init {
+            PnInitArg::Guided => PnInit::Guided,
+            PnInitArg::Mobility => PnInit::Mobility,
+            PnInitArg::One => PnInit::One,
+        }
+    }
+}
+
+/// `--canonical`: which canonical-form rules the search applies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CanonicalArg {
+    // Every rule (the default).
+    All,
+    // Walls, but no frozen islands.
+    Walls,
+    // The colour flip and the whole-board mirror only.
+    Flip,
+}
+
+impl From<CanonicalArg> for CanonicalRules {
+    fn from(rules: CanonicalArg) -> CanonicalRules {
+        match rules {
+            CanonicalArg::All => CanonicalRules::ALL,
+            CanonicalArg::Walls => CanonicalRules {
+                walls: true,
+                islands: false,
+            },
+            CanonicalArg::Flip => CanonicalRules::FLIP_MIRROR,
+        }
+    }
+}
+
+/// Reads `--pn-epsilon`: `stick`, `off` or a shift 0..31 ([`PnEpsilon`]).
+fn parse_pn_epsilon(text: &str) -> Result<PnEpsilon, String> {
+    text.parse().map_err(|e: peasant::rules::SettingError| e.to_string())
+}
 
 /// More root threads than any machine this runs on has cores.
 const MAX_THREADS: usize = 1024;
+
+/// The search a solve runs, configured.
+enum Search {
+    AlphaBeta(SolverConfig),
+    ProofNumber(PnConfig),
+}
+
+impl Search {
+    fn method(&self) -> Method {
+        match self {
+            Search::AlphaBeta(_) => Method::AlphaBeta,
+            Search::ProofNumber(_) => Method::ProofNumber,
+        }
+    }
+
+    /// Whether values are exact with DTM (else win/draw/loss).
+    fn dtm(&self) -> bool {
+        match self {
+            Search::AlphaBeta(c) => c.dtm,
+            Search::ProofNumber(_) => false,
+        }
+    }
+
+    /// The configuration both searches share.
+    fn common(&self) -> &SearchConfig {
+        match self {
+            Search::AlphaBeta(c) => &c.search,
+            Search::ProofNumber(c) => &c.search,
+        }
+    }
+}
+
+/// A solve as its flags ask for it, every flag checked: built before any
+/// work is done.
+struct Plan {
+    pos: Position,
+    search: Search,
+    tables: Option<Tablebase>,
+    save: Option<PathBuf>,
+    session: SessionConfig,
+    /// Count where the nodes go and print the profile.
+    profile: bool,
+    /// No progress on stderr.
+    quiet: bool,
+    /// One JSON object on stdout instead of text.
+    json: bool,
+}
+
+/// What a finished solve found, to print.
+struct Solved<'a> {
+    root: RootSolution,
+    line: Vec<Move>,
+    stats: SolveStats,
+    seconds: f64,
+    /// Proven positions loaded from the save file.
+    loaded: usize,
+    /// The save file and the positions written to it.
+    saved: Option<(&'a Path, usize)>,
+}
+
+impl SolveArgs {
+    pub fn run(&self, global: &GlobalArgs) -> Result<(), CliError> {
+        let plan = self.plan(global)?;
+        let (ab, pn);
+        let solver: &dyn Solve = match plan.search {
+            Search::AlphaBeta(config) => {
+                ab = Solver::new(config, plan.tables.as_ref()).map_err(solve_error)?;
+                &ab
+            }
+            Search::ProofNumber(config) => {
+                pn = PnSolver::new(config, plan.tables.as_ref()).map_err(solve_error)?;
+                &pn
+            }
+        };
+        if plan.profile {
+            peasant::solve::profile::enable();
+        }
+        let session =
+            Session::new(solver, &plan.pos, plan.save.as_deref()).map_err(proven_error)?;
+        if !plan.quiet {
+            print_loaded(&session);
+        }
+        // Ctrl-C stops the search so that what it proved is saved.
+        let interrupts = match plan.save {
+            Some(_) => stop_on_ctrl_c(&session)?,
+            None => Arc::default(),
+        };
+        let quiet = plan.quiet;
+        let end = session.run(&plan.pos, &plan.session, &|e| {
+            if !quiet {
+                print_event(e)
+            }
+        });
+        if plan.profile {
+            println!("{}", peasant::solve::profile::take());
+        }
+        plan.finish(&session, end, interrupts.load(Ordering::SeqCst) > 0)
+    }
+
+    /// Checks every flag, before any work, and says what to do.
+    fn plan(&self, global: &GlobalArgs) -> Result<Plan, CliError> {
+        let pos: Position = global.position(&self.pos)?;
+        if let Some(outcome) = pos.outcome() {
+            return Err(CliError::input(SolveError::GameOver(outcome)));
+        }
+        if self.threads == 0 {
+            return Err(CliError::input("--threads must be at least 1"));
+        }
+        if self.threads > MAX_THREADS {
+            return Err(CliError::input(format!(
+                "--threads {}: at most {MAX_THREADS}",
+                self.threads
+            )));
+        }
+        if let Some(dir) = &self.tables {
+            tables_dir_is_there(dir)?;
+        }
+        if let Some(path) = &self.save {
+            save_path_writable(path)?;
+        }
+        if self.method == Method::ProofNumber && self.dtm {
+            return Err(CliError::input(
+                "--dtm needs --method ab: proof-number search answers win/draw/loss only",
+            ));
+        }
+        let tables = self
+            .tables
+            .as_ref()
+            .map(|dir| Tablebase::new(dir, pos.variant()).with_cache_mib(self.cache_mb));
+        Ok(Plan {
+            pos,
+            search: self.search(),
+            tables,
+            save: self.save.clone(),
+            session: SessionConfig {
+                goal: if self.value_only {
+                    Goal::ValueOnly
+                } else {
+                    Goal::EveryMove
+                },
+                save_every: Duration::from_secs(self.save_every.max(1)),
+                tick_every: (!self.quiet).then_some(Duration::from_secs(10)),
+            },
+            profile: self.profile,
+            quiet: self.quiet,
+            json: global.json,
+        })
+    }
+
+    /// The solver's configuration, from the flags.
+    fn search(&self) -> Search {
+        let search = SearchConfig {
+            hash_mb: self.hash_mb,
+            canonical: self.canonical.into(),
+            threads: self.threads,
+            max_nodes: self.max_nodes,
+            shortcuts: Shortcuts {
+                race: !self.no_race,
+                runner: !self.no_runner,
+                dead: !self.no_dead,
+                bound: !self.no_bound,
+            },
+        };
+        match self.method {
+            Method::AlphaBeta => Search::AlphaBeta(SolverConfig {
+                search,
+                dtm: self.dtm,
+                ordering: !self.no_order,
+                safe_landing: !self.no_safe_landing,
+                etc: !self.no_etc,
+                null_window: self.null_window,
+            }),
+            Method::ProofNumber => Search::ProofNumber(PnConfig {
+                search: SearchConfig {
+                    shortcuts: Shortcuts {
+                        bound: self.pn_bound,
+                        ..search.shortcuts
+                    },
+                    ..search
+                },
+                init: self.pn_init.into(),
+                epsilon: self.pn_epsilon,
+                weak: self.pn_weak,
+            }),
+        }
+    }
+}
+
+impl Plan {
+    /// Reports how the solve ended: the solution on stdout, or why it
+    /// stopped (exit status 3, 130) or failed.
+    fn finish(&self, session: &Session, end: Finished, interrupted: bool) -> Result<(), CliError> {
+        let Finished {
+            result,
+            seconds,
+            saved,
+            stats,
+        } = end;
+        // A save that failed (a full disk) is reported after the result,
+        // which is still printed: exit status 1.
+        let (saved, save_failed) = match saved {
+            Some(Ok(n)) => (Some(n), None),
+            Some(Err(e)) => (None, Some(e)),
+            None => (None, None),
+        };
+        let saved_text = match (session.path(), saved) {
+            (Some(path), Some(n)) => format!("{n} proven positions saved to {}", path.display()),
+            (Some(_), None) => "the save failed".to_string(),
+            _ => "nothing saved (no --save)".to_string(),
+        };
+        let (root, line) = match result {
+            Err(SolveError::Stopped) => {
+                return Err(stopped(
+                    save_failed,
+                    interrupted,
+                    stats.nodes,
+                    seconds,
+                    &saved_text,
+                ))
+            }
+            other => other.map_err(solve_error)?,
+        };
+        if !self.quiet && saved.is_some() {
+            eprintln!("  {saved_text}");
+        }
+        let solved = Solved {
+            root,
+            line,
+            stats,
+            seconds,
+            loaded: session.loaded(),
+            saved: session.path().zip(saved),
+        };
+        if self.json {
+            print_json(&self.solution_json(&solved));
+        } else {
+            self.print_solution(&solved);
+        }
+        save_failed.map_or(Ok(()), |e| Err(proven_error(e)))
+    }
+
+    fn solution_json(&self, s: &Solved) -> serde_json::Value {
+        let stats = &s.stats;
+        json!({
+            "fen": self.pos.to_string(),
+            "value": s.root.value.wdl.name(),
+            "dtm": dtm_json(&s.root.value),
+            "moves": s.root.moves.iter().map(|(m, v)| json!({
+                "move": m.san(), "value": v.wdl.name(), "dtm": dtm_json(v)
+            })).collect::<Vec<_>>(),
+            "line": s.line.iter().map(|m| m.san()).collect::<Vec<_>>(),
+            "line_is_dtm_optimal": self.search.dtm(),
+            "value_only": self.session.goal == Goal::ValueOnly,
+            "nodes": stats.nodes,
+            "table_hits": stats.table_hits,
+            "rule_leaves": stats.rule_hits,
+            "race_leaves": stats.race_hits,
+            "runner_leaves": stats.runner_hits,
+            "dead_leaves": stats.dead_hits,
+            "bound_cuts": stats.bound_hits,
+            "tt_hits": stats.tt_hits,
+            "seconds": s.seconds,
+            "threads": self.search.common().threads,
+            "hash_mb": self.search.common().hash_mb,
+            "method": self.search.method().name(),
+            "loaded": s.loaded,
+            "saved": s.saved.map(|(_, n)| n),
+        })
+    }
+
+    fn print_solution(&self, s: &Solved) {
+        let pos = &self.pos;
+        print!("{}", pos.diagram());
+        println!();
+        println!("fen:    {pos}");
+        println!("rules:  {}", pos.variant());
+        println!("value:  {} ({} to move)", s.root.value, pos.turn());
+        for (m, v) in &s.root.moves {
+            println!("  {:<6} {v}", m.san());
+        }
+        let unsettled = pos.count_moves() as usize - s.root.moves.len();
+        if unsettled > 0 {
+            println!("  ({unsettled} other moves not settled: --value-only)");
+        }
+        let kind = if self.search.dtm() {
+            "shortest win, longest loss"
+        } else {
+            "win/draw/loss only; --dtm for the fastest line"
+        };
+        let line: Vec<String> = s.line.iter().map(|m| m.san()).collect();
+        println!("line:   {} ({kind})", line.join(" "));
+        let (stats, seconds) = (&s.stats, s.seconds);
+        println!(
+            "nodes:  {} ({:.2} M/s), table hits {}, rule leaves {}, race leaves {}, runner leaves {}, dead leaves {}, bound cuts {}, tt hits {}",
+            stats.nodes,
+            stats.nodes as f64 / seconds.max(1e-9) / 1e6,
+            stats.table_hits,
+            stats.rule_hits,
+            stats.race_hits,
+            stats.runner_hits,
+            stats.dead_hits,
+            stats.bound_hits,
+            stats.tt_hits
+        );
+        println!(
+            "time:   {seconds:.3} s on {} thread(s), hash {} MiB",
+            self.search.common().threads,
+            self.search.common().hash_mb
+        );
+        if let Some((path, n)) = s.saved {
+            println!(
+                "saved:  {n} proven positions in {} ({} loaded)",
+                path.display(),
+                s.loaded
+            );
+        }
+    }
+}
+
+/// The error of a stopped solve: by `--max-nodes` (exit status 3) or
+/// Ctrl-C (130), saying what was saved; a failure (1) if the save failed.
+fn stopped(
+    save_failed: Option<ProvenError>,
+    interrupted: bool,
+    nodes: u64,
+    seconds: f64,
+    saved_text: &str,
+) -> CliError {
+    if let Some(e) = save_failed {
+        return CliError::failure(format!(
+            "{e} (stopped after {nodes} nodes: what was proven is lost)"
+        ));
+    }
+    let (why, status) = if interrupted {
+        ("by Ctrl-C", EXIT_INTERRUPTED)
+    } else {
+        ("by --max-nodes", EXIT_STOPPED)
+    };
+    CliError {
+        message: format!("stopped {why} after {nodes} nodes, {seconds:.1} s: {saved_text}"),
+        status,
+    }
+}
+
+/// Sets the stop flag of `session` on Ctrl-C, so that what the search
+/// proved is saved; a second Ctrl-C ends the process at once (the saved
+/// file stays whole). The count of Ctrl-Cs.
+fn stop_on_ctrl_c(session: &Session) -> Result<Arc<AtomicUsize>, CliError> {
+    let interrupts = Arc::new(AtomicUsize::new(0));
+    let (flag, count) = (session.stop_flag(), Arc::clone(&interrupts));
+    ctrlc::set_handler(move || {
+        if count.fetch_add(1, Ordering::SeqCst) > 0 {
+            std::process::exit(EXIT_INTERRUPTED);
+        }
+        flag.store(true, Ordering::SeqCst);
+    })
+    .map_err(|e| CliError::failure(format!("cannot catch Ctrl-C: {e}")))?;
+    Ok(interrupts)
+}
+
+/// Refuses a `--tables` path that is not a directory.
+fn tables_dir_is_there(dir: &Path) -> Result<(), CliError> {
+    if dir.is_dir() {
+        return Ok(());
+    }
+    Err(CliError::input(format!(
+        "--tables {}: {}",
+        dir.display(),
+        if dir.exists() {
+            "not a directory (--tables takes the directory of the tables)"
+        } else {
+            "no such directory"
+        }
+    )))
+}
 
 /// Refuses, before any search, a `--save` path that could never be
 /// written: a directory, a file in a directory that does not exist, or a
 /// directory where no file can be made (a long solve would otherwise run
 /// for nothing).
-fn save_path_writable(path: &std::path::Path) -> Result<(), CliError> {
+fn save_path_writable(path: &Path) -> Result<(), CliError> {
     let bad = |why: String| CliError::input(format!("--save {}: {why}", path.display()));
     if path.is_dir() {
         return Err(bad("is a directory; --save takes a file".into()));
@@ -157,7 +598,7 @@ fn save_path_writable(path: &std::path::Path) -> Result<(), CliError> {
     }
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
-        _ => std::path::Path::new("."),
+        _ => Path::new("."),
     };
     if !dir.is_dir() {
         return Err(bad(format!("{} is not a directory", dir.display())));
@@ -190,6 +631,19 @@ fn dtm_json(s: &Solution) -> serde_json::Value {
     s.dtm().map_or(serde_json::Value::Null, |d| json!(d))
 }
 
+/// "  loaded N proven positions from FILE (S s)" on stderr, where a save
+/// file held some.
+fn print_loaded(session: &Session) {
+    let loaded = session.loaded();
+    if let (Some(path), true) = (session.path(), loaded > 0) {
+        eprintln!(
+            "  loaded {loaded} proven positions from {} ({:.1} s)",
+            path.display(),
+            session.load_seconds()
+        );
+    }
+}
+
 /// Progress on stderr: each settled move, the counters every tick, each
 /// periodic save.
 fn print_event(event: Event) {
@@ -219,263 +673,19 @@ fn print_event(event: Event) {
     }
 }
 
-impl SolveArgs {
-    pub fn run(&self, global: &GlobalArgs) -> Result<(), CliError> {
-        let pos: Position = global.position(&self.pos)?;
-        if let Some(outcome) = pos.outcome() {
-            return Err(CliError::input(SolveError::GameOver(outcome)));
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `--pn-epsilon` reads as the hand-written parser read it.
+    #[test]
+    fn pn_epsilon_spellings() {
+        assert_eq!(parse_pn_epsilon("stick"), Ok(PnEpsilon::Stick));
+        assert_eq!(parse_pn_epsilon("off"), Ok(PnEpsilon::Plain));
+        assert_eq!(parse_pn_epsilon("0"), Ok(PnEpsilon::Shift(0)));
+        assert_eq!(parse_pn_epsilon("31"), Ok(PnEpsilon::Shift(31)));
+        for bad in ["32", "-1", "", "Stick", "1.5"] {
+            assert!(parse_pn_epsilon(bad).is_err(), "{bad}");
         }
-        if self.threads == 0 {
-            return Err(CliError::input("--threads must be at least 1"));
-        }
-        if self.threads > MAX_THREADS {
-            return Err(CliError::input(format!(
-                "--threads {}: at most {MAX_THREADS}",
-                self.threads
-            )));
-        }
-        if let Some(dir) = &self.tables {
-            if !dir.is_dir() {
-                return Err(CliError::input(format!(
-                    "--tables {}: {}",
-                    dir.display(),
-                    if dir.exists() {
-                        "not a directory (--tables takes the directory of the tables)"
-                    } else {
-                        "no such directory"
-                    }
-                )));
-            }
-        }
-        if let Some(path) = &self.save {
-            save_path_writable(path)?;
-        }
-        let pn = match self.method.as_str() {
-            "ab" => false,
-            "pn" => true,
-            other => {
-                return Err(CliError::input(format!(
-                    "--method {other}: expected ab or pn"
-                )))
-            }
-        };
-        if pn && self.dtm {
-            return Err(CliError::input(
-                "--dtm needs --method ab: proof-number search answers win/draw/loss only",
-            ));
-        }
-        let pn_init: PnInit = self
-            .pn_init
-            .parse()
-            .map_err(|e| CliError::input(format!("--pn-init {}: {e}", self.pn_init)))?;
-        let epsilon: PnEpsilon = self
-            .pn_epsilon
-            .parse()
-            .map_err(|e| CliError::input(format!("--pn-epsilon {}: {e}", self.pn_epsilon)))?;
-        let tb = self
-            .tables
-            .as_ref()
-            .map(|dir| Tablebase::new(dir, pos.variant()).with_cache_mib(self.cache_mb));
-        let canonical: CanonicalRules = self
-            .canonical
-            .parse()
-            .map_err(|e| CliError::input(format!("--canonical {}: {e}", self.canonical)))?;
-        let search = SearchConfig {
-            hash_mb: self.hash_mb,
-            canonical,
-            threads: self.threads,
-            max_nodes: self.max_nodes,
-            shortcuts: Shortcuts {
-                race: !self.no_race,
-                runner: !self.no_runner,
-                dead: !self.no_dead,
-                bound: !self.no_bound,
-            },
-        };
-        let config = SolverConfig {
-            search,
-            dtm: self.dtm,
-            ordering: !self.no_order,
-            safe_landing: !self.no_safe_landing,
-            etc: !self.no_etc,
-            null_window: self.null_window,
-        };
-        let ab;
-        let pns;
-        let solver: &dyn Solve = if pn {
-            pns = PnSolver::new(
-                PnConfig {
-                    search: SearchConfig {
-                        shortcuts: Shortcuts {
-                            bound: self.pn_bound,
-                            ..search.shortcuts
-                        },
-                        ..search
-                    },
-                    init: pn_init,
-                    epsilon,
-                    weak: self.pn_weak,
-                },
-                tb.as_ref(),
-            )
-            .map_err(solve_error)?;
-            &pns
-        } else {
-            ab = Solver::new(config, tb.as_ref()).map_err(solve_error)?;
-            &ab
-        };
-        if self.profile {
-            peasant::solve::profile::enable();
-        }
-        let quiet = self.quiet;
-        let session = Session::new(solver, &pos, self.save.as_deref()).map_err(proven_error)?;
-        let loaded = session.loaded();
-        if let (Some(path), false, true) = (session.path(), quiet, loaded > 0) {
-            eprintln!(
-                "  loaded {loaded} proven positions from {} ({:.1} s)",
-                path.display(),
-                session.load_seconds()
-            );
-        }
-        // Ctrl-C stops the search so that what it proved is saved; a second
-        // Ctrl-C ends the process at once (the saved file stays whole).
-        let interrupts = Arc::new(AtomicUsize::new(0));
-        if self.save.is_some() {
-            let (flag, count) = (session.stop_flag(), Arc::clone(&interrupts));
-            ctrlc::set_handler(move || {
-                if count.fetch_add(1, Ordering::SeqCst) > 0 {
-                    std::process::exit(EXIT_INTERRUPTED);
-                }
-                flag.store(true, Ordering::SeqCst);
-            })
-            .map_err(|e| CliError::failure(format!("cannot catch Ctrl-C: {e}")))?;
-        }
-        let run = SessionConfig {
-            goal: if self.value_only {
-                Goal::ValueOnly
-            } else {
-                Goal::EveryMove
-            },
-            save_every: Duration::from_secs(self.save_every.max(1)),
-            tick_every: (!quiet).then_some(Duration::from_secs(10)),
-        };
-        let end = session.run(&pos, &run, &|e| {
-            if !quiet {
-                print_event(e)
-            }
-        });
-        let (seconds, stats) = (end.seconds, end.stats);
-        if self.profile {
-            println!("{}", peasant::solve::profile::take());
-        }
-        // A save that failed (a full disk) is reported after the result,
-        // which is still printed: exit status 1.
-        let (saved, save_failed) = match end.saved {
-            Some(Ok(n)) => (Some(n), None),
-            Some(Err(e)) => (None, Some(e)),
-            None => (None, None),
-        };
-        let saved_text = match (session.path(), saved) {
-            (Some(path), Some(n)) => format!("{n} proven positions saved to {}", path.display()),
-            (Some(_), None) => "the save failed".to_string(),
-            _ => "nothing saved (no --save)".to_string(),
-        };
-        let (root, line) = match end.result {
-            Err(SolveError::Stopped) if save_failed.is_some() => {
-                let e = save_failed.expect("a failed save");
-                return Err(CliError::failure(format!(
-                    "{e} (stopped after {} nodes: what was proven is lost)",
-                    stats.nodes
-                )));
-            }
-            Err(SolveError::Stopped) => {
-                let (why, status) = if interrupts.load(Ordering::SeqCst) > 0 {
-                    ("by Ctrl-C", EXIT_INTERRUPTED)
-                } else {
-                    ("by --max-nodes", EXIT_STOPPED)
-                };
-                return Err(CliError {
-                    message: format!(
-                        "stopped {why} after {} nodes, {seconds:.1} s: {saved_text}",
-                        stats.nodes
-                    ),
-                    status,
-                });
-            }
-            other => other.map_err(solve_error)?,
-        };
-        if !quiet && saved.is_some() {
-            eprintln!("  {saved_text}");
-        }
-        let line_san: Vec<String> = line.iter().map(|m| m.san()).collect();
-        if global.json {
-            print_json(&json!({
-                "fen": pos.to_string(),
-                "value": root.value.wdl.name(),
-                "dtm": dtm_json(&root.value),
-                "moves": root.moves.iter().map(|(m, s)| json!({
-                    "move": m.san(), "value": s.wdl.name(), "dtm": dtm_json(s)
-                })).collect::<Vec<_>>(),
-                "line": line_san,
-                "line_is_dtm_optimal": self.dtm,
-                "value_only": self.value_only,
-                "nodes": stats.nodes,
-                "table_hits": stats.table_hits,
-                "rule_leaves": stats.rule_hits,
-                "race_leaves": stats.race_hits,
-                "runner_leaves": stats.runner_hits,
-                "dead_leaves": stats.dead_hits,
-                "bound_cuts": stats.bound_hits,
-                "tt_hits": stats.tt_hits,
-                "seconds": seconds,
-                "threads": self.threads,
-                "hash_mb": self.hash_mb,
-                "method": self.method,
-                "loaded": loaded,
-                "saved": saved,
-            }));
-            return save_failed.map_or(Ok(()), |e| Err(proven_error(e)));
-        }
-        print!("{}", pos.diagram());
-        println!();
-        println!("fen:    {pos}");
-        println!("rules:  {}", pos.variant());
-        println!("value:  {} ({} to move)", root.value, pos.turn());
-        for (m, s) in &root.moves {
-            println!("  {:<6} {s}", m.san());
-        }
-        let unsettled = pos.count_moves() as usize - root.moves.len();
-        if unsettled > 0 {
-            println!("  ({unsettled} other moves not settled: --value-only)");
-        }
-        let kind = if self.dtm {
-            "shortest win, longest loss"
-        } else {
-            "win/draw/loss only; --dtm for the fastest line"
-        };
-        println!("line:   {} ({kind})", line_san.join(" "));
-        println!(
-            "nodes:  {} ({:.2} M/s), table hits {}, rule leaves {}, race leaves {}, runner leaves {}, dead leaves {}, bound cuts {}, tt hits {}",
-            stats.nodes,
-            stats.nodes as f64 / seconds.max(1e-9) / 1e6,
-            stats.table_hits,
-            stats.rule_hits,
-            stats.race_hits,
-            stats.runner_hits,
-            stats.dead_hits,
-            stats.bound_hits,
-            stats.tt_hits
-        );
-        println!(
-            "time:   {seconds:.3} s on {} thread(s), hash {} MiB",
-            self.threads, self.hash_mb
-        );
-        if let (Some(path), Some(n)) = (session.path(), saved) {
-            println!(
-                "saved:  {n} proven positions in {} ({loaded} loaded)",
-                path.display()
-            );
-        }
-        save_failed.map_or(Ok(()), |e| Err(proven_error(e)))
     }
 }

@@ -8,7 +8,7 @@ use super::probe::table_error;
 use super::solve::solve_error;
 use super::{print_json, CliError, GlobalArgs};
 use clap::Args;
-use peasant::solve::{cross_check, CrossCheckConfig, CrossCheckError};
+use peasant::solve::{cross_check, CrossCheckConfig, CrossCheckError, CrossCheckReport};
 use peasant::{Tablebase, Variant};
 use serde_json::json;
 use std::path::PathBuf;
@@ -54,49 +54,65 @@ impl VerifyArgs {
             CrossCheckError::Solve(e) => solve_error(e),
             CrossCheckError::NoGame(_) => CliError::input(e),
         })?;
-        let checked = report.checked;
-        let mut disagreements = Vec::new();
         for d in &report.disagreements {
             eprintln!(
                 "disagreement: {}: search says {}, table says {}",
                 d.pos, d.search, d.table
             );
-            disagreements.push(json!({
-                "fen": d.pos.to_string(),
-                "search": d.search.to_string(),
-                "table": d.table.to_string(),
-            }));
         }
         let seconds = start.elapsed().as_secs_f64();
         if global.json {
-            print_json(&json!({
-                "variant": variant.to_string(),
-                "checked": checked,
-                "playouts": report.playouts,
-                "disagreements": disagreements,
-                "nodes": report.nodes,
-                "seconds": seconds,
-            }));
+            print_json(&report_json(variant, &report, seconds));
         } else {
             println!(
-                "{variant}: {checked} positions checked (compared by {}), {} disagreements, {} nodes, {seconds:.2} s",
+                "{variant}: {} positions checked (compared by {}), {} disagreements, {} nodes, {seconds:.2} s",
+                report.checked,
                 if self.dtm { "exact value with DTM" } else { "win/draw/loss" },
-                disagreements.len(),
+                report.disagreements.len(),
                 report.nodes
             );
         }
+        self.verdict(variant, &report)
+    }
+
+    /// Success, or why not: no position could be probed (exit status 2),
+    /// or some disagree (1).
+    fn verdict(&self, variant: Variant, report: &CrossCheckReport) -> Result<(), CliError> {
+        let checked = report.checked;
         if checked == 0 {
             return Err(CliError::input(format!(
                 "no position of {variant} could be probed from {}: generate tables first (peasant gen)",
                 self.tables.display()
             )));
         }
-        if !disagreements.is_empty() {
+        if !report.disagreements.is_empty() {
             return Err(CliError::failure(format!(
                 "{} of {checked} positions disagree",
-                disagreements.len()
+                report.disagreements.len()
             )));
         }
         Ok(())
     }
+}
+
+fn report_json(variant: Variant, report: &CrossCheckReport, seconds: f64) -> serde_json::Value {
+    let disagreements: Vec<_> = report
+        .disagreements
+        .iter()
+        .map(|d| {
+            json!({
+                "fen": d.pos.to_string(),
+                "search": d.search.to_string(),
+                "table": d.table.to_string(),
+            })
+        })
+        .collect();
+    json!({
+        "variant": variant.to_string(),
+        "checked": report.checked,
+        "playouts": report.playouts,
+        "disagreements": disagreements,
+        "nodes": report.nodes,
+        "seconds": seconds,
+    })
 }

@@ -1,10 +1,12 @@
 //! What the integration tests share: the minimax oracle, temporary
 //! directories, board and rule variants, table generation, reachable
 //! positions and random samples (one generator: the library's repeatable
-//! `SplitMix64`).
+//! `SplitMix64`), and the one way to run the built binary
+//! ([`peasant_command`], [`run_peasant`]).
 
 #![allow(dead_code)]
 
+pub mod external;
 pub mod oracle;
 pub use oracle::{minimax, FxHasher, MinimaxMemo};
 
@@ -12,7 +14,10 @@ use peasant::{
     generate::{generate, GenConfig, Target},
     Board, Rules, Variant,
 };
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 /// A fresh, empty directory under the system's temporary directory,
 /// unique to this test process and its name, removed (with everything in
@@ -58,7 +63,6 @@ pub fn temp_dir(name: &str) -> TempDir {
     TempDir(dir)
 }
 
-/// The four rule sets of the family on a `w` x `h` board.
 /// The boards the exhaustive rule checks walk (dead positions, the
 /// one-sided bound): width, height, and whether every setup is searched
 /// (`false`: random starts only).
@@ -74,6 +78,7 @@ pub const RULE_CHECK_BOARDS: [(u8, u8, bool); 8] = [
     (3, 8, false),
 ];
 
+/// The four rule sets of the family on a `w` x `h` board.
 pub fn variants(w: u8, h: u8) -> Vec<Variant> {
     let board = Board::new(w, h).unwrap();
     Rules::ALL.iter().map(|&r| Variant::new(board, r)).collect()
@@ -171,13 +176,61 @@ pub fn reachable_positions(v: Variant, setups: bool, randoms: usize) -> Vec<Posi
     out
 }
 
-/// Runs the built `peasant` with `args` (rayon on one thread).
-pub fn run_peasant(args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_peasant"))
-        .args(args)
-        .env("RAYON_NUM_THREADS", "1")
+/// The built `peasant` binary, for a test that starts it under another
+/// program (`sh -c`, `mpirun`); a test that runs it directly uses
+/// [`peasant_command`].
+pub const PEASANT: &str = env!("CARGO_BIN_EXE_peasant");
+
+/// The built `peasant` with `args`, rayon on one thread (the tests run
+/// side by side), ready for a test to give it stdin, more arguments or
+/// environment, and to run or spawn it: every test but the proof
+/// manager's starts the binary here.
+pub fn peasant_command<I, S>(args: I) -> Command
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    let mut c = Command::new(PEASANT);
+    c.args(args).env("RAYON_NUM_THREADS", "1");
+    c
+}
+
+/// Runs the built `peasant` with `args` (rayon on one thread, stdin
+/// empty) and waits for it.
+pub fn run_peasant(args: &[&str]) -> Output {
+    output_of(peasant_command(args))
+}
+
+/// Runs `command` (stdin empty unless the command says otherwise) and
+/// waits for it.
+pub fn output_of(mut command: Command) -> Output {
+    command
         .output()
-        .expect("the peasant binary runs")
+        .unwrap_or_else(|e| panic!("{command:?} does not run: {e}"))
+}
+
+/// Runs `command` with stdout and stderr captured, killed and failing the
+/// test if it has not ended within `limit` (a reader that never ends,
+/// such as one reading /dev/full, must fail the test, not hang it).
+pub fn output_within(mut command: Command, limit: Duration) -> Output {
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{command:?} does not start: {e}"));
+    let deadline = Instant::now() + limit;
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            child.kill().unwrap();
+            let out = child.wait_with_output().unwrap();
+            panic!(
+                "{command:?} did not end within {limit:?}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
 }
 
 /// Whether `out`, the answer to `args`, is a refusal as the command line
