@@ -1152,7 +1152,8 @@ fn a_complete_proof_leaves_no_warm_start() {
     // A pair two plies in, "does the side to move win?".
     let first = pos.play(pos.legal_moves()[0]);
     let key = rules::position_key(&rules::canonical(&first.play(first.legal_moves()[0])));
-    store.save(key, 0, &[]).unwrap();
+    let pair = prove::Pair::new(key, peasant::solve::Question::Wins);
+    store.save(pair, &[]).unwrap();
     assert_eq!(store.pairs().len(), 1);
     let run = Run {
         budgets: [2_000, 2_000],
