@@ -404,7 +404,7 @@ fn small_games_against_minimax() {
         assert_eq!(m.value(), Some(expected_root), "{setup} {board}");
         for (mv, &m2) in m.move_values().iter().zip(pos.legal_moves().iter()) {
             let child = pos.play(m2);
-            let v = prove::negate(minimax(&child, &mut memo).wdl());
+            let v = minimax(&child, &mut memo).wdl().before_move();
             assert_eq!(mv.value, Some(v), "{setup} {board} {}", mv.san);
         }
         let _ = std::fs::remove_dir_all(&dir);

@@ -237,15 +237,6 @@ pub struct Manager {
     pub counts: Counts,
 }
 
-/// A value seen from the other side.
-pub fn negate(v: Wdl) -> Wdl {
-    match v {
-        Wdl::Win => Wdl::Loss,
-        Wdl::Draw => Wdl::Draw,
-        Wdl::Loss => Wdl::Win,
-    }
-}
-
 impl Manager {
     /// The root's value from the mover's view, once known.
     pub fn value(&self) -> Option<Wdl> {
