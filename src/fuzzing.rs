@@ -345,6 +345,7 @@ pub fn save_file(data: &[u8]) {
 /// into a proof-number table (of one bucket: every entry competes for it).
 pub fn warm_file(data: &[u8]) {
     use crate::prove::warm::{decode, encode, entries_from_bytes, MAX_ENTRIES};
+    use crate::prove::Pair;
     use crate::solve::{PnConfig, PnSolver, SearchConfig};
     let Some((&selector, rest)) = data.split_first() else {
         return;
@@ -359,20 +360,19 @@ pub fn warm_file(data: &[u8]) {
         rest.to_vec()
     } else {
         let entries = entries_from_bytes(rest);
-        encode(
-            variant,
-            selector as u128,
-            (selector >> 3) as usize & 1,
-            &entries,
-        )
+        let question = if (selector >> 3) & 1 == 0 {
+            crate::solve::Question::Wins
+        } else {
+            crate::solve::Question::AvoidsLoss
+        };
+        encode(variant, Pair::new(selector as u128, question), &entries)
     };
-    let Ok((key, q, entries)) = decode(variant, &bytes) else {
+    let Ok((pair, entries)) = decode(variant, &bytes) else {
         return;
     };
-    assert!(q < 2 && entries.len() as u64 <= MAX_ENTRIES);
-    let again =
-        decode(variant, &encode(variant, key, q, &entries)).expect("an encoded file decodes");
-    assert_eq!(again, (key, q, entries.clone()));
+    assert!(entries.len() as u64 <= MAX_ENTRIES);
+    let again = decode(variant, &encode(variant, pair, &entries)).expect("an encoded file decodes");
+    assert_eq!(again, (pair, entries.clone()));
     let solver = PnSolver::new(
         PnConfig {
             search: SearchConfig {

@@ -399,7 +399,7 @@ fn small_games_against_minimax() {
         assert_eq!(m.value(), Some(expected_root), "{setup} {board}");
         for (mv, &m2) in m.move_values().iter().zip(pos.legal_moves().iter()) {
             let child = pos.play(m2);
-            let v = prove::negate(minimax(&child, &mut memo).wdl());
+            let v = minimax(&child, &mut memo).wdl().before_move();
             assert_eq!(mv.value, Some(v), "{setup} {board} {}", mv.san);
         }
         let _ = std::fs::remove_dir_all(&dir);
@@ -1147,7 +1147,8 @@ fn a_complete_proof_leaves_no_warm_start() {
     // A pair two plies in, "does the side to move win?".
     let first = pos.play(pos.legal_moves()[0]);
     let key = rules::position_key(&rules::canonical(&first.play(first.legal_moves()[0])));
-    store.save(key, 0, &[]).unwrap();
+    let pair = prove::Pair::new(key, peasant::solve::Question::Wins);
+    store.save(pair, &[]).unwrap();
     assert_eq!(store.pairs().len(), 1);
     let run = Run {
         budgets: [2_000, 2_000],

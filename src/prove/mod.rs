@@ -19,6 +19,7 @@ pub mod log;
 pub mod manager;
 #[cfg(feature = "mpi")]
 pub mod mpi;
+pub mod pair;
 pub mod run;
 pub mod simulate;
 pub mod snapshot;
@@ -30,7 +31,8 @@ pub use log::{
     merge, read_dir_log, read_logs, Answer, JobRecord, LogContents, LogError, LogWriter,
     MergeReport, RootRecord, LOG_FILE,
 };
-pub use manager::{negate, value_of, wdl_text, Manager, ManagerConfig, MoveValue};
+pub use manager::{value_of, wdl_text, Manager, ManagerConfig, MoveValue};
+pub use pair::{ByQuestion, Pair};
 pub use run::{progress_line, run, RunEnd, RunError, RunOptions};
 pub use warm::{WarmStore, WARM_DIR};
 pub use worker::{

@@ -15,7 +15,7 @@
 //! main thread calls MPI.
 
 use crate::prove::log::{parse_variant_tag, variant_tag};
-use crate::prove::manager::qi;
+use crate::prove::pair::Pair;
 use crate::prove::warm;
 use crate::prove::worker::{run_job, Job, JobResult, JobSolver, WorkerConfig, Workers};
 use crate::rules::{position_key, Position};
@@ -50,8 +50,8 @@ fn with_warm(
     let mut bytes = text.into_bytes();
     if let Some(warm) = warm {
         bytes.push(0);
-        let key = position_key(pos);
-        bytes.extend(warm::encode(pos.variant(), key, qi(question), warm));
+        let pair = Pair::new(position_key(pos), question);
+        bytes.extend(warm::encode(pos.variant(), pair, warm));
     }
     bytes
 }
@@ -71,8 +71,8 @@ fn split_warm(
         return Some((text, None));
     };
     let (pos, question) = pair(text)?;
-    let (key, q, entries) = warm::decode(pos.variant(), warm).ok()?;
-    if (key, q) != (position_key(&pos), qi(question)) {
+    let (found, entries) = warm::decode(pos.variant(), warm).ok()?;
+    if found != Pair::new(position_key(&pos), question) {
         return None;
     }
     Some((text, Some(entries)))

@@ -2,7 +2,8 @@
 //! log written as jobs finish, progress lines and an orderly stop.
 
 use crate::prove::log::{LogError, LogWriter};
-use crate::prove::manager::{qi, Manager};
+use crate::prove::manager::Manager;
+use crate::prove::pair::Pair;
 use crate::prove::warm::WarmStore;
 use crate::prove::worker::{JobResult, Workers};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -169,9 +170,9 @@ pub fn run(
         end
     };
     if let Some(store) = options.warm {
-        for (key, i) in store.pairs() {
-            if manager.warm_obsolete(key, i) {
-                store.remove(key, i);
+        for pair in store.pairs() {
+            if manager.warm_obsolete(pair) {
+                store.remove(pair);
             }
         }
     }
@@ -206,7 +207,7 @@ fn take_result(
 ) -> Result<(), RunError> {
     if let Some(record) = manager.finish(r) {
         if let (Some(store), Some(warm)) = (options.warm, &r.warm) {
-            store.save(record.key(), qi(record.question), warm)?;
+            store.save(Pair::new(record.key(), record.question), warm)?;
         }
         log.append_job(&record)?;
     }

@@ -19,8 +19,9 @@
 //! search, they never decide an answer.
 
 use crate::prove::log::{variant_tag, LogError};
+use crate::prove::pair::Pair;
 use crate::rules::Variant;
-use crate::solve::PnEntry;
+use crate::solve::{PnEntry, Question};
 use std::collections::HashMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -51,40 +52,48 @@ pub struct WarmStore {
 /// What [`WarmStore::load`] found.
 #[derive(Default)]
 pub struct WarmFiles {
-    /// Each pair's entries, by (position key, question index: 0 "wins", 1
-    /// "avoids-loss").
-    pub pairs: HashMap<(u128, usize), Warm>,
+    /// Each pair's entries.
+    pub pairs: HashMap<Pair, Warm>,
     /// One line for each file that was not believed.
     pub damaged: Vec<String>,
 }
 
 /// The file name of a pair.
-fn file_name(key: u128, q: usize) -> String {
-    let q = if q == 0 { "wins" } else { "avoids-loss" };
-    format!("{key:032x}-{q}.pnw")
+fn file_name(pair: Pair) -> String {
+    let q = match pair.question {
+        Question::Wins => "wins",
+        Question::AvoidsLoss => "avoids-loss",
+    };
+    format!("{:032x}-{q}.pnw", pair.key)
 }
 
 /// The pair a file name names, if it is one.
-fn parse_name(name: &str) -> Option<(u128, usize)> {
+fn parse_name(name: &str) -> Option<Pair> {
     let stem = name.strip_suffix(".pnw")?;
     let (key, q) = stem.split_once('-')?;
     if key.len() != 32 {
         return None;
     }
     let q = match q {
-        "wins" => 0,
-        "avoids-loss" => 1,
+        "wins" => Question::Wins,
+        "avoids-loss" => Question::AvoidsLoss,
         _ => return None,
     };
-    Some((u128::from_str_radix(key, 16).ok()?, q))
+    Some(Pair::new(u128::from_str_radix(key, 16).ok()?, q))
 }
 
 /// A warm start as bytes: zstd of the header line (magic, game, key,
-/// question, count), the entries and a CRC-32 of all that.
-pub fn encode(variant: Variant, key: u128, q: usize, entries: &[PnEntry]) -> Vec<u8> {
+/// question: 0 "wins", 1 "avoids loss", count), the entries and a CRC-32
+/// of all that.
+pub fn encode(variant: Variant, pair: Pair, entries: &[PnEntry]) -> Vec<u8> {
+    let q = match pair.question {
+        Question::Wins => 0,
+        Question::AvoidsLoss => 1,
+    };
     let mut raw = format!(
-        "{MAGIC} {} {key:032x} {q} {}\n",
+        "{MAGIC} {} {:032x} {q} {}\n",
         variant_tag(variant),
+        pair.key,
         entries.len()
     )
     .into_bytes();
@@ -101,7 +110,7 @@ pub fn encode(variant: Variant, key: u128, q: usize, entries: &[PnEntry]) -> Vec
 /// a line saying what is wrong otherwise. Reads no more than the header's
 /// count of entries says (at most [`MAX_ENTRIES`]), so a damaged file
 /// cannot make it decompress without end.
-pub fn decode(variant: Variant, bytes: &[u8]) -> Result<(u128, usize, Vec<PnEntry>), String> {
+pub fn decode(variant: Variant, bytes: &[u8]) -> Result<(Pair, Vec<PnEntry>), String> {
     let mut z =
         zstd::Decoder::new(bytes).map_err(|e| format!("not a compressed warm start ({e})"))?;
     let unreadable = |e: std::io::Error| format!("damaged ({e})");
@@ -135,9 +144,9 @@ pub fn decode(variant: Variant, bytes: &[u8]) -> Result<(u128, usize, Vec<PnEntr
         return Err(bad());
     }
     let key = u128::from_str_radix(f[3], 16).map_err(|_| bad())?;
-    let q: usize = match f[4] {
-        "0" => 0,
-        "1" => 1,
+    let question = match f[4] {
+        "0" => Question::Wins,
+        "1" => Question::AvoidsLoss,
         _ => return Err(bad()),
     };
     let count: u64 = f[5].parse().map_err(|_| bad())?;
@@ -159,7 +168,7 @@ pub fn decode(variant: Variant, bytes: &[u8]) -> Result<(u128, usize, Vec<PnEntr
         return Err("damaged (checksum mismatch)".into());
     }
     let entries = entries_from_bytes(&checked[start..]);
-    Ok((key, q, entries))
+    Ok((Pair::new(key, question), entries))
 }
 
 /// Appends `e` as [`ENTRY_BYTES`] bytes: key, φ, δ, work, little-endian.
@@ -197,15 +206,15 @@ impl WarmStore {
     /// Writes a pair's warm start, replacing the pair's older one: to a
     /// temporary file renamed when complete, so that no half-written file
     /// ever has a final name.
-    pub fn save(&self, key: u128, q: usize, entries: &[PnEntry]) -> Result<(), LogError> {
+    pub fn save(&self, pair: Pair, entries: &[PnEntry]) -> Result<(), LogError> {
         let io = |path: &Path| {
             let path = path.to_path_buf();
             move |source| LogError::Io { path, source }
         };
         std::fs::create_dir_all(&self.dir).map_err(io(&self.dir))?;
-        let path = self.dir.join(file_name(key, q));
+        let path = self.dir.join(file_name(pair));
         let tmp = path.with_extension("pnw.tmp");
-        let bytes = encode(self.variant, key, q, entries);
+        let bytes = encode(self.variant, pair, entries);
         let written = std::fs::write(&tmp, &bytes).and_then(|()| std::fs::rename(&tmp, &path));
         if let Err(e) = written {
             let _ = std::fs::remove_file(&tmp);
@@ -215,12 +224,12 @@ impl WarmStore {
     }
 
     /// Removes a pair's warm start, if there is one.
-    pub fn remove(&self, key: u128, q: usize) {
-        let _ = std::fs::remove_file(self.dir.join(file_name(key, q)));
+    pub fn remove(&self, pair: Pair) {
+        let _ = std::fs::remove_file(self.dir.join(file_name(pair)));
     }
 
     /// The pairs that have a warm start file.
-    pub fn pairs(&self) -> Vec<(u128, usize)> {
+    pub fn pairs(&self) -> Vec<Pair> {
         let Ok(dir) = std::fs::read_dir(&self.dir) else {
             return Vec::new();
         };
@@ -232,14 +241,14 @@ impl WarmStore {
     /// whose name is not the pair it holds is reported, never believed.
     pub fn load(&self) -> WarmFiles {
         let mut found = WarmFiles::default();
-        for (key, q) in self.pairs() {
-            let path = self.dir.join(file_name(key, q));
+        for pair in self.pairs() {
+            let path = self.dir.join(file_name(pair));
             let read = std::fs::read(&path)
                 .map_err(|e| e.to_string())
                 .and_then(|b| decode(self.variant, &b));
             match read {
-                Ok((k, i, entries)) if (k, i) == (key, q) => {
-                    found.pairs.insert((key, q), entries.into());
+                Ok((named, entries)) if named == pair => {
+                    found.pairs.insert(pair, entries.into());
                 }
                 Ok(_) => found
                     .damaged
@@ -255,6 +264,17 @@ impl WarmStore {
 mod tests {
     use super::*;
     use crate::rules::{Board, Rules};
+
+    /// The pair of `key` and question 0 (wins) or 1 (avoids loss), as the
+    /// files number them.
+    fn pair(key: u128, q: u8) -> Pair {
+        let q = if q == 0 {
+            Question::Wins
+        } else {
+            Question::AvoidsLoss
+        };
+        Pair::new(key, q)
+    }
 
     fn variant(w: u8, h: u8, en_passant: bool) -> Variant {
         Variant::new(
@@ -281,16 +301,22 @@ mod tests {
     fn warm_starts_survive_their_bytes() {
         let v = variant(6, 8, true);
         let e = entries();
-        let bytes = encode(v, 0xabc << 4, 1, &e);
-        assert_eq!(decode(v, &bytes), Ok((0xabc << 4, 1, e.clone())));
-        let empty = encode(v, 2, 0, &[]);
-        assert_eq!(decode(v, &empty), Ok((2, 0, Vec::new())));
-        assert_eq!(parse_name(&file_name(0xabc << 4, 1)), Some((0xabc << 4, 1)));
-        assert_eq!(parse_name(&file_name(u128::MAX, 0)), Some((u128::MAX, 0)));
+        let bytes = encode(v, pair(0xabc << 4, 1), &e);
+        assert_eq!(decode(v, &bytes), Ok((pair(0xabc << 4, 1), e.clone())));
+        let empty = encode(v, pair(2, 0), &[]);
+        assert_eq!(decode(v, &empty), Ok((pair(2, 0), Vec::new())));
+        assert_eq!(
+            parse_name(&file_name(pair(0xabc << 4, 1))),
+            Some(pair(0xabc << 4, 1))
+        );
+        assert_eq!(
+            parse_name(&file_name(pair(u128::MAX, 0))),
+            Some(pair(u128::MAX, 0))
+        );
         for bad in [
             "x.pnw",
             "0-wins.pnw",
-            &file_name(5, 0).replace("wins", "draws"),
+            &file_name(pair(5, 0)).replace("wins", "draws"),
         ] {
             assert_eq!(parse_name(bad), None, "{bad}");
         }
@@ -300,7 +326,7 @@ mod tests {
     fn damaged_or_foreign_warm_starts_are_refused() {
         let v = variant(6, 8, true);
         let e = entries();
-        let bytes = encode(v, 4, 0, &e);
+        let bytes = encode(v, pair(4, 0), &e);
         // Another game, the same game without en passant, another board.
         for other in [variant(6, 8, false), variant(5, 8, true)] {
             let err = decode(other, &bytes).unwrap_err();
@@ -345,23 +371,23 @@ mod tests {
         let store = WarmStore::new(&dir, v);
         assert!(store.load().pairs.is_empty());
         let e = entries();
-        store.save(8, 0, &e[..10]).unwrap();
-        store.save(8, 0, &e[..20]).unwrap();
-        store.save(8, 1, &e[..5]).unwrap();
-        store.save(10, 1, &e[..1]).unwrap();
+        store.save(pair(8, 0), &e[..10]).unwrap();
+        store.save(pair(8, 0), &e[..20]).unwrap();
+        store.save(pair(8, 1), &e[..5]).unwrap();
+        store.save(pair(10, 1), &e[..1]).unwrap();
         let found = store.load();
         assert!(found.damaged.is_empty());
         assert_eq!(found.pairs.len(), 3);
-        assert_eq!(&found.pairs[&(8, 0)][..], &e[..20]);
-        store.remove(8, 1);
+        assert_eq!(&found.pairs[&pair(8, 0)][..], &e[..20]);
+        store.remove(pair(8, 1));
         // A file under another pair's name, and a damaged one.
-        let good = std::fs::read(dir.join(WARM_DIR).join(file_name(10, 1))).unwrap();
-        std::fs::write(dir.join(WARM_DIR).join(file_name(12, 1)), &good).unwrap();
-        std::fs::write(dir.join(WARM_DIR).join(file_name(14, 0)), b"junk").unwrap();
+        let good = std::fs::read(dir.join(WARM_DIR).join(file_name(pair(10, 1)))).unwrap();
+        std::fs::write(dir.join(WARM_DIR).join(file_name(pair(12, 1))), &good).unwrap();
+        std::fs::write(dir.join(WARM_DIR).join(file_name(pair(14, 0))), b"junk").unwrap();
         let found = store.load();
         let mut pairs: Vec<_> = found.pairs.keys().copied().collect();
-        pairs.sort();
-        assert_eq!(pairs, [(8, 0), (10, 1)]);
+        pairs.sort_by_key(|p| p.key);
+        assert_eq!(pairs, [pair(8, 0), pair(10, 1)]);
         assert_eq!(found.damaged.len(), 2, "{:?}", found.damaged);
         // No temporary file is left behind.
         let names: Vec<String> = std::fs::read_dir(dir.join(WARM_DIR))

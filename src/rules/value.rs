@@ -186,4 +186,14 @@ mod tests {
         );
         assert_eq!(Value::Loss(0).before_move(), Value::Win(1));
     }
+
+    #[test]
+    fn a_value_before_the_move_is_the_movers() {
+        assert_eq!(Wdl::Win.before_move(), Wdl::Loss);
+        assert_eq!(Wdl::Draw.before_move(), Wdl::Draw);
+        assert_eq!(Wdl::Loss.before_move(), Wdl::Win);
+        for v in [Value::Win(3), Value::Draw, Value::Loss(4)] {
+            assert_eq!(v.before_move().wdl(), v.wdl().before_move());
+        }
+    }
 }

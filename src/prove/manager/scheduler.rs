@@ -1,0 +1,360 @@
+//! The scheduler: the jobs in flight. It chooses the next job (a
+//! continuation first, then the most-proving free leaf), splits a running
+//! job's position when no leaf is free, takes a finished job's result
+//! (continuing or expanding an `open` one) with the answers its worker knew
+//! below it, and names the jobs no goal needs any more.
+
+use super::tree::NodeId;
+use super::{DirectAnswer, Hint, Manager, Opened, Running, MAX_HINTS};
+use crate::prove::log::{Answer, JobRecord};
+use crate::prove::pair::{Pair, QUESTIONS};
+use crate::prove::warm::Warm;
+use crate::prove::worker::{Job, JobResult};
+use crate::rules::{canonical, position_key, Position};
+use crate::solve::Question;
+use std::collections::HashMap;
+
+impl Manager {
+    /// Jobs in flight whose pair no goal needs any more.
+    pub fn unneeded_jobs(&mut self) -> Vec<u64> {
+        if self.in_flight.is_empty() {
+            return Vec::new();
+        }
+        self.mark_needed();
+        self.in_flight
+            .iter()
+            .filter(|(_, r)| !self.is_needed(r.node, r.question))
+            .map(|(&id, _)| id)
+            .collect()
+    }
+
+    /// How many jobs are running.
+    pub fn in_flight(&self) -> usize {
+        self.in_flight.len()
+    }
+
+    /// Marks every free leaf pair a goal still needs as busy (as if a job
+    /// ran on each) and returns how many there were: the open jobs of a
+    /// proof read from its log. Logged `open` answers are expanded first.
+    pub fn open_leaves(&mut self) -> usize {
+        let mut n = 0;
+        while self.next_job_or_split(false).is_some() {
+            n += 1;
+        }
+        n
+    }
+
+    /// The next job to run, if a free leaf is left or a running job can be
+    /// split (see the module's documentation): leaves whose job is logged as
+    /// `open` are expanded on the way, without a job.
+    pub fn next_job(&mut self) -> Option<Job> {
+        self.next_job_or_split(true)
+    }
+
+    /// [`Manager::next_job`]; with `split` false, no running job is split
+    /// when no free leaf is left (counting leaves must not grow the tree).
+    fn next_job_or_split(&mut self, split: bool) -> Option<Job> {
+        if !self.continuations.is_empty() {
+            self.mark_needed();
+        }
+        while let Some((n, q)) = self.continuations.pop() {
+            if self.is_needed(n, q) && self.nodes[n as usize].pairs[q].busy.is_none() {
+                return Some(self.start_job(n, q));
+            }
+        }
+        loop {
+            let Some((n, q)) = self.select() else {
+                // No free leaf: rather than leave a worker idle, split a
+                // running job's position (its children become leaves).
+                if split && self.split_running() {
+                    continue;
+                }
+                return None;
+            };
+            if let Some(id) = self.logged_expansion(n) {
+                self.expand(n, id);
+                self.refresh();
+                continue;
+            }
+            return Some(self.start_job(n, q));
+        }
+    }
+
+    /// Expands the position of the running job with the largest budget
+    /// (the oldest of equals) whose pair a goal still needs and whose
+    /// position is a leaf, so that an idle worker gets one of its
+    /// children; the job runs on, and whichever settles its pair first
+    /// makes the other unneeded (cancelled). The split is logged at once
+    /// as an `open` line of no nodes on the job's pair, a number of its own
+    /// that the children's jobs name as their `dep`: a resumed run (even
+    /// after a kill, whatever became of the running job) expands the
+    /// position again and meets their answers, and a merge keeps their
+    /// `dep` (it points to an earlier line). False if no running job's
+    /// position is a leaf.
+    fn split_running(&mut self) -> bool {
+        self.mark_needed();
+        let pick = self
+            .in_flight
+            .iter()
+            .filter(|(_, r)| {
+                let node = &self.nodes[r.node as usize];
+                node.children.is_none() && !node.terminal && self.is_needed(r.node, r.question)
+            })
+            .max_by_key(|(&id, r)| (r.budget, std::cmp::Reverse(id)))
+            .map(|(_, r)| (r.node, r.question));
+        let Some((n, q)) = pick else {
+            return false;
+        };
+        let id = self.next_id;
+        self.next_id += 1;
+        let dep = self.dep_of(n, q);
+        self.records.push(super::replay::split_record(
+            self.nodes[n as usize].pos,
+            q,
+            id,
+            dep,
+        ));
+        self.expand(n, id);
+        self.refresh();
+        true
+    }
+
+    /// What a line about pair (n, q) depends on: the pair's last `open`
+    /// job that it continues, else the job that put the node into the tree.
+    fn dep_of(&self, n: NodeId, q: Question) -> u64 {
+        match self.nodes[n as usize].pairs[q].after {
+            0 => self.nodes[n as usize].dep,
+            after => after,
+        }
+    }
+
+    /// Marks pair (n, q) busy with a new job and returns the job.
+    fn start_job(&mut self, n: NodeId, q: Question) -> Job {
+        let id = self.next_id;
+        self.next_id += 1;
+        let node = &mut self.nodes[n as usize];
+        let p = &mut node.pairs[q];
+        let budget = if p.budget > 0 {
+            p.budget
+        } else {
+            self.config.job_nodes
+        };
+        p.busy = Some(id);
+        let warm = self.warm.get(&Pair::new(node.key, q)).cloned();
+        self.in_flight.insert(
+            id,
+            Running {
+                node: n,
+                question: q,
+                budget,
+            },
+        );
+        self.dirty.push((n, q));
+        self.refresh();
+        Job {
+            id,
+            pos: self.nodes[n as usize].pos,
+            question: q,
+            budget,
+            warm,
+        }
+    }
+
+    /// Takes a finished job's result; returns the line to log (none for a
+    /// cancelled job).
+    pub fn finish(&mut self, r: &JobResult) -> Option<JobRecord> {
+        let Running {
+            node: n,
+            question: q,
+            budget,
+        } = self.in_flight.remove(&r.id)?;
+        self.nodes[n as usize].pairs[q].busy = None;
+        self.dirty.push((n, q));
+        if r.cancelled {
+            self.counts.cancelled += 1;
+            self.refresh();
+            return None;
+        }
+        self.counts.jobs += 1;
+        self.counts.nodes += r.nodes;
+        let key = self.nodes[n as usize].key;
+        let pair = Pair::new(key, q);
+        *self.spent.entry(key).or_default() += r.nodes;
+        let dep = self.dep_of(n, q);
+        if let Some(w) = &r.warm {
+            self.warm.insert(pair, w.as_slice().into());
+        }
+        self.absorb_known(r, n);
+        match r.answer.as_bool() {
+            Some(b) => {
+                self.warm.remove(&pair);
+                let answer = DirectAnswer {
+                    answer: b,
+                    best: r.best.clone(),
+                    harvested: false,
+                };
+                self.known.insert(pair, answer.clone());
+                self.nodes[n as usize].pairs[q].direct = Some(answer);
+                self.set_answer(n, q, b);
+            }
+            // Stopped because the run ends: logged for the next run, whose
+            // resume rule continues it.
+            None if r.interrupted => {}
+            None => {
+                // Continue on the same worker with a bigger budget; if other
+                // workers are idle (no leaf was left for them), expand as
+                // well so that they can work on the children: whichever
+                // settles the pair first makes the other unneeded.
+                let grown = budget.saturating_mul(self.config.growth.max(2));
+                let others_idle = self.config.workers > self.in_flight.len() + 1;
+                let continues = grown <= self.config.max_job_nodes;
+                if continues {
+                    let p = &mut self.nodes[n as usize].pairs[q];
+                    p.budget = grown;
+                    p.after = r.id;
+                    self.continuations.push((n, q));
+                }
+                if !continues || others_idle {
+                    self.opened.insert(
+                        pair,
+                        Opened {
+                            last: r.id,
+                            most_nodes: r.nodes,
+                        },
+                    );
+                    self.expand(n, r.id);
+                }
+            }
+        }
+        self.refresh();
+        let node = &self.nodes[n as usize];
+        Some(JobRecord {
+            pos: node.pos,
+            question: q,
+            answer: r.answer,
+            nodes: r.nodes,
+            seconds: r.seconds,
+            best: r.best.clone(),
+            id: r.id,
+            dep,
+            harvested: false,
+        })
+    }
+
+    /// Takes the answers job `r` (on node `n`) knew below its position:
+    /// those of pairs of the tree settle them now (unless a job is on the
+    /// pair), the rest wait as hints for the nodes they may become (an
+    /// expansion right after this). A job stopped by the end of the run
+    /// hands its hints for the positions one ply below it to the log at
+    /// once: the next run may expand its position, and its table will be
+    /// gone.
+    fn absorb_known(&mut self, r: &JobResult, n: NodeId) {
+        for (pos, q, b) in &r.known {
+            let c = canonical(pos);
+            let pair = Pair::new(position_key(&c), *q);
+            if self.known.contains_key(&pair) {
+                continue;
+            }
+            let hint = Hint {
+                answer: *b,
+                from: r.id,
+            };
+            match self.index.get(&pair.key) {
+                // A pair a job is on is left to that job, which answers
+                // it (and logs the answer once).
+                Some(&m)
+                    if self.nodes[m as usize].pairs[*q].ans.is_none()
+                        && self.nodes[m as usize].pairs[*q].busy.is_none() =>
+                {
+                    self.nodes[m as usize].pairs[*q].direct = Some(DirectAnswer {
+                        answer: *b,
+                        best: None,
+                        harvested: true,
+                    });
+                    self.take_hint(c, pair, hint);
+                    self.set_answer(m, *q, *b);
+                }
+                Some(_) => {}
+                None if self.hints.len() < MAX_HINTS => {
+                    self.hints.entry(pair).or_insert(hint);
+                }
+                None => {}
+            }
+        }
+        if r.interrupted {
+            let pos = self.nodes[n as usize].pos;
+            for &mv in pos.legal_moves().iter() {
+                let c = canonical(&pos.play(mv));
+                let key = position_key(&c);
+                for q in QUESTIONS {
+                    let pair = Pair::new(key, q);
+                    if let Some(hint) = self.hints.remove(&pair) {
+                        self.take_hint(c, pair, hint);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Records `hint` about `pair` (of canonical position `pos`) as known,
+    /// to be logged.
+    pub(super) fn take_hint(&mut self, pos: Position, pair: Pair, hint: Hint) {
+        self.known.insert(
+            pair,
+            DirectAnswer {
+                answer: hint.answer,
+                best: None,
+                harvested: true,
+            },
+        );
+        self.counts.known += 1;
+        let id = self.next_id;
+        self.next_id += 1;
+        self.records.push(JobRecord {
+            pos,
+            question: pair.question,
+            answer: Answer::of_bool(hint.answer),
+            nodes: 0,
+            seconds: 0.0,
+            best: None,
+            id,
+            dep: hint.from,
+            harvested: true,
+        });
+    }
+
+    /// The lines to log that no job's result brought: the `known` answers
+    /// taken since the last call (to be logged after the record of the job
+    /// that knew them) and the splits' `open` lines.
+    pub fn take_records(&mut self) -> Vec<JobRecord> {
+        std::mem::take(&mut self.records)
+    }
+
+    /// Takes the warm starts a proof directory holds (see
+    /// [`crate::prove::warm`]): each pair's next job loads its own.
+    pub fn add_warm(&mut self, warm: HashMap<Pair, Warm>) {
+        self.warm.extend(warm);
+    }
+
+    /// Whether `pair` will never need its warm start again: the proof is
+    /// complete, the pair answered, or its position expanded after
+    /// attempts that reached the largest budget (the resume rule does not
+    /// continue it).
+    pub fn warm_obsolete(&self, pair: Pair) -> bool {
+        // A complete proof asks nothing more.
+        if self.done() || self.known.contains_key(&pair) {
+            return true;
+        }
+        let Some(&n) = self.index.get(&pair.key) else {
+            return false;
+        };
+        let node = &self.nodes[n as usize];
+        let p = &node.pairs[pair.question];
+        let largest = self.opened.get(&pair).map_or(0, |o| o.most_nodes);
+        p.ans.is_some()
+            || (node.children.is_some()
+                && p.busy.is_none()
+                && largest >= self.config.max_job_nodes
+                && !self.continuations.contains(&(n, pair.question)))
+    }
+}
