@@ -6,6 +6,7 @@
 #![allow(dead_code)]
 
 pub mod oracle;
+pub mod proof;
 pub use oracle::{minimax, FxHasher, MinimaxMemo};
 
 use peasant::{
@@ -178,6 +179,14 @@ pub fn run_peasant(args: &[&str]) -> std::process::Output {
         .env("RAYON_NUM_THREADS", "1")
         .output()
         .expect("the peasant binary runs")
+}
+
+/// The built `peasant` with `args`, to spawn (rayon on one thread, as
+/// [`run_peasant`] runs it): for tests that stop it on the way.
+pub fn peasant_command(args: &[&str]) -> std::process::Command {
+    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_peasant"));
+    c.args(args).env("RAYON_NUM_THREADS", "1");
+    c
 }
 
 /// Whether `out`, the answer to `args`, is a refusal as the command line
