@@ -283,7 +283,7 @@ impl Pool {
 #[cfg(feature = "mpi")]
 type Universe = Option<mpi::environment::Universe>;
 #[cfg(not(feature = "mpi"))]
-type Universe = ();
+type Universe = Option<std::convert::Infallible>;
 
 #[cfg(feature = "mpi")]
 fn mpi_universe() -> Universe {
@@ -295,7 +295,9 @@ fn mpi_universe() -> Universe {
 }
 
 #[cfg(not(feature = "mpi"))]
-fn mpi_universe() -> Universe {}
+fn mpi_universe() -> Universe {
+    None
+}
 
 /// A flag that Ctrl-C sets (the run then stops and logs its jobs in
 /// flight); a second Ctrl-C ends the process at once (exit status 130).
