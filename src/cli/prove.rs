@@ -29,12 +29,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// The search a proof's workers run (`--method`).
+/// The search a proof's workers run (`--method`). The variants have no
+/// doc comments: clap would list them in `--help` and switch it to its
+/// long form (`--method`'s own text names them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum MethodArg {
-    /// Alpha-beta.
+    // Alpha-beta.
     Ab,
-    /// Proof-number search.
+    // Proof-number search.
     Pn,
 }
 
