@@ -34,4 +34,43 @@ impl SplitMix64 {
     pub fn index(&mut self, len: usize) -> usize {
         self.below(len as u64) as usize
     }
+
+    /// `n` distinct indices of `0..len` (all of them if `n >= len`) in
+    /// random order: the first `n` steps of a Fisher-Yates shuffle.
+    pub fn sample(&mut self, len: usize, n: usize) -> Vec<usize> {
+        let n = n.min(len);
+        let mut picked: Vec<usize> = (0..len).collect();
+        for i in 0..n {
+            let k = i + self.index(len - i);
+            picked.swap(i, k);
+        }
+        picked.truncate(n);
+        picked
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SplitMix64;
+
+    #[test]
+    fn a_sample_is_distinct_in_range_and_repeatable() {
+        for (len, n) in [(0, 3), (5, 0), (5, 5), (10, 20), (100, 7)] {
+            let a = SplitMix64::new(42).sample(len, n);
+            assert_eq!(a.len(), n.min(len));
+            assert!(a.iter().all(|&i| i < len));
+            let mut d = a.clone();
+            d.sort();
+            d.dedup();
+            assert_eq!(d.len(), a.len(), "{a:?}");
+            assert_eq!(SplitMix64::new(42).sample(len, n), a);
+        }
+        // Every index is picked sometimes.
+        let mut seen = [false; 10];
+        let mut rng = SplitMix64::new(1);
+        for _ in 0..100 {
+            seen[rng.sample(10, 2)[0]] = true;
+        }
+        assert!(seen.iter().all(|&s| s));
+    }
 }

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Builds peasant with the `mpi` feature into target-mpi/ and runs the MPI
-# test of tests/prove.rs (mpirun -np 3 on the pawn game 6x6: the same values
+# test of tests/prove_mpi.rs (mpirun -np 3 on the pawn game 6x6: the same values
 # as local workers). Needs Debian's openmpi-bin, libopenmpi-dev and
 # libclang-dev. Without mpirun it prints one line and exits 0, unless
 # PEASANT_REQUIRE_EXTERNAL=1 (then it fails).
@@ -16,4 +16,4 @@ if ! command -v mpirun >/dev/null 2>&1; then
 fi
 cargo build --release --features mpi --target-dir target-mpi --bin peasant
 PEASANT_MPI_BIN="$PWD/target-mpi/release/peasant" PEASANT_REQUIRE_EXTERNAL=1 \
-    cargo test --release --test prove mpi_ranks_give_the_local_values -- --nocapture
+    cargo test --release --test prove_mpi mpi_ranks_give_the_local_values -- --nocapture

@@ -14,23 +14,55 @@
 //! a check that found a disagreement, 2 bad input, 3 stopped by
 //! `--max-jobs`, 130 stopped by Ctrl-C (the log keeps every finished job).
 
-use super::{print_json, CliError, GlobalArgs};
-use clap::Args;
+use super::solve::solve_error;
+use super::{print_json, CliError, GlobalArgs, EXIT_INTERRUPTED, EXIT_STOPPED};
+use clap::{ArgGroup, Args, ValueEnum};
 use peasant::prove::{
-    self, simulate, snapshot, LogContents, Manager, ManagerConfig, Method, RunEnd, RunOptions,
-    ThreadWorkers, WorkerConfig, WorkerTable,
+    self, simulate, snapshot, CheckOptions, CheckReport, LogContents, Manager, ManagerConfig,
+    Method, RunEnd, RunOptions, ThreadWorkers, WorkerConfig, WorkerTable,
 };
 use peasant::solve::SharedPnTable;
-use peasant::{Solver, SplitMix64, Tablebase, Variant, Wdl};
+use peasant::{Position, Tablebase, Variant, Wdl};
 use serde_json::json;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// The search a proof's workers run (`--method`). The variants have no
+/// doc comments: clap would list them in `--help` and switch it to its
+/// long form (`--method`'s own text names them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum MethodArg {
+    // Alpha-beta.
+    Ab,
+    // Proof-number search.
+    Pn,
+}
+
+impl From<MethodArg> for Method {
+    fn from(m: MethodArg) -> Method {
+        match m {
+            MethodArg::Ab => Method::AlphaBeta,
+            MethodArg::Pn => Method::ProofNumber,
+        }
+    }
+}
+
+/// `prove`'s flags. Exactly one mode is given (clap refuses any other
+/// combination, exit status 2): a position to prove, `--status`, `--check`,
+/// `--merge` or `--simulate`; with `--status` a position names which
+/// position of the log to report.
 #[derive(Args, Debug)]
+#[command(group(
+    ArgGroup::new("mode")
+        .args(["pos", "status", "check", "merge", "simulate"])
+        .required(true)
+        .multiple(true)
+))]
 pub struct ProveArgs {
     /// A position text (FEN subset) or a setup name.
+    #[arg(conflicts_with_all = ["check", "merge", "simulate"])]
     pub pos: Option<String>,
     /// The proof directory (its log is DIR/proof.log); with --merge, the
     /// directory to merge into.
@@ -63,8 +95,8 @@ pub struct ProveArgs {
     pub hash_mb: usize,
     /// The search the workers run: ab (alpha-beta, the default) or pn
     /// (proof-number search: fewer nodes on Peasants' Chess draws).
-    #[arg(long, value_name = "METHOD", default_value = "ab")]
-    pub method: String,
+    #[arg(long, value_name = "METHOD", value_enum, default_value_t = MethodArg::Ab)]
+    pub method: MethodArg,
     /// Give each local worker its own transposition table instead of one
     /// shared table (as MPI ranks have; for measurements).
     #[arg(long, hide = true)]
@@ -73,7 +105,7 @@ pub struct ProveArgs {
     #[arg(long, value_name = "M", default_value_t = 64)]
     pub cache_mb: usize,
     /// Print what the proof directory DIR proves.
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["check", "merge", "simulate"])]
     pub status: Option<PathBuf>,
     /// With --status: print the proven top of the tree.
     #[arg(long)]
@@ -83,13 +115,13 @@ pub struct ProveArgs {
     pub tree_depth: usize,
     /// Check the proof directory DIR: interior nodes against their
     /// children, and --samples logged answers solved again.
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["merge", "simulate"])]
     pub check: Option<PathBuf>,
     /// With --check: how many logged answers to solve again.
     #[arg(long, value_name = "N", default_value_t = 20)]
     pub samples: usize,
     /// Merge the logs of these proof directories (or log files) into --dir.
-    #[arg(long, value_name = "DIR", num_args = 1..)]
+    #[arg(long, value_name = "DIR", num_args = 1.., conflicts_with = "simulate")]
     pub merge: Vec<PathBuf>,
     /// Replay the jobs of DIR's log on --workers simulated workers.
     #[arg(long, value_name = "DIR")]
@@ -200,8 +232,6 @@ fn save_snapshot(
     Ok(())
 }
 
-use super::{EXIT_INTERRUPTED, EXIT_STOPPED};
-
 fn log_error(e: prove::LogError) -> CliError {
     if e.is_input() {
         CliError::input(e)
@@ -214,22 +244,98 @@ fn wdl_json(v: Option<Wdl>) -> serde_json::Value {
     v.map_or(serde_json::Value::Null, |v| json!(v.to_string()))
 }
 
-/// The object `prove --json` and `prove --status --json` print.
-/// The workers of a run: real ones (threads, MPI ranks) or emulated.
+/// The workers of a run: local threads, MPI ranks or emulated workers.
 enum Pool {
-    Real(Box<dyn prove::Workers>),
+    Threads(ThreadWorkers),
+    #[cfg(feature = "mpi")]
+    Ranks(prove::mpi::MpiWorkers),
     Emulated(prove::EmulatedWorkers),
 }
 
 impl Pool {
     fn workers(&mut self) -> &mut dyn prove::Workers {
         match self {
-            Pool::Real(p) => p.as_mut(),
+            Pool::Threads(w) => w,
+            #[cfg(feature = "mpi")]
+            Pool::Ranks(w) => w,
             Pool::Emulated(e) => e,
+        }
+    }
+
+    /// The proof-number table the local workers share, if they share one.
+    fn shared_pn_table(&self) -> Option<SharedPnTable> {
+        match self {
+            Pool::Threads(w) => match w.shared_table() {
+                Some(WorkerTable::ProofNumber(t)) => Some(t.clone()),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    fn emulation(&self) -> Option<prove::Emulation> {
+        match self {
+            Pool::Emulated(e) => Some(e.emulation()),
+            _ => None,
         }
     }
 }
 
+/// What MPI keeps while a run lasts (feature `mpi`, under mpirun or srun).
+#[cfg(feature = "mpi")]
+type Universe = Option<mpi::environment::Universe>;
+#[cfg(not(feature = "mpi"))]
+type Universe = Option<std::convert::Infallible>;
+
+#[cfg(feature = "mpi")]
+fn mpi_universe() -> Universe {
+    if prove::mpi::launched() {
+        prove::mpi::init()
+    } else {
+        None
+    }
+}
+
+#[cfg(not(feature = "mpi"))]
+fn mpi_universe() -> Universe {
+    None
+}
+
+/// A flag that Ctrl-C sets (the run then stops and logs its jobs in
+/// flight); a second Ctrl-C ends the process at once (exit status 130).
+fn interrupt_flag() -> Arc<AtomicBool> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&stop);
+    let _ = ctrlc::set_handler(move || {
+        if flag.swap(true, Ordering::SeqCst) {
+            std::process::exit(EXIT_INTERRUPTED);
+        }
+    });
+    stop
+}
+
+/// What `prove` was asked to do (exactly one, as clap made sure).
+enum Mode<'a> {
+    /// Prove (or go on proving) this position.
+    Prove(&'a str),
+    Status(&'a Path),
+    Check(&'a Path),
+    Merge(&'a [PathBuf]),
+    Simulate(&'a Path),
+}
+
+/// A proof run's flags, read and checked.
+struct RunPlan<'a> {
+    root: Position,
+    dir: &'a Path,
+    max_job_nodes: u64,
+    /// Local worker threads.
+    workers: usize,
+    worker: WorkerConfig,
+    tables: Option<Arc<Tablebase>>,
+}
+
+/// The object `prove --json` and `prove --status --json` print.
 fn summary_json(m: &Manager, open: usize, seconds: f64) -> serde_json::Value {
     let (_, below) = m.nodes_below();
     let moves: Vec<serde_json::Value> = m
@@ -275,6 +381,104 @@ fn headline(m: &Manager) -> String {
     )
 }
 
+/// The end of a run: its summary (and the emulation's report), as text
+/// or one JSON object.
+fn print_run(
+    m: &Manager,
+    open: usize,
+    seconds: f64,
+    emulation: Option<prove::Emulation>,
+    json: bool,
+) {
+    if json {
+        let mut j = summary_json(m, open, seconds);
+        if let Some(e) = emulation {
+            j["emulation"] = json!({
+                "workers": e.workers,
+                "work_nodes": e.work,
+                "makespan_nodes": e.makespan,
+                "busy": (e.busy() * 100.0).round() / 100.0,
+                "idle": (e.idle() * 1000.0).round() / 1000.0,
+                "peak_busy": e.peak,
+            });
+        }
+        print_json(&j);
+        return;
+    }
+    print_summary(m, open, seconds);
+    if let Some(e) = emulation {
+        println!(
+            "emulated {} workers: work {} nodes, makespan {} nodes, {:.1} busy on average (idle {:.0}%), at most {} at once",
+            e.workers,
+            e.work,
+            e.makespan,
+            e.busy(),
+            e.idle() * 100.0,
+            e.peak
+        );
+    }
+}
+
+/// How a run that ended by `end` exits.
+fn end_status(end: RunEnd) -> Result<(), CliError> {
+    let stopped = |message: &str, status| {
+        Err(CliError {
+            message: message.into(),
+            status,
+        })
+    };
+    match end {
+        RunEnd::Complete => Ok(()),
+        RunEnd::JobLimit => stopped("stopped by --max-jobs; run again to resume", EXIT_STOPPED),
+        RunEnd::TimeLimit => stopped(
+            "stopped by --max-seconds; run again to resume",
+            EXIT_STOPPED,
+        ),
+        RunEnd::Stopped => stopped("interrupted; run again to resume", EXIT_INTERRUPTED),
+    }
+}
+
+/// `--check`'s report: a note on a torn last line, a summary line, then
+/// the first ten problems.
+fn print_check(r: &CheckReport) {
+    if let Some(t) = &r.torn {
+        println!(
+            "note: {}:{}: a torn last line (a run was killed while writing it)",
+            t.file.display(),
+            t.line
+        );
+    }
+    println!(
+        "checked {} jobs, {} positions in the trees of {} root(s), {} answers solved again: {}",
+        r.jobs,
+        r.tree_positions,
+        r.roots.len(),
+        r.sampled.len(),
+        if r.clean() {
+            "no disagreement".to_string()
+        } else {
+            format!("{} problem(s)", r.problems.len())
+        }
+    );
+    for p in r.problems.iter().take(10) {
+        println!("  {p}");
+    }
+}
+
+/// DIR's log (or the logs of several directories), its damage reported.
+fn read_log(dirs: &[PathBuf]) -> Result<LogContents, CliError> {
+    let log = prove::read_logs(dirs, None).map_err(log_error)?;
+    log.report_damage();
+    Ok(log)
+}
+
+/// The last root `log` names (exit status 1 if none).
+fn last_root(log: &LogContents, dir: &Path) -> Result<prove::RootRecord, CliError> {
+    log.roots.last().cloned().ok_or_else(|| {
+        CliError::failure(format!("{}: the log names no root position", dir.display()))
+    })
+}
+
 fn print_summary(m: &Manager, open: usize, seconds: f64) {
     println!("{}", headline(m));
     let moves: Vec<String> = m
@@ -295,43 +499,29 @@ fn print_summary(m: &Manager, open: usize, seconds: f64) {
 }
 
 impl ProveArgs {
-    /// `--method` read.
-    fn worker_method(&self) -> Result<Method, CliError> {
-        match self.method.as_str() {
-            "ab" => Ok(Method::AlphaBeta),
-            "pn" => Ok(Method::ProofNumber),
-            other => Err(CliError::input(format!(
-                "--method {other}: expected ab or pn"
-            ))),
+    pub fn run(&self, global: &GlobalArgs) -> Result<(), CliError> {
+        match self.mode() {
+            Mode::Prove(text) => self.prove(text, global),
+            Mode::Status(dir) => self.status(dir, global),
+            Mode::Check(dir) => self.check(dir),
+            Mode::Merge(dirs) => self.merge(dirs),
+            Mode::Simulate(dir) => self.simulate(dir),
         }
     }
 
-    pub fn run(&self, global: &GlobalArgs) -> Result<(), CliError> {
-        // With --status a position names which position of the log to
-        // report (by default the log's last root).
-        let modes = (self.pos.is_some() && self.status.is_none()) as u8
-            + self.status.is_some() as u8
-            + self.check.is_some() as u8
-            + !self.merge.is_empty() as u8
-            + self.simulate.is_some() as u8;
-        if modes != 1 {
-            return Err(CliError::input(
-                "prove needs exactly one of: a position, --status DIR, --check DIR, --merge A B, --simulate DIR",
-            ));
-        }
+    /// The mode clap's group `mode` chose.
+    fn mode(&self) -> Mode<'_> {
         if let Some(dir) = &self.status {
-            return self.status(dir, global);
+            Mode::Status(dir)
+        } else if let Some(dir) = &self.check {
+            Mode::Check(dir)
+        } else if !self.merge.is_empty() {
+            Mode::Merge(&self.merge)
+        } else if let Some(dir) = &self.simulate {
+            Mode::Simulate(dir)
+        } else {
+            Mode::Prove(self.pos.as_deref().expect("clap requires a mode"))
         }
-        if let Some(dir) = &self.check {
-            return self.check(dir);
-        }
-        if !self.merge.is_empty() {
-            return self.merge();
-        }
-        if let Some(dir) = &self.simulate {
-            return self.simulate(dir);
-        }
-        self.prove(global)
     }
 
     fn workers_count(&self) -> Result<usize, CliError> {
@@ -346,17 +536,8 @@ impl ProveArgs {
         }
     }
 
-    fn prove(&self, global: &GlobalArgs) -> Result<(), CliError> {
-        let text = self.pos.as_deref().expect("a position");
-        let root = global.position(text)?;
-        if let Some(outcome) = root.outcome() {
-            return Err(CliError::input(format!(
-                "the game is already over ({outcome}): there is nothing to prove"
-            )));
-        }
-        let Some(dir) = &self.dir else {
-            return Err(CliError::input("prove <POS> needs --dir DIR for its log"));
-        };
+    /// The largest job budget, with --job-nodes and --job-growth checked.
+    fn max_job_nodes(&self) -> Result<u64, CliError> {
         if self.job_nodes == 0 {
             return Err(CliError::input("--job-nodes must be at least 1"));
         }
@@ -379,122 +560,146 @@ impl ProveArgs {
         if self.job_growth < 2 {
             return Err(CliError::input("--job-growth must be at least 2"));
         }
+        Ok(max_job_nodes)
+    }
+
+    /// --emulate and --table-file against the other flags.
+    fn check_pool_flags(&self) -> Result<(), CliError> {
+        #[cfg(feature = "mpi")]
+        let launched = prove::mpi::launched();
+        #[cfg(not(feature = "mpi"))]
+        let launched = false;
+        let bad = if self.emulate.is_some() && self.tables.is_some() {
+            "--emulate runs without --tables (its workers solve by search alone)"
+        } else if self.emulate == Some(0) {
+            "--emulate N: N must be at least 1"
+        } else if self.table_file.is_none() {
+            if self.emulate.is_some() && launched {
+                "--emulate runs in one process: start it without mpirun"
+            } else {
+                return Ok(());
+            }
+        } else if Method::from(self.method) != Method::ProofNumber {
+            "--table-file keeps a proof-number table: it needs --method pn"
+        } else if self.emulate.is_some() || self.separate_tables {
+            "--table-file keeps the table local workers share: not with --emulate"
+        } else if launched {
+            "--table-file keeps the table local workers share: not under mpirun"
+        } else {
+            return Ok(());
+        };
+        Err(CliError::input(bad))
+    }
+
+    /// The flags of a proof of `text`, read and checked.
+    fn plan(&self, text: &str, global: &GlobalArgs) -> Result<RunPlan<'_>, CliError> {
+        let root = global.position(text)?;
+        if let Some(outcome) = root.outcome() {
+            return Err(CliError::input(format!(
+                "the game is already over ({outcome}): there is nothing to prove"
+            )));
+        }
+        let Some(dir) = &self.dir else {
+            return Err(CliError::input("prove <POS> needs --dir DIR for its log"));
+        };
+        let max_job_nodes = self.max_job_nodes()?;
         let workers = self.workers_count()?;
-        if self.emulate.is_some() && self.tables.is_some() {
-            return Err(CliError::input(
-                "--emulate runs without --tables (its workers solve by search alone)",
-            ));
-        }
-        if self.emulate == Some(0) {
-            return Err(CliError::input("--emulate N: N must be at least 1"));
-        }
-        if self.table_file.is_some() {
-            if self.worker_method()? != Method::ProofNumber {
-                return Err(CliError::input(
-                    "--table-file keeps a proof-number table: it needs --method pn",
-                ));
-            }
-            if self.emulate.is_some() || self.separate_tables {
-                return Err(CliError::input(
-                    "--table-file keeps the table local workers share: not with --emulate",
-                ));
-            }
-            #[cfg(feature = "mpi")]
-            if prove::mpi::launched() {
-                return Err(CliError::input(
-                    "--table-file keeps the table local workers share: not under mpirun",
-                ));
-            }
-        }
-        let variant = root.variant();
+        self.check_pool_flags()?;
         let tables = self
             .tables
             .as_ref()
-            .map(|d| Arc::new(Tablebase::new(d, variant).with_cache_mib(self.cache_mb)));
-        let worker_config = WorkerConfig {
+            .map(|d| Arc::new(Tablebase::new(d, root.variant()).with_cache_mib(self.cache_mb)));
+        let worker = WorkerConfig {
             hash_mb: self.hash_mb,
             shared_table: !self.separate_tables,
-            method: self.worker_method()?,
+            method: self.method.into(),
             warm_entries: self.warm_entries,
             harvest_plies: self.harvest_plies as usize,
         };
-        // Under mpirun or srun (feature `mpi`): rank 0 manages, the other
-        // ranks are the workers.
-        #[cfg(feature = "mpi")]
-        if self.emulate.is_some() && prove::mpi::launched() {
-            return Err(CliError::input(
-                "--emulate runs in one process: start it without mpirun",
-            ));
-        }
-        #[cfg(feature = "mpi")]
-        let _universe = if prove::mpi::launched() {
-            prove::mpi::init()
-        } else {
-            None
-        };
-        #[cfg(feature = "mpi")]
-        use mpi::topology::Communicator;
-        #[cfg(feature = "mpi")]
-        let mpi_pool: Option<Box<dyn prove::Workers>> = match &_universe {
-            Some(u) if u.world().size() > 1 => {
-                let world = u.world();
-                if world.rank() != 0 {
-                    prove::mpi::worker_loop(&world, worker_config, tables.as_deref());
-                    return Ok(());
-                }
-                Some(Box::new(prove::mpi::MpiWorkers::new(world)))
-            }
-            _ => None,
-        };
-        #[cfg(not(feature = "mpi"))]
-        let mpi_pool: Option<Box<dyn prove::Workers>> = None;
-        let mut snapshot_table: Option<SharedPnTable> = None;
-        let mut pool = match (mpi_pool, self.emulate) {
-            (Some(p), _) => Pool::Real(p),
-            (None, Some(n)) => Pool::Emulated(prove::EmulatedWorkers::new(n, worker_config)),
-            (None, None) => {
-                let w = ThreadWorkers::new(workers, worker_config, tables)
-                    .map_err(super::solve::solve_error)?;
-                if let Some(WorkerTable::ProofNumber(t)) = w.shared_table() {
-                    snapshot_table = Some(t.clone());
-                }
-                Pool::Real(Box::new(w))
-            }
-        };
-        // The table snapshot: loaded now, saved when the run ends.
-        let snapshot = match (&self.table_file, snapshot_table) {
-            (Some(path), Some(table)) => Some((path, table)),
-            (Some(_), None) => return Err(CliError::input(
-                "--table-file keeps the table local workers share, and these workers share none",
-            )),
-            _ => None,
-        };
-        if let Some((path, table)) = &snapshot {
-            if path.exists() {
-                load_snapshot(path, variant, table, self.quiet)?;
-            }
-        }
-        let log = prove::read_dir_log(dir, variant).map_err(log_error)?;
-        log.report_damage();
-        let mut writer = prove::LogWriter::open(dir, variant).map_err(log_error)?;
-        writer.sync_each_line = self.sync_each_line;
-        writer
-            .append_root(&prove::RootRecord {
-                pos: root,
-                all_moves: self.all_moves,
-            })
-            .map_err(log_error)?;
-        let config = ManagerConfig {
-            job_nodes: self.job_nodes,
+        Ok(RunPlan {
+            root,
+            dir,
             max_job_nodes,
-            growth: self.job_growth,
-            workers: pool.workers().count(),
+            workers,
+            worker,
+            tables,
+        })
+    }
+
+    /// The run's workers; `None` on an MPI worker rank (under mpirun or
+    /// srun, rank 0 manages and the other ranks work), whose work is done
+    /// when this returns.
+    fn pool(&self, plan: &RunPlan, _universe: &Universe) -> Result<Option<Pool>, CliError> {
+        #[cfg(feature = "mpi")]
+        if let Some(u) = _universe {
+            use mpi::topology::Communicator;
+            let world = u.world();
+            if world.size() > 1 {
+                if world.rank() != 0 {
+                    prove::mpi::worker_loop(&world, plan.worker, plan.tables.as_deref());
+                    return Ok(None);
+                }
+                return Ok(Some(Pool::Ranks(prove::mpi::MpiWorkers::new(world))));
+            }
+        }
+        Ok(Some(match self.emulate {
+            Some(n) => Pool::Emulated(prove::EmulatedWorkers::new(n, plan.worker)),
+            None => Pool::Threads(
+                ThreadWorkers::new(plan.workers, plan.worker, plan.tables.clone())
+                    .map_err(solve_error)?,
+            ),
+        }))
+    }
+
+    /// --table-file and the table it keeps (loaded now if the file
+    /// exists; saved when the run ends).
+    fn snapshot(
+        &self,
+        pool: &Pool,
+        variant: Variant,
+    ) -> Result<Option<(&Path, SharedPnTable)>, CliError> {
+        let Some(path) = &self.table_file else {
+            return Ok(None);
+        };
+        let Some(table) = pool.shared_pn_table() else {
+            return Err(CliError::input(
+                "--table-file keeps the table local workers share, and these workers share none",
+            ));
+        };
+        if path.exists() {
+            load_snapshot(path, variant, &table, self.quiet)?;
+        }
+        Ok(Some((path, table)))
+    }
+
+    /// DIR's log read (its damage reported) and opened for this run's
+    /// lines, the root logged; the manager as the log leaves it, with the
+    /// warm starts kept in DIR (where proof-number workers keep them).
+    fn open_proof(
+        &self,
+        plan: &RunPlan,
+        workers: usize,
+    ) -> Result<(Manager, prove::LogWriter, Option<prove::WarmStore>), CliError> {
+        let variant = plan.root.variant();
+        let log = prove::read_dir_log(plan.dir, variant).map_err(log_error)?;
+        log.report_damage();
+        let mut writer = prove::LogWriter::open(plan.dir, variant).map_err(log_error)?;
+        writer.sync_each_line = self.sync_each_line;
+        let root = prove::RootRecord {
+            pos: plan.root,
             all_moves: self.all_moves,
         };
-        let mut manager = Manager::new(root, config, &log);
-        // Warm starts, where proof-number workers keep them.
-        let warm = (worker_config.method == Method::ProofNumber && self.warm_entries > 0)
-            .then(|| prove::WarmStore::new(dir, variant));
+        writer.append_root(&root).map_err(log_error)?;
+        let config = ManagerConfig {
+            job_nodes: self.job_nodes,
+            max_job_nodes: plan.max_job_nodes,
+            growth: self.job_growth,
+            workers,
+            all_moves: self.all_moves,
+        };
+        let mut manager = Manager::new(plan.root, config, &log);
+        let warm = (plan.worker.method == Method::ProofNumber && self.warm_entries > 0)
+            .then(|| prove::WarmStore::new(plan.dir, variant));
         if let Some(store) = &warm {
             let found = store.load();
             for line in &found.damaged {
@@ -502,34 +707,32 @@ impl ProveArgs {
             }
             manager.add_warm(found.pairs);
         }
-        let stop = Arc::new(AtomicBool::new(false));
-        {
-            let stop = Arc::clone(&stop);
-            let _ = ctrlc::set_handler(move || {
-                if stop.swap(true, Ordering::SeqCst) {
-                    std::process::exit(EXIT_INTERRUPTED);
-                }
-            });
-        }
-        let start = Instant::now();
-        let end = prove::run(
-            &mut manager,
-            pool.workers(),
-            &mut writer,
-            &RunOptions {
-                stop: &stop,
-                progress: (!self.quiet).then_some(Duration::from_secs(10)),
-                max_jobs: self.max_jobs,
-                max_time: self.max_seconds.map(Duration::from_secs),
-                warm: warm.as_ref(),
-                announce: (!self.quiet).then_some(self.announce_nodes),
-            },
-        )
-        .map_err(CliError::failure)?;
-        let emulation = match &pool {
-            Pool::Emulated(e) => Some(e.emulation()),
-            Pool::Real(_) => None,
+        Ok((manager, writer, warm))
+    }
+
+    /// `prove POS --dir DIR ...`: a proof run, to its end or a stop.
+    fn prove(&self, text: &str, global: &GlobalArgs) -> Result<(), CliError> {
+        let plan = self.plan(text, global)?;
+        let variant = plan.root.variant();
+        let universe = mpi_universe();
+        let Some(mut pool) = self.pool(&plan, &universe)? else {
+            return Ok(());
         };
+        let snapshot = self.snapshot(&pool, variant)?;
+        let (mut manager, mut writer, warm) = self.open_proof(&plan, pool.workers().count())?;
+        let stop = interrupt_flag();
+        let start = Instant::now();
+        let options = RunOptions {
+            stop: &stop,
+            progress: (!self.quiet).then_some(Duration::from_secs(10)),
+            max_jobs: self.max_jobs,
+            max_time: self.max_seconds.map(Duration::from_secs),
+            warm: warm.as_ref(),
+            announce: (!self.quiet).then_some(self.announce_nodes),
+        };
+        let end = prove::run(&mut manager, pool.workers(), &mut writer, &options)
+            .map_err(CliError::failure)?;
+        let emulation = pool.emulation();
         drop(pool);
         let saved = match &snapshot {
             Some((path, table)) => save_snapshot(path, variant, table, self.quiet),
@@ -541,93 +744,20 @@ impl ProveArgs {
         } else {
             manager.open_leaves()
         };
-        if global.json {
-            let mut j = summary_json(&manager, open, seconds);
-            if let Some(e) = emulation {
-                j["emulation"] = json!({
-                    "workers": e.workers,
-                    "work_nodes": e.work,
-                    "makespan_nodes": e.makespan,
-                    "busy": (e.busy() * 100.0).round() / 100.0,
-                    "idle": (e.idle() * 1000.0).round() / 1000.0,
-                    "peak_busy": e.peak,
-                });
-            }
-            print_json(&j);
-        } else {
-            print_summary(&manager, open, seconds);
-            if let Some(e) = emulation {
-                println!(
-                    "emulated {} workers: work {} nodes, makespan {} nodes, {:.1} busy on average (idle {:.0}%), at most {} at once",
-                    e.workers,
-                    e.work,
-                    e.makespan,
-                    e.busy(),
-                    e.idle() * 100.0,
-                    e.peak
-                );
-            }
-        }
+        print_run(&manager, open, seconds, emulation, global.json);
         saved?;
-        match end {
-            RunEnd::Complete => Ok(()),
-            RunEnd::JobLimit => Err(CliError {
-                message: "stopped by --max-jobs; run again to resume".into(),
-                status: EXIT_STOPPED,
-            }),
-            RunEnd::TimeLimit => Err(CliError {
-                message: "stopped by --max-seconds; run again to resume".into(),
-                status: EXIT_STOPPED,
-            }),
-            RunEnd::Stopped => Err(CliError {
-                message: "interrupted; run again to resume".into(),
-                status: EXIT_INTERRUPTED,
-            }),
-        }
-    }
-
-    /// Reads DIR's log and replays its last root: the manager as the log
-    /// leaves it, and the number of open jobs.
-    fn replay(dir: &PathBuf) -> Result<(LogContents, Manager, usize), CliError> {
-        let log = prove::read_logs(std::slice::from_ref(dir), None).map_err(log_error)?;
-        log.report_damage();
-        let Some(root) = log.roots.last() else {
-            return Err(CliError::failure(format!(
-                "{}: the log names no root position",
-                dir.display()
-            )));
-        };
-        let (manager, open) = Self::replay_root(&log, root.pos, root.all_moves);
-        Ok((log, manager, open))
-    }
-
-    /// The manager of a proof of `root` as `log` leaves it, and its open
-    /// jobs.
-    fn replay_root(
-        log: &LogContents,
-        root: peasant::Position,
-        all_moves: bool,
-    ) -> (Manager, usize) {
-        let config = ManagerConfig {
-            job_nodes: 1,
-            max_job_nodes: 1,
-            growth: 2,
-            workers: 1,
-            all_moves,
-        };
-        let mut manager = Manager::new(root, config, log);
-        let open = manager.open_leaves();
-        (manager, open)
+        end_status(end)
     }
 
     /// `--status DIR [POS]`: what the log proves of POS (every first move
     /// included), or of the log's roots: a line for each earlier root, then
     /// the last root in full.
-    fn status(&self, dir: &PathBuf, global: &GlobalArgs) -> Result<(), CliError> {
-        let (log, last, open) = Self::replay(dir)?;
+    fn status(&self, dir: &Path, global: &GlobalArgs) -> Result<(), CliError> {
+        let log = read_log(&[dir.to_path_buf()])?;
+        let last = last_root(&log, dir)?;
         let seconds: f64 = log.jobs.iter().map(|j| j.seconds).sum();
-        let (manager, open) = match &self.pos {
-            None => (last, open),
+        let mut manager = match &self.pos {
+            None => prove::replay(&log, last.pos, last.all_moves),
             Some(text) => {
                 let v = log.variant;
                 let pos = peasant::parse_position(text, Some(v.board), v.rules)
@@ -637,154 +767,42 @@ impl ProveArgs {
                         "{pos}: the game is already over there"
                     )));
                 }
-                Self::replay_root(&log, pos, true)
+                prove::replay(&log, pos, true)
             }
         };
+        let open = manager.open_leaves();
         if global.json {
             print_json(&summary_json(&manager, open, seconds));
             return Ok(());
         }
         if self.pos.is_none() {
-            // Earlier runs of the same log may have proved other roots
-            // (the 8x8 pawn game: 1.b4, then 1.c4, ...).
-            let mut seen = vec![*manager.root()];
-            for r in &log.roots {
-                if seen.contains(&r.pos) {
-                    continue;
-                }
-                seen.push(r.pos);
-                let (m, _) = Self::replay_root(&log, r.pos, r.all_moves);
-                println!("earlier root {}", headline(&m));
-            }
+            print_earlier_roots(&log, &manager);
         }
         print_summary(&manager, open, seconds);
-        let (on_root, below) = manager.nodes_below();
-        let spent: Vec<String> = manager
-            .move_values()
-            .iter()
-            .zip(below)
-            .map(|(mv, n)| format!("{} {}", mv.san, giga(n)))
-            .collect();
-        println!(
-            "nodes spent: on the root {}; below each first move: {}",
-            giga(on_root),
-            spent.join(", ")
-        );
+        print_nodes_spent(&manager);
         if self.tree {
             print!("{}", manager.tree(self.tree_depth));
         }
         Ok(())
     }
 
-    fn check(&self, dir: &PathBuf) -> Result<(), CliError> {
-        let (log, manager, _) = Self::replay(dir)?;
-        let mut problems: Vec<String> = Vec::new();
-        let damaged = log.damaged.iter().filter(|d| !d.torn).count();
-        if damaged > 0 {
-            problems.push(format!("{damaged} damaged line(s)"));
-        }
-        for (key, q) in log.conflicts() {
-            problems.push(format!(
-                "position key {key:032x}: {} answered both yes and no",
-                prove::log::question_text(q)
-            ));
-        }
-        // Every root the log names has its own tree (a proof of 1.c4 beside
-        // one of 1.b4): each is re-derived from its children.
-        let mut roots = vec![(
-            *manager.root(),
-            log.roots.last().is_some_and(|r| r.all_moves),
-        )];
-        for r in &log.roots {
-            if !roots.iter().any(|(p, _)| *p == r.pos) {
-                roots.push((r.pos, r.all_moves));
-            }
-        }
-        let mut tree_size = 0;
-        for (i, &(pos, all_moves)) in roots.iter().enumerate() {
-            let replayed;
-            let m = if i == 0 {
-                &manager
-            } else {
-                replayed = Self::replay_root(&log, pos, all_moves).0;
-                &replayed
-            };
-            tree_size += m.size();
-            if m.counts.contradictions > 0 {
-                problems.push(format!(
-                    "{}: {} answers contradict each other",
-                    m.root(),
-                    m.counts.contradictions
-                ));
-            }
-            problems.extend(m.disagreements());
-        }
-        // Re-solve a random sample of logged answers with a fresh solver.
-        let answered: Vec<&prove::JobRecord> = log
-            .jobs
-            .iter()
-            .filter(|j| j.answer != prove::Answer::Open)
-            .collect();
+    /// `--check DIR [--samples N]`: see [`prove::check`]; a random sample
+    /// each time.
+    fn check(&self, dir: &Path) -> Result<(), CliError> {
+        let log = read_log(&[dir.to_path_buf()])?;
+        last_root(&log, dir)?;
         let seed = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(1, |d| d.as_nanos() as u64);
-        let mut rng = SplitMix64::new(seed);
-        let n = self.samples.min(answered.len());
-        let solver = Solver::new(
-            prove::worker::solver_config(WorkerConfig {
-                hash_mb: self.hash_mb,
-                shared_table: false,
-                method: Method::AlphaBeta,
-                warm_entries: 0,
-                harvest_plies: 0,
-            }),
-            None,
-        )
-        .map_err(super::solve::solve_error)?;
-        let mut picked: Vec<usize> = (0..answered.len()).collect();
-        for i in 0..n {
-            let k = i + rng.below((picked.len() - i) as u64) as usize;
-            picked.swap(i, k);
-        }
-        for &i in &picked[..n] {
-            let j = answered[i];
-            let got = solver
-                .answer(&j.pos, j.question, None)
-                .map_err(CliError::failure)?;
-            if Some(got) != j.answer.as_bool() {
-                problems.push(format!(
-                    "{} {}: logged {}, solved again {}",
-                    j.pos,
-                    prove::log::question_text(j.question),
-                    j.answer.text(),
-                    prove::Answer::of_bool(got).text()
-                ));
-            }
-        }
-        if let Some(t) = log.damaged.iter().find(|d| d.torn) {
-            println!(
-                "note: {}:{}: a torn last line (a run was killed while writing it)",
-                t.file.display(),
-                t.line
-            );
-        }
-        println!(
-            "checked {} jobs, {} positions in the trees of {} root(s), {} answers solved again: {}",
-            log.jobs.len(),
-            tree_size,
-            roots.len(),
-            n,
-            if problems.is_empty() {
-                "no disagreement".to_string()
-            } else {
-                format!("{} problem(s)", problems.len())
-            }
-        );
-        if problems.is_empty() {
+        let options = CheckOptions {
+            samples: self.samples,
+            seed,
+            hash_mb: self.hash_mb,
+        };
+        let report = prove::check(&log, options).map_err(solve_error)?;
+        print_check(&report);
+        if report.clean() {
             return Ok(());
-        }
-        for p in problems.iter().take(10) {
-            println!("  {p}");
         }
         Err(CliError::failure(format!(
             "{}: the proof log does not check",
@@ -792,11 +810,11 @@ impl ProveArgs {
         )))
     }
 
-    fn merge(&self) -> Result<(), CliError> {
+    fn merge(&self, inputs: &[PathBuf]) -> Result<(), CliError> {
         let Some(out) = &self.dir else {
             return Err(CliError::input("--merge needs --dir OUT"));
         };
-        let report = prove::merge(&self.merge, out).map_err(log_error)?;
+        let report = prove::merge(inputs, out).map_err(log_error)?;
         println!(
             "merged into {}: {} jobs, {} roots, {} duplicates, {} conflicting pairs left out, {} damaged lines left out",
             out.display(),
@@ -812,7 +830,7 @@ impl ProveArgs {
         Ok(())
     }
 
-    fn simulate(&self, dir: &PathBuf) -> Result<(), CliError> {
+    fn simulate(&self, dir: &Path) -> Result<(), CliError> {
         let list = self.workers.as_deref().unwrap_or("8,64,256,1024");
         let counts: Result<Vec<usize>, _> = list.split(',').map(|s| s.trim().parse()).collect();
         let counts = counts
@@ -821,8 +839,7 @@ impl ProveArgs {
             .ok_or_else(|| {
                 CliError::input(format!("--workers {list}: expected counts like 8,64"))
             })?;
-        let log = prove::read_logs(std::slice::from_ref(dir), None).map_err(log_error)?;
-        log.report_damage();
+        let log = read_log(&[dir.to_path_buf()])?;
         // `known` answers cost nothing of their own: only jobs are replayed.
         let jobs: Vec<prove::JobRecord> =
             log.jobs.iter().filter(|j| !j.harvested).cloned().collect();
@@ -847,4 +864,37 @@ impl ProveArgs {
         }
         Ok(())
     }
+}
+
+/// A line for each root of `log` other than `shown`'s (earlier runs of
+/// the same log may have proved other roots: the 8x8 pawn game's 1.b4,
+/// then 1.c4, ...).
+fn print_earlier_roots(log: &LogContents, shown: &Manager) {
+    let mut seen = vec![*shown.root()];
+    for r in &log.roots {
+        if seen.contains(&r.pos) {
+            continue;
+        }
+        seen.push(r.pos);
+        println!(
+            "earlier root {}",
+            headline(&prove::replay(log, r.pos, r.all_moves))
+        );
+    }
+}
+
+/// Where a proof's nodes went: on the root, below each first move.
+fn print_nodes_spent(m: &Manager) {
+    let (on_root, below) = m.nodes_below();
+    let spent: Vec<String> = m
+        .move_values()
+        .iter()
+        .zip(below)
+        .map(|(mv, n)| format!("{} {}", mv.san, giga(n)))
+        .collect();
+    println!(
+        "nodes spent: on the root {}; below each first move: {}",
+        giga(on_root),
+        spent.join(", ")
+    );
 }

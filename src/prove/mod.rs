@@ -14,6 +14,7 @@
 //! It hands on the value of a position (and of every first move) with the
 //! log that proves it, which `peasant prove --check` re-checks.
 
+pub mod check;
 pub mod emulate;
 pub mod log;
 pub mod manager;
@@ -26,6 +27,7 @@ pub mod snapshot;
 pub mod warm;
 pub mod worker;
 
+pub use check::{check, replay, CheckOptions, CheckReport, Problem};
 pub use emulate::{EmulatedWorkers, Emulation};
 pub use log::{
     merge, read_dir_log, read_logs, Answer, JobRecord, LogContents, LogError, LogWriter,

@@ -8,6 +8,7 @@
 
 pub mod external;
 pub mod oracle;
+pub mod proof;
 pub use oracle::{minimax, FxHasher, MinimaxMemo};
 
 use peasant::{
@@ -183,8 +184,8 @@ pub const PEASANT: &str = env!("CARGO_BIN_EXE_peasant");
 
 /// The built `peasant` with `args`, rayon on one thread (the tests run
 /// side by side), ready for a test to give it stdin, more arguments or
-/// environment, and to run or spawn it: every test but the proof
-/// manager's starts the binary here.
+/// environment, and to run or spawn it: every test starts the binary
+/// here.
 pub fn peasant_command<I, S>(args: I) -> Command
 where
     I: IntoIterator<Item = S>,

@@ -1,0 +1,245 @@
+//! `peasant prove` on the command line: its modes and their bad input
+//! (one line, exit status 2), `--status`, `--tree`, `--simulate`, and the
+//! announcements of long jobs.
+
+#[allow(unused_imports)]
+mod common;
+
+use common::proof::*;
+use common::*;
+
+#[test]
+fn bad_input_is_one_line_and_status_2() {
+    let dir = temp_dir("prove-bad");
+    let d = dir.to_str().unwrap();
+    for args in [
+        vec!["prove", "pawngame", "--board", "9x9", "--dir", d],
+        vec!["prove", "pawngame", "--board", "5x5"],
+        vec![
+            "prove",
+            "pawngame",
+            "--board",
+            "5x5",
+            "--dir",
+            d,
+            "--workers",
+            "0",
+        ],
+        vec!["prove", "--status", d],
+        vec!["prove", "--simulate", d, "--workers", "8,x"],
+        vec![
+            "prove",
+            "pawngame",
+            "--board",
+            "5x5",
+            "--dir",
+            d,
+            "--warm-entries",
+            "4194305",
+        ],
+        vec![
+            "prove",
+            "pawngame",
+            "--board",
+            "5x5",
+            "--dir",
+            d,
+            "--emulate",
+            "0",
+        ],
+        vec![
+            "prove",
+            "pawngame",
+            "--board",
+            "5x5",
+            "--dir",
+            d,
+            "--emulate",
+            "4",
+            "--tables",
+            d,
+        ],
+        vec![
+            "prove",
+            "pawngame",
+            "--board",
+            "5x5",
+            "--dir",
+            d,
+            "--job-nodes",
+            "100",
+            "--max-job-nodes",
+            "99",
+        ],
+        vec!["prove"],
+    ] {
+        let (code, _, err) = run_cli(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    }
+    assert!(!dir.exists());
+}
+
+#[test]
+fn status_tree_and_simulate() {
+    let dir = proof_5x5("prove-status");
+    let d = dir.to_str().unwrap();
+    let (code, out, _) = run_cli(&["prove", "--status", d, "--tree"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("draw (proof complete)"), "{out}");
+    assert!(out.contains("by a job"), "{out}");
+    // The tree shows real positions and moves (not the canonical forms
+    // the log stores): every move line is a legal move of the position
+    // above it, and the position below it is that move played.
+    let lines: Vec<&str> = out.lines().skip_while(|l| !l.starts_with("5/")).collect();
+    let mut checked = 0;
+    for w in lines.windows(3) {
+        let depth = |l: &str| l.len() - l.trim_start().len();
+        let (above, mv, below) = (w[0].trim(), w[1].trim(), w[2].trim());
+        let steps = depth(w[1]) == depth(w[0]) + 2 && depth(w[2]) == depth(w[1]) + 2;
+        if !steps || !above.contains('/') || mv.contains('/') {
+            continue;
+        }
+        let fen = |l: &str| l.split(' ').take(3).collect::<Vec<_>>().join(" ");
+        let parent = position(&fen(above), "5x5", true);
+        let m = parent.parse_move(mv.split(' ').next().unwrap()).unwrap();
+        assert_eq!(parent.play(m).to_string(), fen(below), "{above} {mv}");
+        checked += 1;
+    }
+    assert!(checked >= 5, "{out}");
+    // Where the work went: every logged job's position lies under some
+    // first move (a transposition under several; an --all-moves proof runs
+    // no job on the root itself), so the parts add up to at least the
+    // log's nodes; the mirror images a3 and e3 share their positions,
+    // hence their nodes.
+    assert!(out.contains("nodes spent: on the root"), "{out}");
+    let (code, out, _) = run_cli(&["prove", "--status", d, "--json"]);
+    assert_eq!(code, 0);
+    let j = json_of(&out);
+    let below: Vec<u64> = j["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["nodes"].as_u64().unwrap())
+        .collect();
+    let total = j["nodes"].as_u64().unwrap();
+    // `known` counts the log's `known` lines, `jobs` the rest.
+    let log = read(&dir, position("pawngame", "5x5", true).variant());
+    let known = log.jobs.iter().filter(|j| j.harvested).count() as u64;
+    assert_eq!(j["known"].as_u64(), Some(known), "{out}");
+    assert_eq!(
+        j["jobs"].as_u64(),
+        Some(log.jobs.len() as u64 - known),
+        "{out}"
+    );
+    assert!(
+        below.iter().all(|&n| n > 0 && n <= total),
+        "{below:?} of {total}"
+    );
+    assert!(below.iter().sum::<u64>() >= total, "{below:?} of {total}");
+    assert_eq!(below[0], below[4], "a3 and e3: {below:?}");
+    let (code, out, _) = run_cli(&["prove", "--simulate", d, "--workers", "1,8"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("critical path"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--announce-nodes N` prints a start and an end line for every job of
+/// N nodes or more, and none for smaller jobs.
+#[test]
+fn prove_announces_its_long_jobs() {
+    let dir = temp_dir("prove-announce");
+    let d = dir.to_str().unwrap();
+    let budgets = ["--job-nodes", "20", "--max-job-nodes", "20"];
+    let one_worker = ["--workers", "1", "--hash-mb", "1"];
+    let args = [&one_worker[..], &budgets, &["--announce-nodes", "20"]].concat();
+    let (code, _, err) = prove_5x5_in("pawngame", d, &args);
+    assert_eq!(code, 0, "{err}");
+    let starts: Vec<&str> = err.lines().filter(|l| l.contains(" starts: ")).collect();
+    let ends: Vec<&str> = err.lines().filter(|l| l.contains(" ends: ")).collect();
+    assert!(starts[0].starts_with("prove: job 1 starts: 1. "), "{err}");
+    assert!(
+        starts.iter().all(|l| l.ends_with(", budget 20 nodes")),
+        "{err}"
+    );
+    let jobs = log_lines(&dir)
+        .iter()
+        .filter(|l| l.starts_with("job\t"))
+        .count();
+    let cancelled = ends.iter().filter(|l| l.contains(" cancelled ")).count();
+    assert_eq!(starts.len(), ends.len(), "{err}");
+    assert_eq!(ends.len() - cancelled, jobs, "{err}");
+    for (i, start) in starts.iter().enumerate() {
+        let id = start.split(' ').nth(2).unwrap();
+        let what = start.split(" starts: ").nth(1).unwrap();
+        let what = what.rsplit_once(", budget").unwrap().0;
+        let end = ends
+            .iter()
+            .find(|l| l.starts_with(&format!("prove: job {id} ends: {what} ")))
+            .unwrap_or_else(|| panic!("job {id} ({i}) never ends: {err}"));
+        let answer = end.split(" ends: ").nth(1).unwrap()[what.len()..].trim_start();
+        assert!(
+            ["yes,", "no,", "open,", "cancelled "]
+                .iter()
+                .any(|a| answer.starts_with(a)),
+            "{end}"
+        );
+    }
+    let again = temp_dir("prove-announce-none");
+    let (code, _, err) = prove_5x5_in(
+        "pawngame",
+        again.to_str().unwrap(),
+        &[&one_worker[..], &budgets].concat(),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains(" starts: "), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&again);
+}
+
+/// `prove` takes exactly one mode (a position, `--status`, `--check`,
+/// `--merge`, `--simulate`; a position may name what `--status` reports):
+/// any other combination, and a `--method` it does not know, is refused
+/// in one line naming the flags, exit status 2, before any directory is
+/// made.
+#[test]
+fn modes_that_conflict_are_refused_in_one_line() {
+    let dir = temp_dir("prove-modes");
+    let d = dir.to_str().unwrap();
+    let cases: [(&[&str], &[&str]); 7] = [
+        (
+            &["prove", "--check", d, "--merge", d, d],
+            &["--check", "--merge"],
+        ),
+        (
+            &["prove", "--status", d, "--check", d],
+            &["--status", "--check"],
+        ),
+        (
+            &["prove", "--status", d, "--simulate", d],
+            &["--status", "--simulate"],
+        ),
+        (&["prove", "pawngame", "--check", d], &["pos", "--check"]),
+        (
+            &["prove", "pawngame", "--dir", d, "--merge", d],
+            &["pos", "--merge"],
+        ),
+        (
+            &["prove", "--merge", d, "--simulate", d],
+            &["--merge", "--simulate"],
+        ),
+        (
+            &[
+                "prove", "pawngame", "--board", "5x5", "--dir", d, "--method", "alpha",
+            ],
+            &["--method", "alpha"],
+        ),
+    ];
+    for (args, mentions) in cases {
+        let out = run_peasant(args);
+        check_refusal(args, &out, 2, mentions).unwrap();
+    }
+    let out = run_peasant(&["prove"]);
+    check_refusal(&["prove"], &out, 2, &["--status", "--check", "--merge"]).unwrap();
+    assert!(!dir.exists(), "a refused command made its directory");
+}

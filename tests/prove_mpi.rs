@@ -1,0 +1,258 @@
+//! The proof manager on MPI ranks (PEASANT_MPI_BIN, a peasant built with
+//! the `mpi` feature, under `mpirun -np 3`): the values of local workers,
+//! warm starts carried between ranks, and a dead worker rank that loses
+//! only its jobs.
+
+#[allow(unused_imports)]
+mod common;
+
+use common::proof::*;
+use common::*;
+use peasant::prove::{self, Answer};
+use std::path::Path;
+use std::process::Command;
+
+/// The peasant built with the `mpi` feature (PEASANT_MPI_BIN) when it and
+/// `mpirun` are here; `None` (the test skips with one line) when they are
+/// not, unless PEASANT_REQUIRE_EXTERNAL=1 (then the test fails).
+fn mpi_bin() -> Option<String> {
+    let required = std::env::var("PEASANT_REQUIRE_EXTERNAL").as_deref() == Ok("1");
+    let bin = std::env::var("PEASANT_MPI_BIN").ok();
+    let have_mpirun = Command::new("mpirun").arg("--version").output().is_ok();
+    match (bin, have_mpirun) {
+        (Some(bin), true) => Some(bin),
+        _ if required => panic!(
+            "PEASANT_REQUIRE_EXTERNAL=1 but mpirun or PEASANT_MPI_BIN (a peasant built with --features mpi) is missing"
+        ),
+        _ => {
+            println!(
+                "skipped: no mpirun or no PEASANT_MPI_BIN (tools/mpi_check.sh builds and runs it)"
+            );
+            None
+        }
+    }
+}
+
+/// `mpirun -np 3` (a manager and two workers) on the pawn game 6x6 with
+/// tiny jobs, logging into `dir`.
+fn mpi_prove_6x6(bin: &str, dir: &Path) -> Command {
+    let mut c = Command::new("mpirun");
+    c.args(["--allow-run-as-root", "--oversubscribe", "-np", "3", bin])
+        .args([
+            "prove",
+            "pawngame",
+            "--board",
+            "6x6",
+            "--dir",
+            dir.to_str().unwrap(),
+            "--all-moves",
+            "--job-nodes",
+            "40",
+            "--hash-mb",
+            "1",
+            "--json",
+            "--quiet",
+        ]);
+    c
+}
+
+#[test]
+fn mpi_ranks_give_the_local_values() {
+    let Some(bin) = mpi_bin() else { return };
+    let pos = position("pawngame", "6x6", true);
+    let expected = solved_text(&pos);
+    let dir = temp_dir("prove-mpi");
+    let out = mpi_prove_6x6(&bin, &dir).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let j = json_of(stdout.lines().find(|l| l.starts_with('{')).unwrap());
+    assert_eq!(json_values_text(&j), expected);
+    every_line_true(&dir, pos.variant());
+}
+
+/// Proof-number workers on MPI ranks (a table each): warm starts travel
+/// with the jobs and results, so every continued job may go to any rank;
+/// the values are solve's. A run that ends by its time limit interrupts
+/// the ranks' jobs, which are logged as `open` with their warm starts,
+/// and the next run continues them.
+#[test]
+fn mpi_proof_number_ranks_hand_on_their_warm_starts() {
+    let Some(bin) = mpi_bin() else { return };
+    let pos = position("pawngame", "6x6", true);
+    let dir = temp_dir("prove-mpi-pn");
+    let mut c = mpi_prove_6x6(&bin, &dir);
+    c.args(["--method", "pn", "--max-job-nodes", "2560"]);
+    let out = c.output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    let j = json_of(stdout.lines().find(|l| l.starts_with('{')).unwrap());
+    assert_eq!(json_values_text(&j), solved_text(&pos));
+    every_line_true(&dir, pos.variant());
+    let log = read(&dir, pos.variant());
+    assert!(
+        log.jobs.iter().any(|j| j.dep != 0 && j.nodes > 40),
+        "no job was continued"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    // Peasants' Chess 5x8 is far beyond a few seconds.
+    let variant = position("peasants", "5x8", true).variant();
+    let run = || {
+        let mut c = Command::new("mpirun");
+        c.args(["--allow-run-as-root", "--oversubscribe", "-np", "3", &bin])
+            .args(["prove", "peasants", "--board", "5x8", "--dir"])
+            .arg(&dir)
+            .args([
+                "--method",
+                "pn",
+                "--job-nodes",
+                "1000000000",
+                "--hash-mb",
+                "16",
+            ])
+            .args(["--quiet", "--max-seconds", "3"]);
+        let out = c.output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr).to_string();
+        assert_eq!(out.status.code(), Some(3), "{err}");
+        assert!(!err.contains("garbled"), "{err}");
+    };
+    run();
+    let first = read(&dir, variant).jobs;
+    assert_eq!(first.len(), 2, "both ranks' jobs are logged: {first:?}");
+    assert!(first
+        .iter()
+        .all(|j| j.answer == Answer::Open && j.nodes > 0));
+    let found = prove::WarmStore::new(&dir, variant).load();
+    assert!(found.damaged.is_empty(), "{:?}", found.damaged);
+    assert_eq!(found.pairs.len(), 2);
+    run();
+    let jobs = read(&dir, variant).jobs;
+    assert_eq!(jobs.len(), 4, "{jobs:?}");
+    let mut continued: Vec<u64> = jobs[2..].iter().map(|j| j.dep).collect();
+    continued.sort();
+    assert_eq!(
+        continued,
+        [first[0].id.min(first[1].id), first[0].id.max(first[1].id)]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The process ids of the MPI ranks whose environment holds `token`, by
+/// rank (OpenMPI names each rank in OMPI_COMM_WORLD_RANK, MPICH in
+/// PMI_RANK).
+fn ranks_with(token: &str) -> Vec<(u32, u32)> {
+    let mut ranks = Vec::new();
+    let Ok(procs) = std::fs::read_dir("/proc") else {
+        return ranks;
+    };
+    for p in procs.flatten() {
+        let Ok(pid) = p.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(env) = std::fs::read(p.path().join("environ")) else {
+            continue;
+        };
+        let vars: Vec<&[u8]> = env.split(|&b| b == 0).collect();
+        if !vars.contains(&token.as_bytes()) {
+            continue;
+        }
+        for v in vars {
+            let v = String::from_utf8_lossy(v);
+            let rank = v
+                .strip_prefix("OMPI_COMM_WORLD_RANK=")
+                .or_else(|| v.strip_prefix("PMI_RANK="));
+            if let Some(r) = rank.and_then(|r| r.parse().ok()) {
+                ranks.push((r, pid));
+            }
+        }
+    }
+    ranks
+}
+
+/// A worker rank killed (SIGKILL) in the middle of an MPI proof: MPI ends
+/// the run, which loses at most the jobs in flight. The log holds only
+/// true lines (a torn last line is reported, not believed), and the same
+/// command run again resumes from it to `solve`'s values without asking
+/// an answered question again.
+#[test]
+fn a_dead_mpi_worker_loses_only_its_jobs() {
+    use std::time::{Duration, Instant};
+    let Some(bin) = mpi_bin() else { return };
+    let pos = position("pawngame", "6x6", true);
+    let expected = solved_text(&pos);
+    let dir = temp_dir("prove-mpi-dead");
+    let log_lines = || {
+        std::fs::read(dir.join("proof.log"))
+            .map(|b| b.iter().filter(|&&c| c == b'\n').count())
+            .unwrap_or(0)
+    };
+    // The whole proof is about 1,500 jobs; the worker dies after 100 of
+    // them. A run that ends before the kill (a very slow start) is tried
+    // again in a fresh directory.
+    let mut killed = false;
+    for attempt in 0..3 {
+        let _ = std::fs::remove_dir_all(&dir);
+        let token = format!("PEASANT_DEAD_RANK_TEST={}-{attempt}", std::process::id());
+        let (key, value) = token.split_once('=').unwrap();
+        let mut child = mpi_prove_6x6(&bin, &dir)
+            .env(key, value)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let started = Instant::now();
+        while child.try_wait().unwrap().is_none() && started.elapsed() < Duration::from_secs(60) {
+            if !killed && log_lines() >= 100 {
+                if let Some(&(_, pid)) = ranks_with(&token).iter().find(|&&(r, _)| r == 1) {
+                    let status = Command::new("kill")
+                        .args(["-KILL", &pid.to_string()])
+                        .status()
+                        .unwrap();
+                    killed = status.success();
+                }
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        let Some(status) = child.try_wait().unwrap() else {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the run did not end within 60 s of a worker's death (killed: {killed})");
+        };
+        if killed {
+            assert!(
+                !status.success(),
+                "a run whose worker died reported success"
+            );
+            break;
+        }
+    }
+    assert!(killed, "three runs ended before a worker could be killed");
+    let log = prove::read_logs(&[dir.path().to_path_buf()], Some(pos.variant())).unwrap();
+    assert!(log.damaged.iter().all(|d| d.torn), "{:?}", log.damaged);
+    let before = every_line_true(&dir, pos.variant());
+    assert!(before > 0, "no answer logged before the death");
+    let out = mpi_prove_6x6(&bin, &dir).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let j = json_of(stdout.lines().find(|l| l.starts_with('{')).unwrap());
+    assert_eq!(json_values_text(&j), expected);
+    assert_eq!(j["complete"], true);
+    every_line_true(&dir, pos.variant());
+    let log = prove::read_logs(&[dir.path().to_path_buf()], Some(pos.variant())).unwrap();
+    let mut answered = std::collections::HashSet::new();
+    for job in log.jobs.iter().filter(|j| j.answer.as_bool().is_some()) {
+        let key = format!("{} {:?}", job.pos, job.question);
+        assert!(answered.insert(key.clone()), "asked again: {key}");
+    }
+    assert!(answered.len() > before, "the rerun added no answer");
+    let (code, out, err) = run_cli(&["prove", "--check", dir.to_str().unwrap(), "--samples", "10"]);
+    assert_eq!(code, 0, "{out}{err}");
+}

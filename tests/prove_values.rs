@@ -1,0 +1,356 @@
+//! The proof manager against the solver and plain minimax: `prove
+//! --all-moves` with tiny job budgets (deep expansion) on 1, 2 and 3
+//! workers, alpha-beta or proof-number, local or emulated, gives every
+//! first move's `solve` value, and every answer it logs is true; answers
+//! a job's worker knew below its position settle positions without jobs.
+
+mod common;
+
+use common::proof::*;
+use common::*;
+use peasant::prove::{
+    self, Answer, LogWriter, Manager, Method, RunEnd, ThreadWorkers, WorkerConfig, Workers,
+};
+use peasant::*;
+use std::sync::atomic::AtomicBool;
+
+fn cases() -> Vec<(&'static str, Position)> {
+    let mut v = vec![
+        ("pawn game 5x5", position("pawngame", "5x5", true)),
+        ("pawn game 6x6", position("pawngame", "6x6", true)),
+        ("pawn game 6x6 no ep", position("pawngame", "6x6", false)),
+        ("peasants 3x8", position("peasants", "3x8", true)),
+        ("pawn race 6x6 a:f", position("pawnrace:a:f", "6x6", true)),
+        ("pawn race 6x6 c:d", position("pawnrace:c:d", "6x6", true)),
+        ("pawn race 6x6 b:b", position("pawnrace:b:b", "6x6", true)),
+    ];
+    let variant = Variant::new("5x6".parse().unwrap(), Rules::default());
+    let mut rng = SplitMix64::new(11);
+    let mut k = 0;
+    while k < 4 {
+        if let Some(p) = random_position(variant, &mut rng) {
+            if !p.is_game_over() {
+                v.push(("random 5x6", p));
+                k += 1;
+            }
+        }
+    }
+    v
+}
+
+#[test]
+fn all_moves_equal_solve_with_tiny_budgets_on_1_2_3_workers() {
+    for (i, (name, pos)) in cases().into_iter().enumerate() {
+        let expected = solved_text(&pos);
+        let workers = 1 + i % 3;
+        // Tiny budgets (a 6x6 solve is some 300,000 nodes) force expansion
+        // many plies deep.
+        let budget = if name.contains("6x6") || name.contains("3x8") {
+            [150, 300, 500][i % 3]
+        } else {
+            [20, 40, 60][i % 3]
+        };
+        // Every other case lets an open job go on with bigger budgets
+        // (continued on the same worker) before its position is expanded.
+        let budgets = [budget, budget * [1, 64][i % 2]];
+        let dir = temp_dir(&format!("prove-eq-{i}"));
+        let (got, end, m) = ProofRun::new(budgets[0])
+            .largest(budgets[1])
+            .workers(workers)
+            .run(&pos, &dir);
+        assert_eq!(end, RunEnd::Complete, "{name}");
+        assert_eq!(got, expected, "{name} ({pos}), {workers} workers");
+        // Tiny budgets must have forced expansion below the first moves
+        // (more workers may have split running jobs before any ran out).
+        let log = read(&dir, pos.variant());
+        let opens = log.jobs.iter().filter(|j| j.answer == Answer::Open).count();
+        assert!(
+            opens > 0 || m.size() < 10 || workers > 1,
+            "{name}: no job ran out of budget"
+        );
+        every_line_true(&dir, pos.variant());
+        // A second run solves nothing again.
+        let (again, end, m2) = ProofRun::new(budgets[0])
+            .largest(budgets[1])
+            .workers(workers)
+            .run(&pos, &dir);
+        assert_eq!(end, RunEnd::Complete);
+        assert_eq!(again, expected);
+        assert_eq!(
+            m2.counts.jobs, 0,
+            "{name}: a resumed complete proof ran jobs"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// Workers that run the proof-number search (`prove --method pn`) give
+/// the same values as `solve` on every small case, with tiny budgets on
+/// 1, 2 and 3 workers (shared or separate tables), and log only true
+/// answers.
+#[test]
+fn proof_number_workers_equal_solve() {
+    for (i, (name, pos)) in cases().into_iter().enumerate() {
+        let expected = solved_text(&pos);
+        let workers = 1 + (i + 1) % 3;
+        let budget = if name.contains("6x6") || name.contains("3x8") {
+            [200, 400, 800][i % 3]
+        } else {
+            [20, 40, 60][i % 3]
+        };
+        let budgets = [budget, budget * [1, 16][i % 2]];
+        let dir = temp_dir(&format!("prove-pn-{i}"));
+        let (got, end, m) = ProofRun::new(budgets[0])
+            .largest(budgets[1])
+            .workers(workers)
+            .method(Method::ProofNumber)
+            .run(&pos, &dir);
+        assert_eq!(end, RunEnd::Complete, "{name}");
+        assert_eq!(got, expected, "{name} ({pos}), {workers} pn workers");
+        // One worker grows the tree only from jobs that run out; more
+        // workers may grow it by splitting running jobs before any does.
+        let log = read(&dir, pos.variant());
+        assert!(
+            log.jobs.iter().any(|j| j.answer == Answer::Open) || m.size() < 10 || workers > 1,
+            "{name}: no job ran out of budget"
+        );
+        every_line_true(&dir, pos.variant());
+    }
+}
+
+/// `prove --method pn` on the command line: the pawn game 6x6 with every
+/// first move, as `solve` gives it; a method it does not know is refused
+/// in one line (exit status 2) before any directory is made.
+#[test]
+fn the_command_line_runs_proof_number_workers() {
+    let pos = position("pawngame", "6x6", true);
+    let dir = temp_dir("prove-cli-pn");
+    let d = dir.to_str().unwrap();
+    let args = |method| prove_6x6_args(d, "200", &["--method", method, "--json", "--quiet"]);
+    let (code, out, err) = run_cli(&args("alpha"));
+    assert_eq!(code, 2, "{out}{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(!dir.exists(), "a refused run made its directory");
+    let (code, out, err) = run_cli(&args("pn"));
+    assert_eq!(code, 0, "{err}");
+    let j = json_of(&out);
+    assert_eq!(json_values_text(&j), solved_text(&pos));
+    assert_eq!(j["complete"], true);
+    every_line_true(&dir, pos.variant());
+}
+
+/// The bigger small games, where `solve` takes seconds: the pawn game 7x7
+/// with and without en passant, Peasants' Chess 4x8, three Pawn Race 7x7
+/// pairs and random positions of 4x8, on 1, 2 and 3 workers with job
+/// budgets a thousandth of the solve or less (minutes: `cargo test
+/// --release --test prove -- --ignored`).
+#[test]
+#[ignore]
+fn bigger_games_equal_solve_on_1_2_3_workers() {
+    let mut cases = vec![
+        ("pawn game 7x7", position("pawngame", "7x7", true)),
+        ("pawn game 7x7 no ep", position("pawngame", "7x7", false)),
+        ("peasants 4x8", position("peasants", "4x8", true)),
+        ("pawn race 7x7 a:e", position("pawnrace:a:e", "7x7", true)),
+        ("pawn race 7x7 d:e", position("pawnrace:d:e", "7x7", true)),
+        ("pawn race 7x7 g:c", position("pawnrace:g:c", "7x7", true)),
+    ];
+    let variant = Variant::new("4x8".parse().unwrap(), Rules::default());
+    let mut rng = SplitMix64::new(48);
+    while cases.len() < 9 {
+        if let Some(p) = random_position(variant, &mut rng) {
+            if !p.is_game_over() && p.count_moves() > 1 {
+                cases.push(("random 4x8", p));
+            }
+        }
+    }
+    for (i, (name, pos)) in cases.into_iter().enumerate() {
+        let expected = solved_text(&pos);
+        let workers = 1 + i % 3;
+        let budget = [5_000, 10_000, 20_000][i % 3];
+        let budgets = [budget, budget * [1, 16][i % 2]];
+        let dir = temp_dir(&format!("prove-big-{i}"));
+        let (got, end, m) = ProofRun::new(budgets[0])
+            .largest(budgets[1])
+            .workers(workers)
+            .run(&pos, &dir);
+        assert_eq!(end, RunEnd::Complete, "{name}");
+        assert_eq!(got, expected, "{name} ({pos}), {workers} workers");
+        let log = read(&dir, pos.variant());
+        let opens = log.jobs.iter().filter(|j| j.answer == Answer::Open).count();
+        assert!(opens > 0 || m.size() < 10, "{name}: no job ran out");
+        let checked = every_line_true(&dir, pos.variant());
+        println!(
+            "{name}: {} ({workers} workers, budgets {budgets:?}): {} jobs, {opens} open, {checked} answers re-solved",
+            got,
+            log.jobs.len()
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+#[test]
+fn small_games_against_minimax() {
+    // Small games against plain minimax, with jobs of one node: the
+    // manager expands nearly every position itself, down to the games
+    // over by rule and the stalemates (`3/2p/ppP/3/3 b -` is drawn by one).
+    for (setup, board, ep, budget) in [
+        ("pawngame", "5x5", false, 10),
+        ("pawngame", "4x5", true, 1),
+        ("pawngame", "4x4", true, 1),
+        ("3/2p/ppP/3/3 b -", "3x5", true, 1),
+        ("pawngame", "3x6", true, 1),
+        ("peasants", "2x8", true, 1),
+    ] {
+        let pos = position(setup, board, ep);
+        let mut memo = MinimaxMemo::default();
+        let expected_root = minimax(&pos, &mut memo).wdl();
+        let dir = temp_dir(&format!("prove-mm-{board}-{ep}"));
+        let (_, end, m) = ProofRun::new(budget).workers(2).run(&pos, &dir);
+        assert_eq!(end, RunEnd::Complete);
+        assert_eq!(m.value(), Some(expected_root), "{setup} {board}");
+        for (mv, &m2) in m.move_values().iter().zip(pos.legal_moves().iter()) {
+            let child = pos.play(m2);
+            let v = minimax(&child, &mut memo).wdl().before_move();
+            assert_eq!(mv.value, Some(v), "{setup} {board} {}", mv.san);
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// A mutant pool: local workers whose known answers are turned round.
+struct LyingWorkers(ThreadWorkers);
+
+impl Workers for LyingWorkers {
+    fn count(&self) -> usize {
+        self.0.count()
+    }
+    fn start(&mut self, job: prove::Job) -> Result<(), String> {
+        self.0.start(job)
+    }
+    fn cancel(&mut self, id: u64) {
+        self.0.cancel(id)
+    }
+    fn wait(&mut self, timeout: std::time::Duration) -> Result<Option<prove::JobResult>, String> {
+        Ok(self.0.wait(timeout)?.map(|mut r| {
+            for k in &mut r.known {
+                k.2 = !k.2;
+            }
+            r
+        }))
+    }
+}
+
+/// What an `open` job's worker proved below its position settles those
+/// pairs without jobs (`known` lines): the proof gives `solve`'s values
+/// with fewer jobs, under either search, and every logged answer is true.
+/// A pool that hands back known answers turned round (the mutant) is
+/// caught: wrong values, contradictions or false lines.
+#[test]
+fn answers_known_below_a_job_settle_positions_without_jobs() {
+    let cases = [
+        (
+            "pawn game 6x6",
+            position("pawngame", "6x6", true),
+            Method::AlphaBeta,
+        ),
+        (
+            "peasants 4x8",
+            position("peasants", "4x8", true),
+            Method::ProofNumber,
+        ),
+    ];
+    for (name, pos, method) in cases {
+        let expected = solved_text(&pos);
+        let mut jobs = Vec::new();
+        for harvest_plies in [0, 2] {
+            let dir = temp_dir(&format!(
+                "prove-known-{}-{harvest_plies}",
+                jobs.len() * 7 + name.len()
+            ));
+            let run = ProofRun::new(2_000)
+                .method(method)
+                .warm_entries(0)
+                .harvest_plies(harvest_plies);
+            let (got, end, m) = run.run(&pos, &dir);
+            assert_eq!(end, RunEnd::Complete, "{name}");
+            assert_eq!(got, expected, "{name}, {harvest_plies} plies");
+            assert_eq!(false_lines(&dir, pos.variant()), 0, "{name}");
+            let known = read(&dir, pos.variant())
+                .jobs
+                .iter()
+                .filter(|j| j.harvested)
+                .count();
+            assert_eq!(known as u64, m.counts.known, "{name}");
+            assert_eq!(known > 0, harvest_plies > 0, "{name}: {known} known lines");
+            jobs.push(m.counts.jobs);
+        }
+        assert!(
+            jobs[1] < jobs[0],
+            "{name}: jobs without and with known answers {jobs:?}"
+        );
+
+        // The mutant.
+        let dir = temp_dir(&format!("prove-known-lies-{}", name.len()));
+        let config = WorkerConfig {
+            hash_mb: 1,
+            shared_table: true,
+            method,
+            warm_entries: 0,
+            harvest_plies: 2,
+        };
+        let mut pool = LyingWorkers(ThreadWorkers::new(1, config, None).unwrap());
+        let config = expanding(2_000, 1);
+        let mut manager = Manager::new(pos, config, &read(&dir, pos.variant()));
+        let mut writer = LogWriter::open(&dir, pos.variant()).unwrap();
+        let stop = AtomicBool::new(false);
+        let _ = prove::run(&mut manager, &mut pool, &mut writer, &plain_options(&stop));
+        let caught = values_text(&manager) != expected
+            || manager.counts.contradictions > 0
+            || false_lines(&dir, pos.variant()) > 0;
+        assert!(caught, "{name}: the lying workers went unnoticed");
+    }
+}
+
+#[test]
+fn emulated_workers_give_the_values_of_solve() {
+    // Eight emulated workers (tables of their own, a virtual clock): the
+    // proof's values are solve's, and the report adds up.
+    let pos = position("pawngame", "6x6", true);
+    let dir = temp_dir("prove-emulate");
+    let d = dir.to_str().unwrap();
+    let (code, out, err) = run_cli(&[
+        "--json",
+        "prove",
+        "pawngame",
+        "--board",
+        "6x6",
+        "--dir",
+        d,
+        "--all-moves",
+        "--job-nodes",
+        "500",
+        "--hash-mb",
+        "1",
+        "--emulate",
+        "8",
+        "--quiet",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let j = json_of(&out);
+    assert_eq!(json_values_text(&j), solved_text(&pos));
+    let e = &j["emulation"];
+    assert_eq!(e["workers"], 8);
+    let (work, span) = (
+        e["work_nodes"].as_u64().unwrap(),
+        e["makespan_nodes"].as_u64().unwrap(),
+    );
+    // Every logged job ran on some worker: the work is at least the
+    // logged nodes (cancelled jobs add their part), and eight workers
+    // finish no sooner than an eighth of it.
+    assert!(work >= j["nodes"].as_u64().unwrap(), "{e}");
+    assert!(span > 0 && span * 8 >= work, "{e}");
+    let peak = e["peak_busy"].as_u64().unwrap();
+    assert!((2..=8).contains(&peak), "{e}");
+    every_line_true(&dir, pos.variant());
+}
