@@ -453,7 +453,7 @@ fn open_jobs_continue_with_bigger_budgets_until_the_largest() {
         log.jobs.iter().map(|j| (j.id, j)).collect();
     let (mut continued, mut expanded) = (0, 0);
     // `known` lines name the job that knew them, not a parent.
-    for j in log.jobs.iter().filter(|j| !j.harvested) {
+    for j in log.jobs.iter().filter(|j| j.kind != prove::LineKind::Known) {
         let Some(prev) = jobs.get(&j.dep) else {
             continue;
         };
@@ -571,13 +571,16 @@ impl Workers for LyingWorkers {
     fn count(&self) -> usize {
         self.0.count()
     }
-    fn start(&mut self, job: prove::Job) -> Result<(), String> {
+    fn start(&mut self, job: prove::Job) -> Result<(), prove::WorkerError> {
         self.0.start(job)
     }
     fn cancel(&mut self, id: u64) {
         self.0.cancel(id)
     }
-    fn wait(&mut self, timeout: std::time::Duration) -> Result<Option<prove::JobResult>, String> {
+    fn wait(
+        &mut self,
+        timeout: std::time::Duration,
+    ) -> Result<Option<prove::JobResult>, prove::WorkerError> {
         Ok(self.0.wait(timeout)?.map(|mut r| {
             for k in &mut r.known {
                 k.2 = !k.2;
@@ -629,7 +632,7 @@ fn answers_known_below_a_job_settle_positions_without_jobs() {
             let known = read(&dir, pos.variant())
                 .jobs
                 .iter()
-                .filter(|j| j.harvested)
+                .filter(|j| j.kind == prove::LineKind::Known)
                 .count();
             assert_eq!(known as u64, m.counts.known, "{name}");
             assert_eq!(known > 0, harvest_plies > 0, "{name}: {known} known lines");
@@ -694,7 +697,7 @@ fn an_all_moves_proof_settles_the_root_first() {
             best: None,
             id: 1,
             dep: 0,
-            harvested: false,
+            kind: prove::LineKind::Job,
         })
         .unwrap();
     writer.sync().unwrap();
@@ -719,16 +722,16 @@ fn an_all_moves_proof_settles_the_root_first() {
 
 /// A worker's result of job `id`, as the tests' stand-in workers give it.
 fn result_of(id: u64, answer: Answer, cancelled: bool) -> prove::JobResult {
+    let end = match answer.as_bool() {
+        _ if cancelled => prove::JobEnd::Cancelled,
+        Some(answer) => prove::JobEnd::Answered { answer, best: None },
+        None => prove::JobEnd::Open { warm: None },
+    };
     prove::JobResult {
         id,
-        answer,
+        end,
         nodes: u64::from(!cancelled),
         seconds: 0.0,
-        best: None,
-        cancelled,
-        error: None,
-        interrupted: false,
-        warm: None,
         known: Vec::new(),
     }
 }
@@ -898,7 +901,7 @@ fn a_split_settled_by_known_answers_survives_a_resume() {
         avoids,
     } = start_proof_5x5(2);
     let mut r = true_result(&solver, &wins);
-    assert_eq!(r.answer, Answer::No, "the start is a draw");
+    assert_eq!(r.answer(), Answer::No, "the start is a draw");
     for &mv in pos.legal_moves().iter() {
         let c = rules::canonical(&pos.play(mv));
         let known = solver.answer(&c, Question::Wins, None).unwrap();
@@ -956,7 +959,11 @@ fn a_merge_keeps_the_dep_of_jobs_below_a_repeated_split() {
         best: None,
         id,
         dep,
-        harvested: false,
+        kind: if nodes > 0 {
+            prove::LineKind::Job
+        } else {
+            prove::LineKind::Split
+        },
     };
     let lines = [
         line(root, Answer::Open, 0, 1, 0),
@@ -1191,7 +1198,10 @@ fn a_run_that_ends_logs_its_job_in_flight_with_its_warm_start() {
     let variant = position("peasants", "5x8", true).variant();
     // The jobs' lines (`known` lines aside).
     let jobs = |log: LogContents| -> Vec<prove::JobRecord> {
-        log.jobs.into_iter().filter(|j| !j.harvested).collect()
+        log.jobs
+            .into_iter()
+            .filter(|j| j.kind != prove::LineKind::Known)
+            .collect()
     };
     let log = read(&dir, variant);
     assert!(log.damaged.is_empty());
@@ -1204,7 +1214,7 @@ fn a_run_that_ends_logs_its_job_in_flight_with_its_warm_start() {
             .map(|&m| rules::position_key(&rules::canonical(&pos.play(m))))
             .collect()
     };
-    for k in log.jobs.iter().filter(|j| j.harvested) {
+    for k in log.jobs.iter().filter(|j| j.kind == prove::LineKind::Known) {
         assert_eq!(k.dep, log.jobs[0].id);
         assert!(children.contains(&k.key()), "{}", k.pos);
     }
@@ -1811,7 +1821,11 @@ fn status_tree_and_simulate() {
     let total = j["nodes"].as_u64().unwrap();
     // `known` counts the log's `known` lines, `jobs` the rest.
     let log = read(&dir, position("pawngame", "5x5", true).variant());
-    let known = log.jobs.iter().filter(|j| j.harvested).count() as u64;
+    let known = log
+        .jobs
+        .iter()
+        .filter(|j| j.kind == prove::LineKind::Known)
+        .count() as u64;
     assert_eq!(j["known"].as_u64(), Some(known), "{out}");
     assert_eq!(
         j["jobs"].as_u64(),

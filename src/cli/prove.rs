@@ -205,6 +205,20 @@ pub const EXIT_STOPPED: i32 = 3;
 /// Exit status of a run stopped by Ctrl-C.
 pub const EXIT_INTERRUPTED: i32 = 130;
 
+/// Prints the damaged lines of `log` on stderr, if any.
+fn report_damage(log: &LogContents) {
+    if let Some(text) = log.damage_report() {
+        eprintln!("{text}");
+    }
+}
+
+/// Prints the contradictions `manager` met on stderr.
+fn report_contradictions(manager: &mut Manager) {
+    for c in manager.take_contradictions() {
+        eprintln!("{}", prove::RunEvent::Contradiction(&c));
+    }
+}
+
 fn log_error(e: prove::LogError) -> CliError {
     if e.is_input() {
         CliError::input(e)
@@ -442,7 +456,13 @@ impl ProveArgs {
             Some(u) if u.world().size() > 1 => {
                 let world = u.world();
                 if world.rank() != 0 {
-                    prove::mpi::worker_loop(&world, worker_config, tables.as_deref());
+                    let done = prove::mpi::worker_loop(&world, worker_config, tables.as_deref());
+                    if let Err(e) = done {
+                        eprintln!("peasant: rank {}: {e}", world.rank());
+                        if matches!(e, prove::WorkerError::Setup(_)) {
+                            world.abort(2)
+                        }
+                    }
                     return Ok(());
                 }
                 Some(Box::new(prove::mpi::MpiWorkers::new(world)))
@@ -478,7 +498,7 @@ impl ProveArgs {
             }
         }
         let log = prove::read_dir_log(dir, variant).map_err(log_error)?;
-        log.report_damage();
+        report_damage(&log);
         let mut writer = prove::LogWriter::open(dir, variant).map_err(log_error)?;
         writer.sync_each_line = self.sync_each_line;
         writer
@@ -495,6 +515,7 @@ impl ProveArgs {
             all_moves: self.all_moves,
         };
         let mut manager = Manager::new(root, config, &log);
+        report_contradictions(&mut manager);
         // Warm starts, where proof-number workers keep them.
         let warm = (worker_config.method == Method::ProofNumber && self.warm_entries > 0)
             .then(|| prove::WarmStore::new(dir, variant));
@@ -515,7 +536,7 @@ impl ProveArgs {
             });
         }
         let start = Instant::now();
-        let end = prove::run(
+        let end = prove::run_with_events(
             &mut manager,
             pool.workers(),
             &mut writer,
@@ -527,6 +548,7 @@ impl ProveArgs {
                 warm: warm.as_ref(),
                 announce: (!self.quiet).then_some(self.announce_nodes),
             },
+            &mut |event| eprintln!("{event}"),
         )
         .map_err(CliError::failure)?;
         let emulation = match &pool {
@@ -593,7 +615,7 @@ impl ProveArgs {
     /// leaves it, and the number of open jobs.
     fn replay(dir: &PathBuf) -> Result<(LogContents, Manager, usize), CliError> {
         let log = prove::read_logs(std::slice::from_ref(dir), None).map_err(log_error)?;
-        log.report_damage();
+        report_damage(&log);
         let Some(root) = log.roots.last() else {
             return Err(CliError::failure(format!(
                 "{}: the log names no root position",
@@ -620,6 +642,7 @@ impl ProveArgs {
         };
         let mut manager = Manager::new(root, config, log);
         let open = manager.open_leaves();
+        report_contradictions(&mut manager);
         (manager, open)
     }
 
@@ -800,6 +823,9 @@ impl ProveArgs {
             return Err(CliError::input("--merge needs --dir OUT"));
         };
         let report = prove::merge(&self.merge, out).map_err(log_error)?;
+        for damage in &report.damage {
+            eprintln!("{damage}");
+        }
         println!(
             "merged into {}: {} jobs, {} roots, {} duplicates, {} conflicting pairs left out, {} damaged lines left out",
             out.display(),
@@ -825,10 +851,14 @@ impl ProveArgs {
                 CliError::input(format!("--workers {list}: expected counts like 8,64"))
             })?;
         let log = prove::read_logs(std::slice::from_ref(dir), None).map_err(log_error)?;
-        log.report_damage();
+        report_damage(&log);
         // `known` answers cost nothing of their own: only jobs are replayed.
-        let jobs: Vec<prove::JobRecord> =
-            log.jobs.iter().filter(|j| !j.harvested).cloned().collect();
+        let jobs: Vec<prove::JobRecord> = log
+            .jobs
+            .iter()
+            .filter(|j| j.kind != prove::LineKind::Known)
+            .cloned()
+            .collect();
         let (work, span) = simulate::work_and_span(&jobs);
         println!(
             "{} jobs, {:.1} s of work, critical path {:.1} s (speedup bound {:.0}x)",

@@ -51,9 +51,9 @@
 //! it) its node is expanded, and the resumed proof meets the logged
 //! answers again before it starts any new job.
 
-use crate::prove::log::{Answer, JobRecord, LogContents};
+use crate::prove::log::{Answer, JobRecord, LineKind, LogContents};
 use crate::prove::warm::Warm;
-use crate::prove::worker::{Job, JobResult};
+use crate::prove::worker::{Job, JobEnd, JobResult};
 use crate::rules::{canonical, position_key, Move, Position, Wdl};
 use crate::solve::{move_order, Question};
 use std::collections::{HashMap, HashSet};
@@ -171,6 +171,20 @@ pub struct Counts {
     pub contradictions: u64,
 }
 
+/// Two answers to one question about one position that disagree (a log
+/// line or a worker is wrong): the first is kept.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Contradiction {
+    /// The position (canonical).
+    pub pos: Position,
+    /// The question.
+    pub question: Question,
+    /// The answer kept.
+    pub first: bool,
+    /// The answer that disagrees with it.
+    pub second: bool,
+}
+
 /// The proof manager of one root.
 pub struct Manager {
     root: Position,
@@ -190,6 +204,9 @@ pub struct Manager {
     /// splits), since the caller last collected them
     /// ([`Manager::take_records`]).
     records: Vec<JobRecord>,
+    /// Contradictions met since the caller last collected them
+    /// ([`Manager::take_contradictions`]).
+    contradictions: Vec<Contradiction>,
     /// Pairs whose jobs came back `open` (logged, or this run's that
     /// expanded their node): the last such job and the most nodes one
     /// searched.
@@ -262,13 +279,12 @@ impl Manager {
         let mut splits = HashSet::new();
         for j in &log.jobs {
             let k = (j.key(), qi(j.question));
-            if j.harvested {
-                counts.logged_known += 1;
-            } else if j.answer == Answer::Open && j.nodes == 0 {
-                // A split, not a job.
-                splits.insert(k.0);
-            } else {
-                counts.logged_jobs += 1;
+            match j.kind {
+                LineKind::Known => counts.logged_known += 1,
+                LineKind::Split => {
+                    splits.insert(k.0);
+                }
+                LineKind::Job => counts.logged_jobs += 1,
             }
             counts.logged_nodes += j.nodes;
             *spent.entry(k.0).or_default() += j.nodes;
@@ -276,8 +292,9 @@ impl Manager {
                 Some(b) => {
                     // A job's own answer (with its best move) is kept over
                     // a `known` line of the same pair.
-                    if !(j.harvested && known.contains_key(&k)) {
-                        known.insert(k, (b, j.best.clone(), j.harvested));
+                    let harvested = j.kind == LineKind::Known;
+                    if !(harvested && known.contains_key(&k)) {
+                        known.insert(k, (b, j.best.clone(), harvested));
                     }
                 }
                 None => {
@@ -296,6 +313,7 @@ impl Manager {
             known,
             hints: HashMap::new(),
             records: Vec::new(),
+            contradictions: Vec::new(),
             opened,
             continued,
             splits,
@@ -508,13 +526,12 @@ impl Manager {
         match node.ans[i] {
             Some(old) if old != b => {
                 self.counts.contradictions += 1;
-                eprintln!(
-                    "peasant: contradiction at {} ({}): {} and {}",
-                    node.pos,
-                    crate::prove::log::question_text(question(i)),
-                    old,
-                    b
-                );
+                self.contradictions.push(Contradiction {
+                    pos: node.pos,
+                    question: question(i),
+                    first: old,
+                    second: b,
+                });
                 return;
             }
             Some(_) => return,
@@ -785,7 +802,7 @@ impl Manager {
             best: None,
             id,
             dep,
-            harvested: false,
+            kind: LineKind::Split,
         });
         self.expand(n, id);
         self.refresh();
@@ -831,7 +848,7 @@ impl Manager {
         let (n, i, budget) = self.in_flight.remove(&r.id)?;
         self.nodes[n as usize].busy[i] = None;
         self.dirty.push((n, i));
-        if r.cancelled {
+        if matches!(r.end, JobEnd::Cancelled) {
             self.counts.cancelled += 1;
             self.refresh();
             return None;
@@ -841,21 +858,22 @@ impl Manager {
         let key = self.nodes[n as usize].key;
         *self.spent.entry(key).or_default() += r.nodes;
         let dep = self.dep_of(n, i);
-        if let Some(w) = &r.warm {
-            self.warm.insert((key, i), w.as_slice().into());
+        if let Some(w) = r.end.warm() {
+            self.warm.insert((key, i), w.into());
         }
         self.absorb_known(r, n);
-        match r.answer.as_bool() {
+        let best = r.end.best().map(str::to_string);
+        match r.answer().as_bool() {
             Some(b) => {
                 self.warm.remove(&(key, i));
-                self.known.insert((key, i), (b, r.best.clone(), false));
+                self.known.insert((key, i), (b, best.clone(), false));
                 self.nodes[n as usize].direct[i] = Some(b);
-                self.nodes[n as usize].best[i] = r.best.clone();
+                self.nodes[n as usize].best[i] = best.clone();
                 self.set_answer(n, i, b);
             }
             // Stopped because the run ends: logged for the next run, whose
             // resume rule continues it.
-            None if r.interrupted => {}
+            None if matches!(r.end, JobEnd::Interrupted { .. }) => {}
             None => {
                 // Continue on the same worker with a bigger budget; if other
                 // workers are idle (no leaf was left for them), expand as
@@ -881,13 +899,13 @@ impl Manager {
         Some(JobRecord {
             pos: node.pos,
             question: question(i),
-            answer: r.answer,
+            answer: r.answer(),
             nodes: r.nodes,
             seconds: r.seconds,
-            best: r.best.clone(),
+            best,
             id: r.id,
             dep,
-            harvested: false,
+            kind: LineKind::Job,
         })
     }
 
@@ -924,7 +942,7 @@ impl Manager {
                 None => {}
             }
         }
-        if r.interrupted {
+        if matches!(r.end, JobEnd::Interrupted { .. }) {
             let pos = self.nodes[n as usize].pos;
             for &mv in pos.legal_moves().iter() {
                 let c = canonical(&pos.play(mv));
@@ -953,8 +971,14 @@ impl Manager {
             best: None,
             id,
             dep: from,
-            harvested: true,
+            kind: LineKind::Known,
         });
+    }
+
+    /// The contradictions met since the last call (or since the log was
+    /// replayed), for the caller to report.
+    pub fn take_contradictions(&mut self) -> Vec<Contradiction> {
+        std::mem::take(&mut self.contradictions)
     }
 
     /// The lines to log that no job's result brought: the `known` answers
