@@ -63,7 +63,7 @@ fn open_jobs_continue_with_bigger_budgets_until_the_largest() {
         log.jobs.iter().map(|j| (j.id, j)).collect();
     let (mut continued, mut expanded) = (0, 0);
     // `known` lines name the job that knew them, not a parent.
-    for j in log.jobs.iter().filter(|j| !j.harvested) {
+    for j in log.jobs.iter().filter(|j| j.kind != prove::LineKind::Known) {
         let Some(prev) = jobs.get(&j.dep) else {
             continue;
         };
@@ -254,7 +254,10 @@ fn a_run_that_ends_logs_its_job_in_flight_with_its_warm_start() {
     let variant = position("peasants", "5x8", true).variant();
     // The jobs' lines (`known` lines aside).
     let jobs = |log: LogContents| -> Vec<prove::JobRecord> {
-        log.jobs.into_iter().filter(|j| !j.harvested).collect()
+        log.jobs
+            .into_iter()
+            .filter(|j| j.kind != prove::LineKind::Known)
+            .collect()
     };
     let log = read(&dir, variant);
     assert!(log.damaged.is_empty());
@@ -267,7 +270,7 @@ fn a_run_that_ends_logs_its_job_in_flight_with_its_warm_start() {
             .map(|&m| rules::position_key(&rules::canonical(&pos.play(m))))
             .collect()
     };
-    for k in log.jobs.iter().filter(|j| j.harvested) {
+    for k in log.jobs.iter().filter(|j| j.kind == prove::LineKind::Known) {
         assert_eq!(k.dep, log.jobs[0].id);
         assert!(children.contains(&k.key()), "{}", k.pos);
     }
@@ -423,7 +426,7 @@ fn killed_runs_resume_to_the_same_values() {
     let d = dir.to_str().unwrap();
     let mut rng = SplitMix64::new(7);
     for _ in 0..6 {
-        let mut child = peasant_command(&prove_6x6_args(d, "30", &["--quiet"]))
+        let mut child = peasant_command(prove_6x6_args(d, "30", &["--quiet"]))
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
             .spawn()
@@ -462,7 +465,7 @@ fn a_time_limit_and_an_interruption_say_which_they_were() {
     assert!(err.contains("stopped by --max-seconds"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
     // Ctrl-C long before the time limit: an interruption (status 130).
-    let child = peasant_command(&args("600"))
+    let child = peasant_command(args("600"))
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
         .spawn()

@@ -35,7 +35,7 @@ fn an_all_moves_proof_settles_the_root_first() {
             best: None,
             id: 1,
             dep: 0,
-            harvested: false,
+            kind: prove::LineKind::Job,
         })
         .unwrap();
     writer.sync().unwrap();
@@ -211,7 +211,7 @@ fn a_split_settled_by_known_answers_survives_a_resume() {
         avoids,
     } = start_proof_5x5(2);
     let mut r = true_result(&solver, &wins);
-    assert_eq!(r.answer, Answer::No, "the start is a draw");
+    assert_eq!(r.answer(), Answer::No, "the start is a draw");
     for &mv in pos.legal_moves().iter() {
         let c = rules::canonical(&pos.play(mv));
         let known = solver.answer(&c, Question::Wins, None).unwrap();
@@ -269,7 +269,11 @@ fn a_merge_keeps_the_dep_of_jobs_below_a_repeated_split() {
         best: None,
         id,
         dep,
-        harvested: false,
+        kind: if nodes > 0 {
+            prove::LineKind::Job
+        } else {
+            prove::LineKind::Split
+        },
     };
     let lines = [
         line(root, Answer::Open, 0, 1, 0),

@@ -225,13 +225,16 @@ impl Workers for LyingWorkers {
     fn count(&self) -> usize {
         self.0.count()
     }
-    fn start(&mut self, job: prove::Job) -> Result<(), String> {
+    fn start(&mut self, job: prove::Job) -> Result<(), prove::WorkerError> {
         self.0.start(job)
     }
     fn cancel(&mut self, id: u64) {
         self.0.cancel(id)
     }
-    fn wait(&mut self, timeout: std::time::Duration) -> Result<Option<prove::JobResult>, String> {
+    fn wait(
+        &mut self,
+        timeout: std::time::Duration,
+    ) -> Result<Option<prove::JobResult>, prove::WorkerError> {
         Ok(self.0.wait(timeout)?.map(|mut r| {
             for k in &mut r.known {
                 k.2 = !k.2;
@@ -279,7 +282,7 @@ fn answers_known_below_a_job_settle_positions_without_jobs() {
             let known = read(&dir, pos.variant())
                 .jobs
                 .iter()
-                .filter(|j| j.harvested)
+                .filter(|j| j.kind == prove::LineKind::Known)
                 .count();
             assert_eq!(known as u64, m.counts.known, "{name}");
             assert_eq!(known > 0, harvest_plies > 0, "{name}: {known} known lines");

@@ -468,8 +468,29 @@ fn print_check(r: &CheckReport) {
 /// DIR's log (or the logs of several directories), its damage reported.
 fn read_log(dirs: &[PathBuf]) -> Result<LogContents, CliError> {
     let log = prove::read_logs(dirs, None).map_err(log_error)?;
-    log.report_damage();
+    report_damage(&log);
     Ok(log)
+}
+
+/// Prints the damaged lines of `log` on stderr, if any.
+fn report_damage(log: &LogContents) {
+    if let Some(text) = log.damage_report() {
+        eprintln!("{text}");
+    }
+}
+
+/// Prints the contradictions `manager` met on stderr.
+fn report_contradictions(manager: &mut Manager) {
+    for c in manager.take_contradictions() {
+        eprintln!("{}", prove::RunEvent::Contradiction(&c));
+    }
+}
+
+/// [`prove::replay`], with the contradictions it met printed.
+fn replay(log: &LogContents, root: Position, all_moves: bool) -> Manager {
+    let mut manager = prove::replay(log, root, all_moves);
+    report_contradictions(&mut manager);
+    manager
 }
 
 /// The last root `log` names (exit status 1 if none).
@@ -636,7 +657,13 @@ impl ProveArgs {
             let world = u.world();
             if world.size() > 1 {
                 if world.rank() != 0 {
-                    prove::mpi::worker_loop(&world, plan.worker, plan.tables.as_deref());
+                    let done = prove::mpi::worker_loop(&world, plan.worker, plan.tables.as_deref());
+                    if let Err(e) = done {
+                        eprintln!("peasant: rank {}: {e}", world.rank());
+                        if matches!(e, prove::WorkerError::Setup(_)) {
+                            world.abort(2)
+                        }
+                    }
                     return Ok(None);
                 }
                 return Ok(Some(Pool::Ranks(prove::mpi::MpiWorkers::new(world))));
@@ -682,7 +709,7 @@ impl ProveArgs {
     ) -> Result<(Manager, prove::LogWriter, Option<prove::WarmStore>), CliError> {
         let variant = plan.root.variant();
         let log = prove::read_dir_log(plan.dir, variant).map_err(log_error)?;
-        log.report_damage();
+        report_damage(&log);
         let mut writer = prove::LogWriter::open(plan.dir, variant).map_err(log_error)?;
         writer.sync_each_line = self.sync_each_line;
         let root = prove::RootRecord {
@@ -698,6 +725,7 @@ impl ProveArgs {
             all_moves: self.all_moves,
         };
         let mut manager = Manager::new(plan.root, config, &log);
+        report_contradictions(&mut manager);
         let warm = (plan.worker.method == Method::ProofNumber && self.warm_entries > 0)
             .then(|| prove::WarmStore::new(plan.dir, variant));
         if let Some(store) = &warm {
@@ -730,8 +758,14 @@ impl ProveArgs {
             warm: warm.as_ref(),
             announce: (!self.quiet).then_some(self.announce_nodes),
         };
-        let end = prove::run(&mut manager, pool.workers(), &mut writer, &options)
-            .map_err(CliError::failure)?;
+        let end = prove::run_with_events(
+            &mut manager,
+            pool.workers(),
+            &mut writer,
+            &options,
+            &mut |event| eprintln!("{event}"),
+        )
+        .map_err(CliError::failure)?;
         let emulation = pool.emulation();
         drop(pool);
         let saved = match &snapshot {
@@ -757,7 +791,7 @@ impl ProveArgs {
         let last = last_root(&log, dir)?;
         let seconds: f64 = log.jobs.iter().map(|j| j.seconds).sum();
         let mut manager = match &self.pos {
-            None => prove::replay(&log, last.pos, last.all_moves),
+            None => replay(&log, last.pos, last.all_moves),
             Some(text) => {
                 let v = log.variant;
                 let pos = peasant::parse_position(text, Some(v.board), v.rules)
@@ -767,7 +801,7 @@ impl ProveArgs {
                         "{pos}: the game is already over there"
                     )));
                 }
-                prove::replay(&log, pos, true)
+                replay(&log, pos, true)
             }
         };
         let open = manager.open_leaves();
@@ -815,6 +849,9 @@ impl ProveArgs {
             return Err(CliError::input("--merge needs --dir OUT"));
         };
         let report = prove::merge(inputs, out).map_err(log_error)?;
+        for damage in &report.damage {
+            eprintln!("{damage}");
+        }
         println!(
             "merged into {}: {} jobs, {} roots, {} duplicates, {} conflicting pairs left out, {} damaged lines left out",
             out.display(),
@@ -841,8 +878,12 @@ impl ProveArgs {
             })?;
         let log = read_log(&[dir.to_path_buf()])?;
         // `known` answers cost nothing of their own: only jobs are replayed.
-        let jobs: Vec<prove::JobRecord> =
-            log.jobs.iter().filter(|j| !j.harvested).cloned().collect();
+        let jobs: Vec<prove::JobRecord> = log
+            .jobs
+            .iter()
+            .filter(|j| j.kind != prove::LineKind::Known)
+            .cloned()
+            .collect();
         let (work, span) = simulate::work_and_span(&jobs);
         println!(
             "{} jobs, {:.1} s of work, critical path {:.1} s (speedup bound {:.0}x)",
@@ -878,7 +919,7 @@ fn print_earlier_roots(log: &LogContents, shown: &Manager) {
         seen.push(r.pos);
         println!(
             "earlier root {}",
-            headline(&prove::replay(log, r.pos, r.all_moves))
+            headline(&replay(log, r.pos, r.all_moves))
         );
     }
 }

@@ -20,8 +20,8 @@ use peasant::solve::{Event, Finished, Goal, Session, SessionConfig, Solve};
 use peasant::{
     rules::CanonicalRules,
     solve::{
-        PnConfig, PnEpsilon, PnInit, ProvenError, RootSolution, SearchConfig, Shortcuts,
-        Solution, SolveError, SolveStats,
+        PnConfig, PnEpsilon, PnInit, ProvenError, RootSolution, SearchConfig, Shortcuts, Solution,
+        SolveError, SolveStats,
     },
     Move, PnSolver, Position, Solver, SolverConfig, Tablebase,
 };
@@ -200,7 +200,8 @@ impl From<CanonicalArg> for CanonicalRules {
 
 /// Reads `--pn-epsilon`: `stick`, `off` or a shift 0..31 ([`PnEpsilon`]).
 fn parse_pn_epsilon(text: &str) -> Result<PnEpsilon, String> {
-    text.parse().map_err(|e: peasant::rules::SettingError| e.to_string())
+    text.parse()
+        .map_err(|e: peasant::rules::SettingError| e.to_string())
 }
 
 /// More root threads than any machine this runs on has cores.

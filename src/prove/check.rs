@@ -204,7 +204,7 @@ pub fn check(log: &LogContents, options: CheckOptions) -> Result<CheckReport, So
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::prove::log::{JobRecord, RootRecord};
+    use crate::prove::log::{JobRecord, LineKind, RootRecord};
     use crate::rules::canonical;
     use crate::{parse_position, Board, Rules};
 
@@ -240,7 +240,7 @@ mod tests {
                     best: None,
                     id: jobs.len() as u64 + 1,
                     dep: 0,
-                    harvested: false,
+                    kind: LineKind::Job,
                 });
             }
         }

@@ -20,7 +20,9 @@
 //! another worker's). Its effect is small while jobs are short next to the
 //! proof.
 
-use crate::prove::worker::{run_job, Job, JobResult, JobSolver, WorkerConfig, Workers};
+use crate::prove::worker::{
+    run_job, Job, JobEnd, JobResult, JobSolver, WorkerConfig, WorkerError, Workers,
+};
 use crate::solve::SolveError;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
@@ -121,9 +123,10 @@ impl Workers for EmulatedWorkers {
         self.solvers.len()
     }
 
-    fn start(&mut self, job: Job) -> Result<(), String> {
-        let w = self.idle.pop().ok_or("no idle worker")?;
-        self.solver(w).map_err(|e| e.to_string())?;
+    fn start(&mut self, job: Job) -> Result<(), WorkerError> {
+        let w = self.idle.pop().ok_or(WorkerError::NoIdle("worker"))?;
+        self.solver(w)
+            .map_err(|e| WorkerError::Setup(e.to_string()))?;
         let solver = self.solvers[w].as_ref().expect("made above");
         // The emulated run has no stop of its own: a cancel acts on the
         // virtual clock.
@@ -150,13 +153,13 @@ impl Workers for EmulatedWorkers {
         if let Some(r) = self.running.get_mut(&id) {
             if r.finish > self.clock {
                 r.finish = self.clock;
-                r.result.cancelled = true;
+                r.result.end = JobEnd::Cancelled;
                 self.queue.push(Reverse((self.clock, id)));
             }
         }
     }
 
-    fn wait(&mut self, _timeout: Duration) -> Result<Option<JobResult>, String> {
+    fn wait(&mut self, _timeout: Duration) -> Result<Option<JobResult>, WorkerError> {
         while let Some(Reverse((finish, id))) = self.queue.pop() {
             let current = self.running.get(&id).is_some_and(|r| r.finish == finish);
             if !current {
@@ -167,12 +170,7 @@ impl Workers for EmulatedWorkers {
             self.measured.work += finish - r.start;
             self.measured.makespan = self.clock;
             self.idle.push(r.worker);
-            let mut result = r.result;
-            if result.cancelled {
-                result.answer = crate::prove::log::Answer::Open;
-                result.best = None;
-            }
-            return Ok(Some(result));
+            return Ok(Some(r.result));
         }
         Ok(None)
     }
@@ -219,7 +217,7 @@ mod tests {
         // having cost only the time until the cancel.
         w.cancel(1);
         let second = w.wait(Duration::ZERO).unwrap().unwrap();
-        assert!(second.id == 1 && second.cancelled);
+        assert!(second.id == 1 && matches!(second.end, JobEnd::Cancelled));
         let third = w.wait(Duration::ZERO).unwrap().unwrap();
         assert_eq!(third.id, 3);
         assert!(w.wait(Duration::ZERO).unwrap().is_none());

@@ -14,13 +14,15 @@
 //! line pasted from another game's log is recognised as foreign. A job line
 //! holds the canonical position (position text), the question (`wins`,
 //! `avoids-loss`), the answer (`yes`, `no`, or `open` when the node budget
-//! ran out: the position was then expanded), the nodes and seconds the job
-//! took, a best move (in the canonical position, `-` for none), the job's
-//! number and the number of the job whose `open` answer made this job's
-//! position part of the tree (0: none), for the scaling simulator. An
-//! `open` line of no nodes and no seconds is a split: the position was
-//! expanded for idle workers while a job on it ran on (that job has a
-//! line of its own when it ends).
+//! ran out: the question was then continued with a bigger budget or its
+//! position expanded, see [`crate::prove::manager`]), the nodes and
+//! seconds the job took, a best move (in the canonical position, `-` for
+//! none), the job's number and the number of the job whose `open` answer
+//! made this job's position part of the tree (0: none), for the scaling
+//! simulator. An `open` job line of no nodes is a split
+//! ([`LineKind::Split`]; the manager writes it with no seconds either):
+//! the position was expanded for idle workers while a job on it ran on
+//! (that job has a line of its own when it ends).
 //!
 //! ```text
 //! known 8x8  <canonical position>  avoids-loss  yes  18  17               <crc>
@@ -229,7 +231,24 @@ impl Answer {
     }
 }
 
-/// One finished job, as logged.
+/// What a line about a position says: a job's answer, a split or a known
+/// answer. A split and a job are both `job` lines in the file: a job line
+/// that is `open` after no nodes reads as a split (so a job stopped before
+/// its first node reads back as one, as it always has).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LineKind {
+    /// A job's answer: `yes`, `no`, or `open` after the nodes it searched.
+    Job,
+    /// A split: `open`, no nodes; the position was expanded for idle
+    /// workers while a job on it ran on.
+    Split,
+    /// A `known` line: an answer proved by job `dep`'s worker on its way,
+    /// not by a job of its own (no nodes, no seconds, no best move).
+    Known,
+}
+
+/// One line about a position (a job, a split or a known answer), as
+/// logged.
 #[derive(Clone, Debug, PartialEq)]
 pub struct JobRecord {
     /// The canonical position asked about.
@@ -250,9 +269,8 @@ pub struct JobRecord {
     /// The job whose `open` answer (or split's line) put `pos` into the
     /// tree (0: none); for a `known` answer, the job whose worker knew it.
     pub dep: u64,
-    /// A `known` answer: proved by job `dep`'s worker on its way, not by a
-    /// job of its own (no nodes, no seconds, no best move).
-    pub harvested: bool,
+    /// What the line is.
+    pub kind: LineKind,
 }
 
 impl JobRecord {
@@ -304,19 +322,20 @@ impl LogContents {
         self.jobs.iter().map(|j| j.id).max().unwrap_or(0)
     }
 
-    /// Prints how many lines were damaged and the first few on stderr
-    /// (nothing if none).
-    pub fn report_damage(&self) {
+    /// How many lines were damaged and the first few, one per line, for
+    /// people (`None` if none).
+    pub fn damage_report(&self) -> Option<String> {
         if self.damaged.is_empty() {
-            return;
+            return None;
         }
-        eprintln!(
+        let mut text = format!(
             "peasant: {} damaged line(s) in the proof log ignored:",
             self.damaged.len()
         );
         for d in self.damaged.iter().take(5) {
-            eprintln!("  {}:{}: {}", d.file.display(), d.line, d.why);
+            text.push_str(&format!("\n  {}:{}: {}", d.file.display(), d.line, d.why));
         }
+        Some(text)
     }
 
     /// Pairs (key, question) answered differently by two lines: proof that
@@ -351,7 +370,7 @@ pub fn header_line(v: Variant) -> String {
 
 /// The line (with its newline) that logs `job` in a log of `variant`.
 pub fn job_line(variant: Variant, job: &JobRecord) -> String {
-    if job.harvested {
+    if job.kind == LineKind::Known {
         return with_crc(&format!(
             "known\t{}\t{}\t{}\t{}\t{}\t{}",
             variant_tag(variant),
@@ -475,6 +494,11 @@ fn parse_body(body: &str, variant: Option<Variant>) -> Result<Line, String> {
             if pos.is_game_over() {
                 return Err("a job on a finished game".into());
             }
+            let kind = if answer == Answer::Open && nodes == 0 {
+                LineKind::Split
+            } else {
+                LineKind::Job
+            };
             Ok(Line::Job(JobRecord {
                 pos,
                 question,
@@ -484,7 +508,7 @@ fn parse_body(body: &str, variant: Option<Variant>) -> Result<Line, String> {
                 best,
                 id: num(f[8])?,
                 dep: num(f[9])?,
-                harvested: false,
+                kind,
             }))
         }
         "known" if f.len() == 7 => {
@@ -508,7 +532,7 @@ fn parse_body(body: &str, variant: Option<Variant>) -> Result<Line, String> {
                 best: None,
                 id: num(f[5])?,
                 dep: num(f[6])?,
-                harvested: true,
+                kind: LineKind::Known,
             }))
         }
         _ => Err("not a proof log line".into()),
@@ -804,6 +828,8 @@ pub struct MergeReport {
     pub conflicts: usize,
     /// Damaged lines in the inputs, ignored.
     pub damaged: usize,
+    /// Each damaged input's [`LogContents::damage_report`], in input order.
+    pub damage: Vec<String>,
 }
 
 /// Merges the logs at `inputs` into the log of `out` (created if needed):
@@ -811,7 +837,7 @@ pub struct MergeReport {
 /// renumbered so numbers stay unique, and what they depend on follows).
 /// Lines that contradict each other (one position and question answered
 /// `yes` and `no`) are counted in the report and neither is kept. Damaged
-/// lines are reported on stderr and left out.
+/// lines are left out and described in the report.
 pub fn merge(inputs: &[PathBuf], out: &Path) -> Result<MergeReport, LogError> {
     let first = read_logs(&inputs[..1], None)?;
     let variant = first.variant;
@@ -842,7 +868,7 @@ pub fn merge(inputs: &[PathBuf], out: &Path) -> Result<MergeReport, LogError> {
     let mut next_id = existing.max_id();
     let mut roots = existing.roots.clone();
     for part in &parts {
-        part.report_damage();
+        report.damage.extend(part.damage_report());
         report.damaged += part.damaged.len();
         let mut renumber: HashMap<u64, u64> = HashMap::new();
         for j in &part.jobs {
@@ -898,7 +924,7 @@ mod tests {
             best: Some(best),
             id: 3,
             dep: 1,
-            harvested: false,
+            kind: LineKind::Job,
         };
         // A known answer reads back as itself, and only as the writer
         // spells it: never open, never with nodes of its own.
@@ -907,7 +933,7 @@ mod tests {
             nodes: 0,
             seconds: 0.0,
             best: None,
-            harvested: true,
+            kind: LineKind::Known,
             ..job.clone()
         };
         let kline = job_line(v, &known);
@@ -956,5 +982,45 @@ mod tests {
         let mut f = fields.clone();
         f[6] = "2.250";
         assert!(parse_line(with_crc(&f.join("\t")).trim_end(), Some(v)).is_ok());
+    }
+
+    /// Each line reads back with its kind: a job, a split (a job line
+    /// `open` after no nodes, as the manager writes it) and a known answer;
+    /// a job `open` after nodes is a job, not a split.
+    #[test]
+    fn lines_read_back_with_their_kind() {
+        let v = Variant::new(Board::new(4, 5).unwrap(), Rules::default());
+        let pos = parse_position("pawngame", Some(v.board), v.rules).unwrap();
+        let open = JobRecord {
+            pos,
+            question: Question::AvoidsLoss,
+            answer: Answer::Open,
+            nodes: 40,
+            seconds: 0.25,
+            best: None,
+            id: 5,
+            dep: 2,
+            kind: LineKind::Job,
+        };
+        let split = JobRecord {
+            nodes: 0,
+            seconds: 0.0,
+            kind: LineKind::Split,
+            ..open.clone()
+        };
+        let known = JobRecord {
+            answer: Answer::Yes,
+            nodes: 0,
+            seconds: 0.0,
+            kind: LineKind::Known,
+            ..open.clone()
+        };
+        for record in [open, split, known] {
+            let line = job_line(v, &record);
+            match parse_line(line.trim_end(), Some(v)) {
+                Ok(Line::Job(back)) => assert_eq!(back, record, "{line}"),
+                _ => panic!("not read back: {line}"),
+            }
+        }
     }
 }

@@ -175,6 +175,20 @@ struct Running {
     budget: u64,
 }
 
+/// Two answers to one question about one position that disagree (a log
+/// line or a worker is wrong): the first is kept.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Contradiction {
+    /// The position (canonical).
+    pub pos: Position,
+    /// The question.
+    pub question: Question,
+    /// The answer kept.
+    pub first: bool,
+    /// The answer that disagrees with it.
+    pub second: bool,
+}
+
 /// The proof manager of one root.
 pub struct Manager {
     root: Position,
@@ -200,7 +214,7 @@ pub struct Manager {
     opened: HashMap<Pair, Opened>,
     /// Nodes whose logged `open` jobs are continued rather than expanded.
     continued: HashSet<u128>,
-    /// Positions split in a logged run (see `replay::is_split`): always
+    /// Positions split in a logged run (their `split` lines): always
     /// expanded again, never continued, for the answers below them came
     /// from other jobs than their own.
     splits: HashSet<u128>,
@@ -221,6 +235,9 @@ pub struct Manager {
     /// splits), since the caller last collected them
     /// ([`Manager::take_records`]).
     records: Vec<JobRecord>,
+    /// Contradictions met since the caller last collected them
+    /// ([`Manager::take_contradictions`]).
+    contradictions: Vec<Contradiction>,
     /// Running jobs, by id.
     in_flight: HashMap<u64, Running>,
     /// Warm starts of pairs whose jobs came back `open` (from proof-number

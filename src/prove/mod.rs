@@ -5,11 +5,13 @@
 //! losing?", each with a node budget) to workers ([`Workers`]: local
 //! threads, or MPI ranks with the `mpi` feature) that run the alpha-beta
 //! solver of stage 5 or its proof-number solver ([`Method`]). A job whose
-//! budget runs out is first continued with four times the budget, up to
-//! a limit, and past it its position is expanded one ply. Every finished
-//! job is appended to a durable, checksummed text log
-//! ([`log`]) in the proof directory, so a killed run resumes from the log,
-//! nothing logged is solved again, and logs of several machines merge.
+//! budget runs out is continued with a bigger budget, and its position is
+//! expanded one ply once the budget would pass the largest (or at once
+//! when workers are idle; see [`manager`]). Every finished job is appended
+//! to a durable, checksummed text log ([`log`]) in the proof directory, so
+//! a killed run resumes from the log, nothing logged is solved again, and
+//! logs of several machines merge. A run ([`run()`]) reports what it does
+//! through [`RunEvent`]s; the library prints nothing.
 //!
 //! It hands on the value of a position (and of every first move) with the
 //! log that proves it, which `peasant prove --check` re-checks.
@@ -30,13 +32,16 @@ pub mod worker;
 pub use check::{check, replay, CheckOptions, CheckReport, Problem};
 pub use emulate::{EmulatedWorkers, Emulation};
 pub use log::{
-    merge, read_dir_log, read_logs, Answer, JobRecord, LogContents, LogError, LogWriter,
+    merge, read_dir_log, read_logs, Answer, JobRecord, LineKind, LogContents, LogError, LogWriter,
     MergeReport, RootRecord, LOG_FILE,
 };
-pub use manager::{value_of, wdl_text, Manager, ManagerConfig, MoveValue};
+pub use manager::{value_of, wdl_text, Contradiction, Manager, ManagerConfig, MoveValue};
 pub use pair::{ByQuestion, Pair};
-pub use run::{progress_line, run, RunEnd, RunError, RunOptions};
+pub use run::{
+    progress_line, run, run_with_events, Progress, RunEnd, RunError, RunEvent, RunOptions,
+};
 pub use warm::{WarmStore, WARM_DIR};
 pub use worker::{
-    run_job, Job, JobResult, JobSolver, Method, ThreadWorkers, WorkerConfig, WorkerTable, Workers,
+    run_job, Job, JobEnd, JobResult, JobSolver, Method, ThreadWorkers, WorkerConfig, WorkerError,
+    WorkerTable, Workers,
 };

@@ -5,8 +5,8 @@
 //! Messages are short texts (tab-separated): rank 0 sends a job (tag
 //! [`TAG_JOB`]: id, game, position, question, budget), a cancel ([`TAG_CANCEL`]:
 //! id), an interruption at the end of a run ([`TAG_INTERRUPT`]: id) or the
-//! end ([`TAG_QUIT`]); a worker answers with a result ([`TAG_RESULT`]: id,
-//! answer, nodes, seconds, best move, how it stopped, error). A job or a
+//! end ([`TAG_QUIT`]); a worker answers with a result ([`TAG_RESULT`]: the
+//! text of [`JobResult::to_text`]). A job or a
 //! result with a warm start (proof-number workers, see
 //! [`crate::prove::warm`]) carries it after the text and a NUL byte, in
 //! the checksummed form of the warm-start files, checked against the
@@ -17,7 +17,9 @@
 use crate::prove::log::{parse_variant_tag, variant_tag};
 use crate::prove::pair::Pair;
 use crate::prove::warm;
-use crate::prove::worker::{run_job, Job, JobResult, JobSolver, WorkerConfig, Workers};
+use crate::prove::worker::{
+    run_job, Job, JobResult, JobSolver, WorkerConfig, WorkerError, Workers,
+};
 use crate::rules::{position_key, Position};
 use crate::solve::{PnEntry, Question};
 use crate::table::Tablebase;
@@ -129,8 +131,8 @@ impl Workers for MpiWorkers {
         self.ranks
     }
 
-    fn start(&mut self, job: Job) -> Result<(), String> {
-        let rank = self.idle.pop().ok_or("no idle rank")?;
+    fn start(&mut self, job: Job) -> Result<(), WorkerError> {
+        let rank = self.idle.pop().ok_or(WorkerError::NoIdle("rank"))?;
         let text = format!(
             "{}\t{}\t{}\t{}\t{}",
             job.id,
@@ -164,7 +166,7 @@ impl Workers for MpiWorkers {
         true
     }
 
-    fn wait(&mut self, timeout: Duration) -> Result<Option<JobResult>, String> {
+    fn wait(&mut self, timeout: Duration) -> Result<Option<JobResult>, WorkerError> {
         let end = Instant::now() + timeout;
         loop {
             if let Some(probed) = self
@@ -173,7 +175,7 @@ impl Workers for MpiWorkers {
                 .immediate_matched_probe_with_tag(TAG_RESULT)
             {
                 let (bytes, status) = probed.matched_receive_vec::<u8>();
-                let garbled = || format!("rank {}: a garbled result", status.source_rank());
+                let garbled = || WorkerError::GarbledResult(status.source_rank());
                 let running = &self.running;
                 // The running job a result names (its first field).
                 let job_of = |text: &str| {
@@ -183,9 +185,9 @@ impl Workers for MpiWorkers {
                 };
                 let (text, warm) = split_warm(&bytes, job_of).ok_or_else(garbled)?;
                 let (pos, _) = job_of(text).ok_or_else(garbled)?;
-                let mut r =
-                    JobResult::from_text(text.as_bytes(), pos.variant()).ok_or_else(garbled)?;
-                r.warm = warm;
+                let r = JobResult::from_text(text.as_bytes(), pos.variant())
+                    .ok_or_else(garbled)?
+                    .with_warm(warm);
                 self.running.remove(&r.id);
                 self.idle.push(status.source_rank());
                 return Ok(Some(r));
@@ -241,28 +243,27 @@ fn parse_job(bytes: &[u8]) -> Option<Job> {
 }
 
 /// The loop of a worker rank: answers rank 0's jobs until told to quit.
-pub fn worker_loop(world: &SimpleCommunicator, config: WorkerConfig, tables: Option<&Tablebase>) {
-    let solver = match JobSolver::new(config, tables, None) {
-        Ok(solver) => solver,
-        Err(e) => {
-            eprintln!("peasant: rank {}: {e}", world.rank());
-            world.abort(2)
-        }
-    };
+/// [`WorkerError::Setup`] if its solver cannot be made (the caller ends
+/// every rank: the proof cannot run), [`WorkerError::GarbledJob`] if rank
+/// 0 sends a job that does not read as one (this rank stops answering).
+pub fn worker_loop(
+    world: &SimpleCommunicator,
+    config: WorkerConfig,
+    tables: Option<&Tablebase>,
+) -> Result<(), WorkerError> {
+    let solver =
+        JobSolver::new(config, tables, None).map_err(|e| WorkerError::Setup(e.to_string()))?;
     let stop = solver.stop_flag();
     let manager = world.process_at_rank(0);
     loop {
         let (bytes, status) = manager.matched_probe().matched_receive_vec::<u8>();
         match status.tag() {
-            TAG_QUIT => return,
+            TAG_QUIT => return Ok(()),
             TAG_CANCEL | TAG_INTERRUPT => continue, // for a job that already finished
             TAG_JOB => {}
             _ => continue,
         }
-        let Some(job) = parse_job(&bytes) else {
-            eprintln!("peasant: rank {}: a garbled job", world.rank());
-            return;
-        };
+        let job = parse_job(&bytes).ok_or(WorkerError::GarbledJob)?;
         stop.store(false, Ordering::SeqCst);
         let interrupted = AtomicBool::new(false);
         let mut quit = false;
@@ -293,14 +294,9 @@ pub fn worker_loop(world: &SimpleCommunicator, config: WorkerConfig, tables: Opt
             handle.join().expect("the job thread")
         });
         if quit {
-            return;
+            return Ok(());
         }
-        let bytes = with_warm(
-            result.to_text(),
-            &job.pos,
-            job.question,
-            result.warm.as_deref(),
-        );
+        let bytes = with_warm(result.to_text(), &job.pos, job.question, result.end.warm());
         manager.send_with_tag(&bytes[..], TAG_RESULT);
     }
 }

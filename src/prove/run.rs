@@ -1,11 +1,14 @@
 //! One `prove` run: the manager's loop over a pool of workers, with the
-//! log written as jobs finish, progress lines and an orderly stop.
+//! log written as jobs finish, an orderly stop, and what it does told
+//! through [`RunEvent`]s (which the command line prints on stderr).
 
-use crate::prove::log::{LogError, LogWriter};
-use crate::prove::manager::Manager;
+use crate::prove::log::{question_text, LogError, LogWriter};
+use crate::prove::manager::{wdl_text, Contradiction, Manager};
 use crate::prove::pair::Pair;
 use crate::prove::warm::WarmStore;
-use crate::prove::worker::{JobResult, Workers};
+use crate::prove::worker::{JobEnd, JobResult, WorkerError, Workers};
+use crate::rules::Wdl;
+use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use thiserror::Error;
@@ -17,8 +20,8 @@ pub enum RunError {
     /// The log could not be written.
     Log(#[from] LogError),
     #[error("worker: {0}")]
-    /// A worker failed.
-    Worker(String),
+    /// A worker, or the pool of workers, failed.
+    Worker(#[from] WorkerError),
     #[error("no job left to run but the proof is not complete (a manager bug)")]
     /// The manager has no job to give but the proof is not complete.
     Stuck,
@@ -41,7 +44,7 @@ pub enum RunEnd {
 pub struct RunOptions<'a> {
     /// Set from elsewhere (a signal handler) to stop the run.
     pub stop: &'a AtomicBool,
-    /// Print a progress line on stderr this often (`None`: never).
+    /// Send [`RunEvent::Progress`] this often (`None`: never).
     pub progress: Option<Duration>,
     /// Stop after this many jobs of this run (for tests and bounded runs).
     pub max_jobs: Option<u64>,
@@ -50,23 +53,175 @@ pub struct RunOptions<'a> {
     /// Where the warm starts of `open` proof-number jobs are kept (see
     /// [`crate::prove::warm`]); `None`: nowhere but in memory.
     pub warm: Option<&'a WarmStore>,
-    /// Print a line on stderr when a job whose budget is at least this
-    /// many nodes starts, naming its line and question, and one when it
-    /// ends, with its answer (`None`: never). Long proofs run jobs for
-    /// hours: these lines say what each worker is busy with.
+    /// Send [`RunEvent::JobStarts`] when a job whose budget is at least
+    /// this many nodes starts, and [`RunEvent::JobEnds`] when it ends
+    /// (`None`: never). Long proofs run jobs for hours: these say what
+    /// each worker is busy with.
     pub announce: Option<u64>,
+}
+
+/// What a run reports while it runs. Each event's text (its `Display`) is
+/// the line the command line prints on stderr.
+#[derive(Debug)]
+pub enum RunEvent<'a> {
+    /// Every [`RunOptions::progress`]: how far the run is.
+    Progress(Progress),
+    /// An announced job ([`RunOptions::announce`]) starts.
+    JobStarts {
+        /// The job's number.
+        id: u64,
+        /// Its line and question ([`Manager::job_text`]).
+        text: &'a str,
+        /// Its node budget.
+        budget: u64,
+        /// The entries of the warm start it loads, if any.
+        warm: Option<usize>,
+    },
+    /// An announced job ends.
+    JobEnds {
+        /// Its line and question, as when it started.
+        text: &'a str,
+        /// What it found.
+        result: &'a JobResult,
+    },
+    /// Two answers to one question about one position disagree: the
+    /// second is not used (a log line or a worker is wrong).
+    Contradiction(&'a Contradiction),
+}
+
+impl fmt::Display for RunEvent<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            RunEvent::Progress(p) => p.fmt(f),
+            RunEvent::JobStarts {
+                id,
+                text,
+                budget,
+                warm,
+            } => {
+                write!(f, "prove: job {id} starts: {text}, budget {budget} nodes")?;
+                match warm {
+                    Some(w) => write!(f, ", warm start of {w} entries"),
+                    None => Ok(()),
+                }
+            }
+            RunEvent::JobEnds { text, result: r } => {
+                let answer = match r.end {
+                    JobEnd::Cancelled => "cancelled (no longer needed)",
+                    JobEnd::Interrupted { .. } => "open (the run ends)",
+                    _ => r.answer().text(),
+                };
+                write!(
+                    f,
+                    "prove: job {} ends: {text} {answer}, {} nodes, {:.0} s",
+                    r.id, r.nodes, r.seconds
+                )
+            }
+            RunEvent::Contradiction(c) => write!(
+                f,
+                "peasant: contradiction at {} ({}): {} and {}",
+                c.pos,
+                question_text(c.question),
+                c.first,
+                c.second
+            ),
+        }
+    }
+}
+
+/// How far a run is: its [`RunEvent::Progress`].
+#[derive(Clone, Debug)]
+pub struct Progress {
+    /// Seconds since the run began.
+    pub seconds: f64,
+    /// Jobs finished (this run's and the log's).
+    pub jobs: u64,
+    /// Nodes those jobs searched.
+    pub nodes: u64,
+    /// Jobs running now.
+    pub running: usize,
+    /// Nodes the running jobs have searched so far, where the workers can
+    /// tell.
+    pub running_nodes: Option<u64>,
+    /// Jobs cancelled as no longer needed.
+    pub cancelled: u64,
+    /// Answers taken from jobs' tables.
+    pub known: u64,
+    /// Positions in the tree.
+    pub positions: usize,
+    /// The root's value, once known.
+    pub root: Option<Wdl>,
+    /// First moves whose value is known.
+    pub moves_known: usize,
+    /// First moves.
+    pub moves: usize,
+}
+
+impl Progress {
+    /// Where `manager` stands, `elapsed` into the run, with the nodes the
+    /// running jobs have searched (where the workers can tell).
+    pub fn of(manager: &Manager, elapsed: Duration, running_nodes: Option<u64>) -> Progress {
+        let moves = manager.move_values();
+        Progress {
+            seconds: elapsed.as_secs_f64(),
+            jobs: manager.counts.jobs,
+            nodes: manager.counts.nodes,
+            running: manager.in_flight(),
+            running_nodes,
+            cancelled: manager.counts.cancelled,
+            known: manager.counts.known,
+            positions: manager.size(),
+            root: manager.value(),
+            moves_known: moves.iter().filter(|m| m.value.is_some()).count(),
+            moves: moves.len(),
+        }
+    }
+}
+
+impl fmt::Display for Progress {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        let running = match self.running_nodes {
+            Some(n) => format!("{} running ({n} nodes so far)", self.running),
+            None => format!("{} running", self.running),
+        };
+        write!(
+            f,
+            "prove: {:.0}s, {} jobs ({} nodes), {running}, {} cancelled, {} known from jobs' tables, {} positions in the tree, root {}, {}/{} first moves known",
+            self.seconds,
+            self.jobs,
+            self.nodes,
+            self.cancelled,
+            self.known,
+            self.positions,
+            wdl_text(self.root),
+            self.moves_known,
+            self.moves
+        )
+    }
 }
 
 /// How long the end of a run waits for its interrupted jobs to come back.
 const INTERRUPT_WAIT: Duration = Duration::from_secs(120);
 
 /// Runs `manager` on `workers` until the proof is complete or stopped,
-/// logging every finished job to `log`.
+/// logging every finished job to `log`, its events unheard (see
+/// [`run_with_events`]).
 pub fn run(
     manager: &mut Manager,
     workers: &mut dyn Workers,
     log: &mut LogWriter,
     options: &RunOptions,
+) -> Result<RunEnd, RunError> {
+    run_with_events(manager, workers, log, options, &mut |_| {})
+}
+
+/// [`run`], telling `on_event` what it does.
+pub fn run_with_events(
+    manager: &mut Manager,
+    workers: &mut dyn Workers,
+    log: &mut LogWriter,
+    options: &RunOptions,
+    on_event: &mut dyn FnMut(RunEvent),
 ) -> Result<RunEnd, RunError> {
     let start = Instant::now();
     let mut last_progress = Instant::now();
@@ -102,17 +257,15 @@ pub fn run(
                 Some(job) => {
                     if options.announce.is_some_and(|min| job.budget >= min) {
                         let text = manager.job_text(job.id).unwrap_or_default();
-                        let warm = match &job.warm {
-                            Some(w) => format!(", warm start of {} entries", w.len()),
-                            None => String::new(),
-                        };
-                        eprintln!(
-                            "prove: job {} starts: {text}, budget {} nodes{warm}",
-                            job.id, job.budget
-                        );
+                        on_event(RunEvent::JobStarts {
+                            id: job.id,
+                            text: &text,
+                            budget: job.budget,
+                            warm: job.warm.as_ref().map(|w| w.len()),
+                        });
                         announced.insert(job.id, text);
                     }
-                    workers.start(job).map_err(RunError::Worker)?
+                    workers.start(job)?
                 }
                 None => break,
             }
@@ -120,6 +273,7 @@ pub fn run(
         // Expansions on the way to those jobs may have met known answers,
         // and splits made lines of their own.
         log_records(manager, log)?;
+        tell_contradictions(manager, on_event);
         if manager.in_flight() == 0 {
             if manager.done() {
                 continue;
@@ -127,20 +281,22 @@ pub fn run(
             return Err(RunError::Stuck);
         }
         let mut wait = Duration::from_millis(500);
-        while let Some(r) = workers.wait(wait).map_err(RunError::Worker)? {
-            if let Some(e) = &r.error {
-                return Err(RunError::Worker(e.clone()));
+        while let Some(r) = workers.wait(wait)? {
+            if let JobEnd::Failed(e) = r.end {
+                return Err(RunError::Worker(e));
             }
             cancelled.remove(&r.id);
-            announce_end(&mut announced, &r);
+            announce_end(&mut announced, &r, on_event);
             take_result(manager, log, options, &r)?;
+            tell_contradictions(manager, on_event);
             wait = Duration::ZERO;
         }
         if let Some(every) = options.progress {
             if last_progress.elapsed() >= every {
                 last_progress = Instant::now();
                 let running = workers.running_nodes();
-                eprintln!("{}", progress_line(manager, start.elapsed(), running));
+                let progress = Progress::of(manager, start.elapsed(), running);
+                on_event(RunEvent::Progress(progress));
             }
         }
     };
@@ -151,13 +307,11 @@ pub fn run(
     if manager.in_flight() > 0 && workers.interrupt() {
         let since = Instant::now();
         while manager.in_flight() > 0 && since.elapsed() < INTERRUPT_WAIT {
-            if let Some(r) = workers
-                .wait(Duration::from_millis(100))
-                .map_err(RunError::Worker)?
-            {
-                if r.error.is_none() {
-                    announce_end(&mut announced, &r);
+            if let Some(r) = workers.wait(Duration::from_millis(100))? {
+                if !matches!(r.end, JobEnd::Failed(_)) {
+                    announce_end(&mut announced, &r, on_event);
                     take_result(manager, log, options, &r)?;
+                    tell_contradictions(manager, on_event);
                 }
             }
         }
@@ -180,22 +334,25 @@ pub fn run(
     Ok(end)
 }
 
-/// The line that ends an announced job's: its answer, nodes and time.
-fn announce_end(announced: &mut std::collections::HashMap<u64, String>, r: &JobResult) {
-    let Some(text) = announced.remove(&r.id) else {
-        return;
-    };
-    let answer = if r.cancelled {
-        "cancelled (no longer needed)".to_string()
-    } else if r.interrupted {
-        "open (the run ends)".to_string()
-    } else {
-        r.answer.text().to_string()
-    };
-    eprintln!(
-        "prove: job {} ends: {text} {answer}, {} nodes, {:.0} s",
-        r.id, r.nodes, r.seconds
-    );
+/// Tells the end of an announced job: its answer, nodes and time.
+fn announce_end(
+    announced: &mut std::collections::HashMap<u64, String>,
+    r: &JobResult,
+    on_event: &mut dyn FnMut(RunEvent),
+) {
+    if let Some(text) = announced.remove(&r.id) {
+        on_event(RunEvent::JobEnds {
+            text: &text,
+            result: r,
+        });
+    }
+}
+
+/// Tells the contradictions the manager met since the last call.
+fn tell_contradictions(manager: &mut Manager, on_event: &mut dyn FnMut(RunEvent)) {
+    for c in manager.take_contradictions() {
+        on_event(RunEvent::Contradiction(&c));
+    }
 }
 
 /// Hands a finished job to the manager, logs it and keeps its warm start.
@@ -206,7 +363,7 @@ fn take_result(
     r: &JobResult,
 ) -> Result<(), RunError> {
     if let Some(record) = manager.finish(r) {
-        if let (Some(store), Some(warm)) = (options.warm, &r.warm) {
+        if let (Some(store), Some(warm)) = (options.warm, r.end.warm()) {
             store.save(Pair::new(record.key(), record.question), warm)?;
         }
         log.append_job(&record)?;
@@ -224,24 +381,96 @@ fn log_records(manager: &mut Manager, log: &mut LogWriter) -> Result<(), RunErro
 }
 
 /// One line for people: what the run has done so far (with the nodes the
-/// running jobs have searched, where the workers can tell).
+/// running jobs have searched, where the workers can tell): the text of
+/// [`RunEvent::Progress`].
 pub fn progress_line(manager: &Manager, elapsed: Duration, running_nodes: Option<u64>) -> String {
-    let moves = manager.move_values();
-    let known = moves.iter().filter(|m| m.value.is_some()).count();
-    let running = match running_nodes {
-        Some(n) => format!("{} running ({n} nodes so far)", manager.in_flight()),
-        None => format!("{} running", manager.in_flight()),
-    };
-    format!(
-        "prove: {:.0}s, {} jobs ({} nodes), {running}, {} cancelled, {} known from jobs' tables, {} positions in the tree, root {}, {}/{} first moves known",
-        elapsed.as_secs_f64(),
-        manager.counts.jobs,
-        manager.counts.nodes,
-        manager.counts.cancelled,
-        manager.counts.known,
-        manager.size(),
-        crate::prove::manager::wdl_text(manager.value()),
-        known,
-        moves.len()
-    )
+    Progress::of(manager, elapsed, running_nodes).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{parse_position, Board, Rules};
+    use crate::solve::Question;
+
+    /// The lines the command line prints for a run's events, word for word.
+    #[test]
+    fn events_read_as_the_lines_prove_prints() {
+        let starts = |warm| RunEvent::JobStarts {
+            id: 7,
+            text: "1. a3: wins?",
+            budget: 1000,
+            warm,
+        };
+        assert_eq!(
+            starts(None).to_string(),
+            "prove: job 7 starts: 1. a3: wins?, budget 1000 nodes"
+        );
+        assert_eq!(
+            starts(Some(12)).to_string(),
+            "prove: job 7 starts: 1. a3: wins?, budget 1000 nodes, warm start of 12 entries"
+        );
+        let result = |end| JobResult {
+            id: 7,
+            end,
+            nodes: 1234,
+            seconds: 2.6,
+            known: Vec::new(),
+        };
+        for (end, answer) in [
+            (JobEnd::Cancelled, "cancelled (no longer needed)"),
+            (JobEnd::Interrupted { warm: None }, "open (the run ends)"),
+            (JobEnd::Open { warm: None }, "open"),
+            (
+                JobEnd::Answered {
+                    answer: true,
+                    best: None,
+                },
+                "yes",
+            ),
+        ] {
+            let r = result(end);
+            let event = RunEvent::JobEnds {
+                text: "1. a3: wins?",
+                result: &r,
+            };
+            assert_eq!(
+                event.to_string(),
+                format!("prove: job 7 ends: 1. a3: wins? {answer}, 1234 nodes, 3 s")
+            );
+        }
+        let pos = parse_position(
+            "pawngame",
+            Some(Board::new(4, 5).unwrap()),
+            Rules::default(),
+        )
+        .unwrap();
+        let c = Contradiction {
+            pos,
+            question: Question::AvoidsLoss,
+            first: true,
+            second: false,
+        };
+        assert_eq!(
+            RunEvent::Contradiction(&c).to_string(),
+            format!("peasant: contradiction at {pos} (avoids-loss): true and false")
+        );
+        let progress = Progress {
+            seconds: 12.4,
+            jobs: 3,
+            nodes: 4000,
+            running: 2,
+            running_nodes: Some(50),
+            cancelled: 1,
+            known: 5,
+            positions: 9,
+            root: None,
+            moves_known: 1,
+            moves: 4,
+        };
+        assert_eq!(
+            RunEvent::Progress(progress).to_string(),
+            "prove: 12s, 3 jobs (4000 nodes), 2 running (50 nodes so far), 1 cancelled, 5 known from jobs' tables, 9 positions in the tree, root open, 1/4 first moves known"
+        );
+    }
 }

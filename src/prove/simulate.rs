@@ -120,7 +120,7 @@ mod tests {
             best: None,
             id,
             dep,
-            harvested: false,
+            kind: crate::prove::log::LineKind::Job,
         }
     }
 

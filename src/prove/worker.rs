@@ -2,17 +2,17 @@
 //! [`Job`] (a canonical position, a question, a node budget), runs it on
 //! one of its workers with a [`JobSolver`] (the alpha-beta [`Solver`], or
 //! the proof-number [`PnSolver`] with [`Method::ProofNumber`]) and hands
-//! back a [`JobResult`]. [`ThreadWorkers`] are local threads, each with
-//! its own solver (its own node budget and stop flag) and, by default, one
-//! transposition table shared by all of them and kept from job to job;
-//! with the cargo feature `mpi`, `crate::prove::mpi` makes MPI ranks
-//! workers (a table each).
+//! back a [`JobResult`], whose [`JobEnd`] says how the job ended.
+//! [`ThreadWorkers`] are local threads, each with its own solver (its own
+//! node budget and stop flag) and, by default, one transposition table
+//! shared by all of them and kept from job to job; with the cargo feature
+//! `mpi`, `crate::prove::mpi` makes MPI ranks workers (a table each).
 
 use crate::prove::log::Answer;
 use crate::prove::warm::Warm;
 use crate::rules::{canonical, position_key, Move, Position, Variant};
 use crate::solve::{
-    PnConfig, PnEntry, PnSolver, Question, SharedPnTable, SharedTable, SolveError, Solver,
+    PnConfig, PnEntry, PnSolver, Question, SharedPnTable, SharedTable, Solve, SolveError, Solver,
     SolverConfig,
 };
 use crate::table::Tablebase;
@@ -22,6 +22,7 @@ use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
+use thiserror::Error;
 
 /// One unit of work: answer `question` about `pos` within `budget` nodes.
 #[derive(Clone, Debug)]
@@ -40,29 +41,100 @@ pub struct Job {
     pub warm: Option<Warm>,
 }
 
+/// Why a pool of workers, or one of its jobs, failed: the proof cannot go
+/// on.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum WorkerError {
+    /// A job's search failed (a damaged table): the solver's message (as
+    /// text, for it crosses from an MPI worker rank as text).
+    #[error("{0}")]
+    Search(String),
+    /// A worker's solver could not be made (its table does not fit).
+    #[error("{0}")]
+    Setup(String),
+    /// A job was started with no idle worker (`worker` or `rank`).
+    #[error("no idle {0}")]
+    NoIdle(&'static str),
+    /// The thread of this local worker has ended.
+    #[error("worker thread {0} has ended")]
+    ThreadEnded(usize),
+    /// Every local worker thread has ended.
+    #[error("every worker thread has ended")]
+    AllThreadsEnded,
+    /// This MPI rank sent a result that does not read as one.
+    #[error("rank {0}: a garbled result")]
+    GarbledResult(i32),
+    /// The manager (MPI rank 0) sent a job that does not read as one.
+    #[error("a garbled job")]
+    GarbledJob,
+}
+
+/// How a job ended.
+#[derive(Clone, Debug)]
+pub enum JobEnd {
+    /// The job answered its question.
+    Answered {
+        /// The answer.
+        answer: bool,
+        /// For a `yes`, a move that achieves it (standard notation), if
+        /// one was found.
+        best: Option<String>,
+    },
+    /// The node budget ran out: the answer is `open`.
+    Open {
+        /// For a proof-number worker: the top of its search, for the
+        /// question's next job.
+        warm: Option<Vec<PnEntry>>,
+    },
+    /// Stopped by [`Workers::cancel`]: nothing learnt, nothing to log.
+    Cancelled,
+    /// Stopped because the run ends ([`Workers::interrupt`]): `open`, with
+    /// the nodes searched so far, to be logged.
+    Interrupted {
+        /// As for [`JobEnd::Open`].
+        warm: Option<Vec<PnEntry>>,
+    },
+    /// The solver failed (a damaged table): the proof cannot go on.
+    Failed(WorkerError),
+}
+
+impl JobEnd {
+    /// The answer as the log writes it: `yes`, `no`, else `open`.
+    pub fn answer(&self) -> Answer {
+        match self {
+            JobEnd::Answered { answer, .. } => Answer::of_bool(*answer),
+            _ => Answer::Open,
+        }
+    }
+
+    /// The move that achieves a `yes`, if one was found.
+    pub fn best(&self) -> Option<&str> {
+        match self {
+            JobEnd::Answered { best, .. } => best.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// The warm start an `open` or interrupted proof-number job hands on.
+    pub fn warm(&self) -> Option<&[PnEntry]> {
+        match self {
+            JobEnd::Open { warm } | JobEnd::Interrupted { warm } => warm.as_deref(),
+            _ => None,
+        }
+    }
+}
+
 /// What a worker found.
 #[derive(Clone, Debug)]
 pub struct JobResult {
     /// The number of the job this answers.
     pub id: u64,
-    /// The answer (`open` if the budget ran out).
-    pub answer: Answer,
+    /// How the job ended.
+    pub end: JobEnd,
     /// Nodes searched.
     pub nodes: u64,
     /// Seconds taken.
     pub seconds: f64,
-    /// For a `yes`, a move that achieves it (standard notation).
-    pub best: Option<String>,
-    /// Stopped by [`Workers::cancel`]: nothing learnt, nothing to log.
-    pub cancelled: bool,
-    /// The solver failed (a damaged table): the proof cannot go on.
-    pub error: Option<String>,
-    /// Stopped because the run ends ([`Workers::interrupt`]): `open`, with
-    /// the nodes searched so far.
-    pub interrupted: bool,
-    /// For an `open` job of a proof-number worker: the top of its search,
-    /// for the question's next job.
-    pub warm: Option<Vec<PnEntry>>,
     /// What the worker's table knew when the job ended about the positions
     /// a few plies below the job's ([`harvest`]): canonical position,
     /// question, answer. The proof manager settles those pairs with them
@@ -72,20 +144,23 @@ pub struct JobResult {
 }
 
 impl JobResult {
+    /// The answer as the log writes it (see [`JobEnd::answer`]).
+    pub fn answer(&self) -> Answer {
+        self.end.answer()
+    }
+
     /// The result as one line of text, as an MPI worker rank sends it
     /// (without its warm start): tab-separated id, answer, nodes, seconds,
     /// best move (`-`: none), how it stopped (0 it did not, 1 cancelled, 2
     /// interrupted), the known answers (`-`: none; else `;`-separated
     /// `W1:position`, question `W` wins or `A` avoids-loss, answer `1` yes
-    /// or `0` no) and last the error (`-`: none), which may hold anything,
-    /// tabs included.
+    /// or `0` no) and last the error of a failed job (`-`: none), which may
+    /// hold anything, tabs included.
     pub fn to_text(&self) -> String {
-        let stopped = if self.cancelled {
-            1
-        } else if self.interrupted {
-            2
-        } else {
-            0
+        let stopped = match self.end {
+            JobEnd::Cancelled => 1,
+            JobEnd::Interrupted { .. } => 2,
+            _ => 0,
         };
         let known = if self.known.is_empty() {
             "-".to_string()
@@ -96,21 +171,26 @@ impl JobResult {
             };
             self.known.iter().map(item).collect::<Vec<_>>().join(";")
         };
+        let error = match &self.end {
+            JobEnd::Failed(e) => e.to_string(),
+            _ => "-".to_string(),
+        };
         format!(
             "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
             self.id,
-            self.answer.text(),
+            self.answer().text(),
             self.nodes,
             self.seconds,
-            self.best.as_deref().unwrap_or("-"),
+            self.end.best().unwrap_or("-"),
             stopped,
             known,
-            self.error.as_deref().unwrap_or("-"),
+            error,
         )
     }
 
     /// The result [`JobResult::to_text`] wrote about a position of
-    /// `variant`; `None` for anything else.
+    /// `variant` (with no warm start: an MPI message carries it apart);
+    /// `None` for anything else.
     pub fn from_text(bytes: &[u8], variant: Variant) -> Option<JobResult> {
         let text = std::str::from_utf8(bytes).ok()?;
         let f: Vec<&str> = text.splitn(8, '\t').collect();
@@ -138,22 +218,34 @@ impl JobResult {
                 })
                 .collect::<Option<Vec<_>>>()?,
         };
+        let answer = Answer::from_text(f[1])?;
+        let best = (f[4] != "-").then(|| f[4].to_string());
+        // Only the combinations `to_text` writes.
+        let end = match (answer.as_bool(), best, f[5], f[7]) {
+            (Some(answer), best, "0", "-") => JobEnd::Answered { answer, best },
+            (None, None, "0", "-") => JobEnd::Open { warm: None },
+            (None, None, "1", "-") => JobEnd::Cancelled,
+            (None, None, "2", "-") => JobEnd::Interrupted { warm: None },
+            (None, None, "0", error) => JobEnd::Failed(WorkerError::Search(error.to_string())),
+            _ => return None,
+        };
         Some(JobResult {
             id: f[0].parse().ok()?,
-            answer: Answer::from_text(f[1])?,
+            end,
             nodes: f[2].parse().ok()?,
             seconds: f[3].parse().ok()?,
-            best: (f[4] != "-").then(|| f[4].to_string()),
-            cancelled: match f[5] {
-                "0" | "2" => false,
-                "1" => true,
-                _ => return None,
-            },
-            error: (f[7] != "-").then(|| f[7].to_string()),
-            interrupted: f[5] == "2",
-            warm: None,
             known,
         })
+    }
+
+    /// The result with `warm` as the warm start of an `open` or
+    /// interrupted job (an MPI message carries it after the text); other
+    /// ends take none.
+    pub fn with_warm(mut self, warm: Option<Vec<PnEntry>>) -> JobResult {
+        if let JobEnd::Open { warm: w } | JobEnd::Interrupted { warm: w } = &mut self.end {
+            *w = warm;
+        }
+        self
     }
 }
 
@@ -163,21 +255,21 @@ pub trait Workers {
     /// How many jobs can run at once.
     fn count(&self) -> usize;
     /// Starts `job` on an idle worker.
-    fn start(&mut self, job: Job) -> Result<(), String>;
+    fn start(&mut self, job: Job) -> Result<(), WorkerError>;
     /// Asks the worker running job `id` to stop it (its result comes back
-    /// with `cancelled`, or with its answer if it finished first).
+    /// [`JobEnd::Cancelled`], or with its answer if it finished first).
     fn cancel(&mut self, id: u64);
     /// The next finished job, waiting at most `timeout`.
-    fn wait(&mut self, timeout: Duration) -> Result<Option<JobResult>, String>;
+    fn wait(&mut self, timeout: Duration) -> Result<Option<JobResult>, WorkerError>;
     /// Nodes the running jobs have searched so far, if the pool can tell
     /// (local threads can; remote ranks report only when a job ends).
     fn running_nodes(&self) -> Option<u64> {
         None
     }
     /// Stops every running job because the run ends: each comes back
-    /// `open` and [`JobResult::interrupted`], with what it searched (and
-    /// its warm start), to be logged. False if the pool cannot (its jobs
-    /// in flight are lost, as before).
+    /// [`JobEnd::Interrupted`], with what it searched (and its warm
+    /// start), to be logged. False if the pool cannot (its jobs in flight
+    /// are lost, as before).
     fn interrupt(&mut self) -> bool {
         false
     }
@@ -189,8 +281,8 @@ pub enum Method {
     /// The alpha-beta [`Solver`]: the pawn game and the Pawn Race.
     #[default]
     AlphaBeta,
-    /// The proof-number [`PnSolver`]: Peasants' Chess draws (5x8: 191 M
-    /// nodes against alpha-beta's 701 M).
+    /// The proof-number [`PnSolver`]: Peasants' Chess draws (the value of
+    /// 5x8 in 71,468,085 nodes with `solve --method pn --value-only`).
     ProofNumber,
 }
 
@@ -200,6 +292,66 @@ pub enum JobSolver<'a> {
     AlphaBeta(Solver<'a>),
     /// Proof-number search.
     ProofNumber(PnSolver<'a>),
+}
+
+/// What a worker asks of its search beyond [`Solve`], whichever search it
+/// runs.
+trait JobSearch: Solve {
+    /// See [`JobSolver::answer`].
+    fn answer(
+        &self,
+        pos: &Position,
+        question: Question,
+        budget: Option<u64>,
+    ) -> Result<bool, SolveError>;
+    /// See [`JobSolver::node_counter`].
+    fn node_counter(&self) -> Arc<AtomicU64>;
+    /// See [`JobSolver::known_answer`].
+    fn known_answer(&self, pos: &Position, question: Question) -> Option<bool>;
+    /// The moves of `pos`, the likeliest witness of a `yes` first.
+    fn witness_order(&self, pos: &Position) -> Vec<Move>;
+}
+
+impl JobSearch for Solver<'_> {
+    fn answer(
+        &self,
+        pos: &Position,
+        question: Question,
+        budget: Option<u64>,
+    ) -> Result<bool, SolveError> {
+        Solver::answer(self, pos, question, budget)
+    }
+    fn node_counter(&self) -> Arc<AtomicU64> {
+        Solver::node_counter(self)
+    }
+    fn known_answer(&self, pos: &Position, question: Question) -> Option<bool> {
+        Solver::known_answer(self, pos, question)
+    }
+    /// Alpha-beta's order, with its table's best move first.
+    fn witness_order(&self, pos: &Position) -> Vec<Move> {
+        self.ordered_moves(pos)
+    }
+}
+
+impl JobSearch for PnSolver<'_> {
+    fn answer(
+        &self,
+        pos: &Position,
+        question: Question,
+        budget: Option<u64>,
+    ) -> Result<bool, SolveError> {
+        PnSolver::answer(self, pos, question, budget)
+    }
+    fn node_counter(&self) -> Arc<AtomicU64> {
+        PnSolver::node_counter(self)
+    }
+    fn known_answer(&self, pos: &Position, question: Question) -> Option<bool> {
+        PnSolver::known_answer(self, pos, question)
+    }
+    /// As generated: its proven children are in its table either way.
+    fn witness_order(&self, pos: &Position) -> Vec<Move> {
+        pos.legal_moves().to_vec()
+    }
 }
 
 /// A transposition table the local workers share, of their method.
@@ -252,6 +404,14 @@ impl<'a> JobSolver<'a> {
         })
     }
 
+    /// The search, whichever it is.
+    fn search(&self) -> &dyn JobSearch {
+        match self {
+            JobSolver::AlphaBeta(s) => s,
+            JobSolver::ProofNumber(s) => s,
+        }
+    }
+
     /// The answer to `question` about `pos` within `budget` nodes
     /// ([`SolveError::Stopped`] when it runs out or the stop flag is set).
     pub fn answer(
@@ -260,63 +420,38 @@ impl<'a> JobSolver<'a> {
         question: Question,
         budget: Option<u64>,
     ) -> Result<bool, SolveError> {
-        match self {
-            JobSolver::AlphaBeta(s) => s.answer(pos, question, budget),
-            JobSolver::ProofNumber(s) => s.answer(pos, question, budget),
-        }
+        self.search().answer(pos, question, budget)
     }
 
     /// Nodes searched so far.
     pub fn nodes(&self) -> u64 {
-        match self {
-            JobSolver::AlphaBeta(s) => s.stats().nodes,
-            JobSolver::ProofNumber(s) => s.stats().nodes,
-        }
+        self.search().stats().nodes
     }
 
     /// The count of nodes searched (see [`Solver::node_counter`]).
     pub fn node_counter(&self) -> Arc<AtomicU64> {
-        match self {
-            JobSolver::AlphaBeta(s) => s.node_counter(),
-            JobSolver::ProofNumber(s) => s.node_counter(),
-        }
+        self.search().node_counter()
     }
 
     /// The flag that stops the current job (see [`Solver::stop_flag`]).
     pub fn stop_flag(&self) -> Arc<AtomicBool> {
-        match self {
-            JobSolver::AlphaBeta(s) => s.stop_flag(),
-            JobSolver::ProofNumber(s) => s.stop_flag(),
-        }
+        self.search().stop_flag()
     }
 
     /// The answer to `question` about `pos` if the solver knows it without
     /// searching (see [`Solver::known_answer`]).
     pub fn known_answer(&self, pos: &Position, question: Question) -> Option<bool> {
-        match self {
-            JobSolver::AlphaBeta(s) => s.known_answer(pos, question),
-            JobSolver::ProofNumber(s) => s.known_answer(pos, question),
-        }
-    }
-
-    /// The moves of `pos`, the likeliest witness first: alpha-beta's order
-    /// with its table's best move first; for proof-number search, as
-    /// generated (its proven children are in its table either way).
-    fn witness_order(&self, pos: &Position) -> Vec<Move> {
-        match self {
-            JobSolver::AlphaBeta(s) => s.ordered_moves(pos),
-            JobSolver::ProofNumber(_) => pos.legal_moves().to_vec(),
-        }
+        self.search().known_answer(pos, question)
     }
 }
 
 /// Runs one job on `solver` (whose stop flag is `stop`: set by a cancel,
 /// or, with `interrupted` set as well, because the run ends; the caller
 /// clears it before the job). A proof-number job first loads its warm
-/// start, and one that comes back `open` hands back its `warm_entries`
-/// heaviest table entries (none if 0). A job that was not cancelled hands
-/// back what the solver knows [`WorkerConfig::harvest_plies`] plies below
-/// its position ([`harvest`]).
+/// start, and one that comes back `open` or interrupted hands back its
+/// `warm_entries` heaviest table entries (none if 0). A job that was
+/// neither cancelled nor failed hands back what the solver knows
+/// [`WorkerConfig::harvest_plies`] plies below its position ([`harvest`]).
 pub fn run_job(
     solver: &JobSolver,
     stop: &AtomicBool,
@@ -324,54 +459,53 @@ pub fn run_job(
     job: &Job,
     config: &WorkerConfig,
 ) -> JobResult {
-    let warm_entries = config.warm_entries;
     let start = Instant::now();
     if let (JobSolver::ProofNumber(s), Some(warm)) = (solver, &job.warm) {
         s.load_entries(warm);
     }
     let n0 = solver.nodes();
-    let mut result = JobResult {
-        id: job.id,
-        answer: Answer::Open,
-        nodes: 0,
-        seconds: 0.0,
-        best: None,
-        cancelled: false,
-        error: None,
-        interrupted: false,
-        warm: None,
-        known: Vec::new(),
-    };
-    match solver.answer(&job.pos, job.question, Some(job.budget)) {
-        Ok(b) => {
-            result.answer = Answer::of_bool(b);
-            if b {
-                result.best = witness(solver, &job.pos, job.question, job.budget);
-            }
+    let warm = || match solver {
+        JobSolver::ProofNumber(s) if config.warm_entries > 0 => {
+            Some(s.heaviest(config.warm_entries))
         }
+        _ => None,
+    };
+    let end = match solver.answer(&job.pos, job.question, Some(job.budget)) {
+        Ok(answer) => JobEnd::Answered {
+            answer,
+            best: answer
+                .then(|| witness(solver, &job.pos, job.question, job.budget))
+                .flatten(),
+        },
         Err(SolveError::Stopped) if stop.load(Ordering::SeqCst) => {
             if interrupted.load(Ordering::SeqCst) {
-                result.interrupted = true;
+                JobEnd::Interrupted { warm: None }
             } else {
-                result.cancelled = true;
+                JobEnd::Cancelled
             }
         }
-        Err(SolveError::Stopped) => {}
-        Err(e) => result.error = Some(e.to_string()),
+        Err(SolveError::Stopped) => JobEnd::Open { warm: None },
+        Err(e) => JobEnd::Failed(WorkerError::Search(e.to_string())),
+    };
+    let nodes = solver.nodes() - n0;
+    // The warm start is taken after the nodes are counted, as the harvest
+    // is: neither searches.
+    let end = match end {
+        JobEnd::Open { .. } => JobEnd::Open { warm: warm() },
+        JobEnd::Interrupted { .. } => JobEnd::Interrupted { warm: warm() },
+        end => end,
+    };
+    let known = match end {
+        JobEnd::Cancelled | JobEnd::Failed(_) => Vec::new(),
+        _ => harvest(solver, &job.pos, job.question, config.harvest_plies),
+    };
+    JobResult {
+        id: job.id,
+        end,
+        nodes,
+        seconds: start.elapsed().as_secs_f64(),
+        known,
     }
-    result.nodes = solver.nodes() - n0;
-    if result.answer == Answer::Open && !result.cancelled && result.error.is_none() {
-        if let JobSolver::ProofNumber(s) = solver {
-            if warm_entries > 0 {
-                result.warm = Some(s.heaviest(warm_entries));
-            }
-        }
-    }
-    if !result.cancelled && result.error.is_none() {
-        result.known = harvest(solver, &job.pos, job.question, config.harvest_plies);
-    }
-    result.seconds = start.elapsed().as_secs_f64();
-    result
 }
 
 /// What `solver` knows without searching ([`JobSolver::known_answer`])
@@ -428,7 +562,7 @@ pub fn harvest(
 /// not use (the 6x8 proof's jobs: 50 M nodes each, and no move found).
 fn witness(solver: &JobSolver, pos: &Position, question: Question, budget: u64) -> Option<String> {
     let opposite = question.other();
-    let moves = solver.witness_order(pos);
+    let moves = solver.search().witness_order(pos);
     // Games over by rule and stalemates are known to the rules too.
     let known: Vec<Option<bool>> = moves
         .iter()
@@ -618,15 +752,15 @@ impl Workers for ThreadWorkers {
         self.jobs.len()
     }
 
-    fn start(&mut self, job: Job) -> Result<(), String> {
-        let w = self.idle.pop().ok_or("no idle worker")?;
+    fn start(&mut self, job: Job) -> Result<(), WorkerError> {
+        let w = self.idle.pop().ok_or(WorkerError::NoIdle("worker"))?;
         self.running[w] = Some(job.id);
         // The worker is idle: its count stands still until the job starts.
         let (nodes, base) = &mut self.counters[w];
         *base = nodes.load(Ordering::Relaxed);
         self.jobs[w]
             .send(Some(job))
-            .map_err(|_| format!("worker thread {w} has ended"))
+            .map_err(|_| WorkerError::ThreadEnded(w))
     }
 
     fn cancel(&mut self, id: u64) {
@@ -635,7 +769,7 @@ impl Workers for ThreadWorkers {
         }
     }
 
-    fn wait(&mut self, timeout: Duration) -> Result<Option<JobResult>, String> {
+    fn wait(&mut self, timeout: Duration) -> Result<Option<JobResult>, WorkerError> {
         match self.results.recv_timeout(timeout) {
             Ok((w, r)) => {
                 self.running[w] = None;
@@ -643,7 +777,7 @@ impl Workers for ThreadWorkers {
                 Ok(Some(r))
             }
             Err(RecvTimeoutError::Timeout) => Ok(None),
-            Err(RecvTimeoutError::Disconnected) => Err("every worker thread has ended".into()),
+            Err(RecvTimeoutError::Disconnected) => Err(WorkerError::AllThreadsEnded),
         }
     }
 
@@ -698,14 +832,9 @@ mod tests {
     fn results_survive_their_text() {
         let open = JobResult {
             id: 17,
-            answer: Answer::Open,
+            end: JobEnd::Open { warm: None },
             nodes: 123_456,
             seconds: 1.25,
-            best: None,
-            cancelled: false,
-            error: None,
-            interrupted: false,
-            warm: None,
             known: Vec::new(),
         };
         let pos = peasants_5x8();
@@ -718,21 +847,41 @@ mod tests {
             ..open.clone()
         };
         let yes = JobResult {
-            answer: Answer::Yes,
-            best: Some("b5".into()),
+            end: JobEnd::Answered {
+                answer: true,
+                best: Some("b5".into()),
+            },
             ..open.clone()
+        };
+        let no = JobResult {
+            end: JobEnd::Answered {
+                answer: false,
+                best: None,
+            },
+            ..knowing.clone()
         };
         let failed = JobResult {
-            cancelled: true,
-            error: Some("a table is damaged:\tsee\tthis".into()),
-            ..yes.clone()
-        };
-        let interrupted = JobResult {
-            interrupted: true,
+            end: JobEnd::Failed(WorkerError::Search("a table is damaged:\tsee\tthis".into())),
             ..open.clone()
         };
+        let cancelled = JobResult {
+            end: JobEnd::Cancelled,
+            ..open.clone()
+        };
+        let interrupted = JobResult {
+            end: JobEnd::Interrupted { warm: None },
+            ..knowing.clone()
+        };
         let variant = pos.variant();
-        for r in [open.clone(), knowing, yes, failed, interrupted] {
+        for r in [
+            open.clone(),
+            knowing,
+            yes,
+            no,
+            failed,
+            cancelled,
+            interrupted,
+        ] {
             let back = JobResult::from_text(r.to_text().as_bytes(), variant).unwrap();
             assert_eq!(format!("{back:?}"), format!("{r:?}"));
         }
@@ -749,6 +898,12 @@ mod tests {
             &format!("17\topen\t1\t1.0\t-\t0\tW2:{pos}\t-"),
             "17\topen\t1\t1.0\t-\t0\tW1:8/8 w -\t-",
             "17\topen\t1\t1.0\t-\t0\t\t-",
+            // Combinations no result has: a move without a yes, a
+            // cancelled answer, an interrupted failure.
+            "17\topen\t1\t1.0\tb5\t0\t-\t-",
+            "17\tyes\t1\t1.0\tb5\t1\t-\t-",
+            "17\topen\t1\t1.0\t-\t2\t-\tdamaged",
+            "17\tyes\t1\t1.0\tb5\t0\t-\tdamaged",
         ] {
             assert!(
                 JobResult::from_text(bad.as_bytes(), variant).is_none(),
@@ -795,7 +950,7 @@ mod tests {
                     break r;
                 }
             };
-            assert_eq!(result.answer, Answer::Open);
+            assert!(matches!(result.end, JobEnd::Open { .. }), "{result:?}");
             // Counted from this job's start (the second job's count does
             // not include the first's), growing, never past the job's own.
             assert!(seen.iter().any(|&n| n > 0), "{seen:?}");
@@ -843,7 +998,7 @@ mod tests {
                     warm: None,
                 };
                 let r = run_job(&solver, &never, &never, &job, &config);
-                assert_eq!(r.answer == Answer::Open, budget < 1 << 40, "{method:?}");
+                assert_eq!(r.answer() == Answer::Open, budget < 1 << 40, "{method:?}");
                 assert!(!r.known.is_empty(), "{method:?} {budget} {r:?}");
                 let mut seen = HashSet::new();
                 for (p, q, b) in &r.known {
@@ -954,19 +1109,20 @@ mod tests {
         started(&workers);
         workers.cancel(1);
         let r = wait(&mut workers);
-        assert!(r.cancelled && !r.interrupted && r.warm.is_none(), "{r:?}");
+        assert!(matches!(r.end, JobEnd::Cancelled), "{r:?}");
         workers.start(job(2, 20_000)).unwrap();
         let r = wait(&mut workers);
-        assert_eq!(r.answer, Answer::Open);
-        assert!(!r.cancelled && !r.interrupted);
-        assert_eq!(r.warm.as_ref().map(Vec::len), Some(500));
+        assert!(matches!(r.end, JobEnd::Open { .. }), "{r:?}");
+        assert_eq!(r.end.warm().map(<[_]>::len), Some(500));
         workers.start(job(3, u64::MAX)).unwrap();
         started(&workers);
         assert!(workers.interrupt());
         let r = wait(&mut workers);
-        assert_eq!(r.answer, Answer::Open);
-        assert!(r.interrupted && !r.cancelled && r.nodes > 0, "{r:?}");
-        let warm = r.warm.expect("a warm start");
+        assert!(
+            matches!(r.end, JobEnd::Interrupted { .. }) && r.nodes > 0,
+            "{r:?}"
+        );
+        let warm = r.end.warm().expect("a warm start").to_vec();
         // Heaviest first, a proven entry counting four times its work.
         let weight = |e: &PnEntry| match e.phi == 0 || e.delta == 0 {
             true => 4 * e.work as u64 + 1,

@@ -251,16 +251,16 @@ pub fn pos_after_first_move(pos: &Position) -> Position {
 
 /// A worker's result of job `id`, as the tests' stand-in workers give it.
 pub fn result_of(id: u64, answer: Answer, cancelled: bool) -> prove::JobResult {
+    let end = match answer.as_bool() {
+        _ if cancelled => prove::JobEnd::Cancelled,
+        Some(answer) => prove::JobEnd::Answered { answer, best: None },
+        None => prove::JobEnd::Open { warm: None },
+    };
     prove::JobResult {
         id,
-        answer,
+        end,
         nodes: u64::from(!cancelled),
         seconds: 0.0,
-        best: None,
-        cancelled,
-        error: None,
-        interrupted: false,
-        warm: None,
         known: Vec::new(),
     }
 }

@@ -5,17 +5,11 @@
 
 use super::tree::NodeId;
 use super::{Counts, DirectAnswer, Manager, ManagerConfig, Opened};
-use crate::prove::log::{Answer, JobRecord, LogContents};
+use crate::prove::log::{Answer, JobRecord, LineKind, LogContents};
 use crate::prove::pair::{Pair, QUESTIONS};
 use crate::rules::{canonical, position_key, Position};
 use crate::solve::Question;
 use std::collections::{HashMap, HashSet};
-
-/// Whether a log line records a split (see [`split_record`]) rather than
-/// a job: an `open` answer of no nodes.
-pub(super) fn is_split(j: &JobRecord) -> bool {
-    !j.harvested && j.answer == Answer::Open && j.nodes == 0
-}
 
 /// The line that records the split of the running job on (`pos`,
 /// `question`): number `id`, depending on `dep`.
@@ -29,7 +23,7 @@ pub(super) fn split_record(pos: Position, question: Question, id: u64, dep: u64)
         best: None,
         id,
         dep,
-        harvested: false,
+        kind: LineKind::Split,
     }
 }
 
@@ -60,12 +54,12 @@ impl Manager {
         let mut splits = HashSet::new();
         for j in &log.jobs {
             let pair = Pair::new(j.key(), j.question);
-            if j.harvested {
-                counts.logged_known += 1;
-            } else if is_split(j) {
-                splits.insert(pair.key);
-            } else {
-                counts.logged_jobs += 1;
+            match j.kind {
+                LineKind::Known => counts.logged_known += 1,
+                LineKind::Split => {
+                    splits.insert(pair.key);
+                }
+                LineKind::Job => counts.logged_jobs += 1,
             }
             counts.logged_nodes += j.nodes;
             *spent.entry(pair.key).or_default() += j.nodes;
@@ -73,11 +67,12 @@ impl Manager {
                 Some(b) => {
                     // A job's own answer (with its best move) is kept over
                     // a `known` line of the same pair.
-                    if !(j.harvested && known.contains_key(&pair)) {
+                    let harvested = j.kind == LineKind::Known;
+                    if !(harvested && known.contains_key(&pair)) {
                         let answer = DirectAnswer {
                             answer: b,
                             best: j.best.clone(),
-                            harvested: j.harvested,
+                            harvested,
                         };
                         known.insert(pair, answer);
                     }
@@ -115,6 +110,7 @@ impl Manager {
                 .collect(),
             hints: HashMap::new(),
             records: Vec::new(),
+            contradictions: Vec::new(),
             in_flight: HashMap::new(),
             warm: HashMap::new(),
             continuations: Vec::new(),

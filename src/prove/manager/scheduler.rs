@@ -5,11 +5,11 @@
 //! below it, and names the jobs no goal needs any more.
 
 use super::tree::NodeId;
-use super::{DirectAnswer, Hint, Manager, Opened, Running, MAX_HINTS};
-use crate::prove::log::{Answer, JobRecord};
+use super::{Contradiction, DirectAnswer, Hint, Manager, Opened, Running, MAX_HINTS};
+use crate::prove::log::{Answer, JobRecord, LineKind};
 use crate::prove::pair::{Pair, QUESTIONS};
 use crate::prove::warm::Warm;
-use crate::prove::worker::{Job, JobResult};
+use crate::prove::worker::{Job, JobEnd, JobResult};
 use crate::rules::{canonical, position_key, Position};
 use crate::solve::Question;
 use std::collections::HashMap;
@@ -170,7 +170,7 @@ impl Manager {
         } = self.in_flight.remove(&r.id)?;
         self.nodes[n as usize].pairs[q].busy = None;
         self.dirty.push((n, q));
-        if r.cancelled {
+        if matches!(r.end, JobEnd::Cancelled) {
             self.counts.cancelled += 1;
             self.refresh();
             return None;
@@ -181,16 +181,17 @@ impl Manager {
         let pair = Pair::new(key, q);
         *self.spent.entry(key).or_default() += r.nodes;
         let dep = self.dep_of(n, q);
-        if let Some(w) = &r.warm {
-            self.warm.insert(pair, w.as_slice().into());
+        if let Some(w) = r.end.warm() {
+            self.warm.insert(pair, w.into());
         }
         self.absorb_known(r, n);
-        match r.answer.as_bool() {
+        let best = r.end.best().map(str::to_string);
+        match r.answer().as_bool() {
             Some(b) => {
                 self.warm.remove(&pair);
                 let answer = DirectAnswer {
                     answer: b,
-                    best: r.best.clone(),
+                    best: best.clone(),
                     harvested: false,
                 };
                 self.known.insert(pair, answer.clone());
@@ -199,7 +200,7 @@ impl Manager {
             }
             // Stopped because the run ends: logged for the next run, whose
             // resume rule continues it.
-            None if r.interrupted => {}
+            None if matches!(r.end, JobEnd::Interrupted { .. }) => {}
             None => {
                 // Continue on the same worker with a bigger budget; if other
                 // workers are idle (no leaf was left for them), expand as
@@ -231,13 +232,13 @@ impl Manager {
         Some(JobRecord {
             pos: node.pos,
             question: q,
-            answer: r.answer,
+            answer: r.answer(),
             nodes: r.nodes,
             seconds: r.seconds,
-            best: r.best.clone(),
+            best,
             id: r.id,
             dep,
-            harvested: false,
+            kind: LineKind::Job,
         })
     }
 
@@ -281,7 +282,7 @@ impl Manager {
                 None => {}
             }
         }
-        if r.interrupted {
+        if matches!(r.end, JobEnd::Interrupted { .. }) {
             let pos = self.nodes[n as usize].pos;
             for &mv in pos.legal_moves().iter() {
                 let c = canonical(&pos.play(mv));
@@ -319,8 +320,14 @@ impl Manager {
             best: None,
             id,
             dep: hint.from,
-            harvested: true,
+            kind: LineKind::Known,
         });
+    }
+
+    /// The contradictions met since the last call (or since the log was
+    /// replayed), for the caller to report.
+    pub fn take_contradictions(&mut self) -> Vec<Contradiction> {
+        std::mem::take(&mut self.contradictions)
     }
 
     /// The lines to log that no job's result brought: the `known` answers

@@ -2,7 +2,7 @@
 //! merged), their answers and what they imply, proof and disproof numbers,
 //! expansion, and the choice of the most-proving leaf.
 
-use super::{DirectAnswer, Manager, BUSY, INF};
+use super::{Contradiction, DirectAnswer, Manager, BUSY, INF};
 use crate::prove::pair::{ByQuestion, Pair, QUESTIONS};
 use crate::rules::{canonical, position_key, Move, Position, Wdl};
 use crate::solve::{move_order, Question};
@@ -158,13 +158,12 @@ impl Manager {
         match node.pairs[q].ans {
             Some(old) if old != b => {
                 self.counts.contradictions += 1;
-                eprintln!(
-                    "peasant: contradiction at {} ({}): {} and {}",
-                    node.pos,
-                    crate::prove::log::question_text(q),
-                    old,
-                    b
-                );
+                self.contradictions.push(Contradiction {
+                    pos: node.pos,
+                    question: q,
+                    first: old,
+                    second: b,
+                });
                 return;
             }
             Some(_) => return,
