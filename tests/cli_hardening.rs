@@ -178,8 +178,9 @@ fn damaged_copy(from: &Path, name: &str) -> common::TempDir {
     dir
 }
 
-/// Every command but `solve`, every flag: the bad inputs of the audit
-/// (NOTES-harden.md lists them with what each got before).
+/// Every command but `solve`, every flag: bad input of every kind (a
+/// missing file, a file for a directory, a number out of range, a
+/// damaged table) is refused in one line.
 #[test]
 fn bad_input_to_every_command_is_refused_in_one_line() {
     let t45 = gen(variant(4, 5), 4, "audit-4x5");
