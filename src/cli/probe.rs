@@ -4,7 +4,8 @@
 
 use super::{print_json, CliError, GlobalArgs};
 use clap::Args;
-use peasant::explore::pgn::{numbered_moves, result_tag};
+use peasant::explore::pgn::result_tag;
+use peasant::rules::notation::numbered_moves;
 use peasant::{table::TableError, Move, Position, Tablebase, Value};
 use serde_json::json;
 use std::path::PathBuf;

@@ -2,6 +2,7 @@
 //! `SetUp` and `FEN` tags for the start position, numbered SAN moves with
 //! optional `{comments}`, and the result.
 
+use crate::rules::notation::numbered_with_comments;
 use crate::rules::{Color, Move, Outcome, Position, Value};
 
 /// The PGN result of the game at the end of `line` from `pos`: `1-0`,
@@ -18,44 +19,6 @@ pub fn result_tag(pos: &Position, line: &[Move]) -> &'static str {
         Some(Outcome::Draw) => "1/2-1/2",
         None => "*",
     }
-}
-
-/// The moves of `line` from `pos` in SAN with move numbers (`1. e4 d5`,
-/// or `1... d5` when black moves first).
-pub fn numbered_moves(pos: &Position, line: &[Move]) -> String {
-    let comments: Vec<Option<String>> = vec![None; line.len()];
-    numbered_with_comments(pos, line, &comments)
-}
-
-/// [`numbered_moves`] with a `{comment}` after each move that has one
-/// (a move number is repeated after a comment, as PGN writers do).
-pub fn numbered_with_comments(
-    pos: &Position,
-    line: &[Move],
-    comments: &[Option<String>],
-) -> String {
-    let mut out = Vec::new();
-    let mut number = 1;
-    let mut turn = pos.turn();
-    let mut after_comment = false;
-    for (i, m) in line.iter().enumerate() {
-        match turn {
-            Color::White => out.push(format!("{number}. {}", m.san())),
-            Color::Black if i == 0 || after_comment => out.push(format!("{number}... {}", m.san())),
-            Color::Black => out.push(m.san()),
-        }
-        after_comment = false;
-        if let Some(Some(c)) = comments.get(i) {
-            // Braces end a comment: keep them out of its text.
-            out.push(format!("{{{}}}", c.replace(['{', '}'], "")));
-            after_comment = true;
-        }
-        if turn == Color::Black {
-            number += 1;
-        }
-        turn = !turn;
-    }
-    out.join(" ")
 }
 
 /// The variant as the `Variant` tag says it: `pawns 5x5`, with
@@ -126,6 +89,7 @@ pub fn line_pgn(pos: &Position, value: Value, line: &[Move]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::notation::numbered_moves;
     use crate::rules::{parse_position, Board, Rules};
 
     #[test]

@@ -16,6 +16,7 @@ pub(crate) mod dead;
 pub(crate) mod error;
 pub(crate) mod fen;
 pub(crate) mod moves;
+pub(crate) mod numbering;
 pub(crate) mod parse;
 pub(crate) mod perft;
 pub(crate) mod position;
@@ -43,7 +44,9 @@ pub use unmove::{retro_perft, UnMove};
 pub use value::{Value, Wdl};
 pub use variant::{Board, BoardError, Rules, Variant};
 
-/// Position text: the FEN-like notation of `docs/RULES.md`.
+/// Position text (the FEN-like notation of `docs/RULES.md`) and numbered
+/// move text.
 pub mod notation {
     pub use super::fen::{parse, write};
+    pub use super::numbering::{numbered_moves, numbered_with_comments};
 }

@@ -94,7 +94,7 @@ impl Manager {
         let place = if line.is_empty() {
             "the root".to_string()
         } else {
-            crate::explore::pgn::numbered_moves(&self.root, &line)
+            crate::rules::notation::numbered_moves(&self.root, &line)
         };
         Some(format!("{place}: does {} {asked}?", pos.turn()))
     }
