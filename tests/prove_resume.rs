@@ -9,9 +9,8 @@ mod common;
 
 use common::proof::*;
 use common::*;
-use peasant::prove::{
-    self, Answer, LogContents, LogWriter, Manager, ManagerConfig, Method, RunEnd,
-};
+use peasant::prove::{self, Answer, LogContents, LogWriter, Manager, ManagerConfig, RunEnd};
+use peasant::solve::Method;
 use peasant::*;
 use std::path::Path;
 use std::process::Command;

@@ -9,8 +9,9 @@ mod common;
 use common::proof::*;
 use common::*;
 use peasant::prove::{
-    self, Answer, LogWriter, Manager, Method, RunEnd, ThreadWorkers, WorkerConfig, Workers,
+    self, Answer, LogWriter, Manager, RunEnd, ThreadWorkers, WorkerConfig, Workers,
 };
+use peasant::solve::Method;
 use peasant::*;
 use std::sync::atomic::AtomicBool;
 

@@ -14,6 +14,7 @@ mod solve;
 mod verify;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use peasant::solve::Method;
 use peasant::{parse_position, Board, Position, Rules};
 
 // The exit statuses of every command, here only.
@@ -220,23 +221,23 @@ fn one_line(text: &str) -> String {
     }
 }
 
-/// `--method`: the search of `solve` and of `prove`'s workers.
+/// `--method`: the search of `solve` and of `prove`'s workers
+/// ([`peasant::solve::Method`], spelt as its `Display` spells it). The
+/// variants have no doc comments: clap would list them in `--help` and
+/// switch it to its long form (`--method`'s own text names them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Method {
-    /// Alpha-beta (`Solver`).
-    #[value(name = "ab")]
-    AlphaBeta,
-    /// Proof-number search, df-pn (`PnSolver`): win/draw/loss only.
-    #[value(name = "pn")]
-    ProofNumber,
+pub enum MethodArg {
+    // Alpha-beta.
+    Ab,
+    // Proof-number search.
+    Pn,
 }
 
-impl Method {
-    /// The flag's spelling: `ab` or `pn`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Method::AlphaBeta => "ab",
-            Method::ProofNumber => "pn",
+impl From<MethodArg> for Method {
+    fn from(m: MethodArg) -> Method {
+        match m {
+            MethodArg::Ab => Method::AlphaBeta,
+            MethodArg::Pn => Method::ProofNumber,
         }
     }
 }
@@ -245,13 +246,13 @@ impl Method {
 mod tests {
     use super::*;
 
-    /// `Method::name` spells each method as the flag reads it.
+    /// Each `--method` value is the method's own spelling.
     #[test]
-    fn method_names_are_the_flag_spellings() {
-        for m in Method::value_variants() {
+    fn method_flags_are_the_methods_spellings() {
+        for m in MethodArg::value_variants() {
             let value = m.to_possible_value().expect("no method is skipped");
-            assert_eq!(m.name(), value.get_name());
-            assert_eq!(Method::from_str(m.name(), false), Ok(*m));
+            assert_eq!(Method::from(*m).to_string(), value.get_name());
         }
+        assert_eq!(MethodArg::value_variants().len(), 2);
     }
 }

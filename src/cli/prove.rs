@@ -15,39 +15,19 @@
 //! `--max-jobs`, 130 stopped by Ctrl-C (the log keeps every finished job).
 
 use super::solve::solve_error;
-use super::{print_json, CliError, GlobalArgs, EXIT_INTERRUPTED, EXIT_STOPPED};
-use clap::{ArgGroup, Args, ValueEnum};
+use super::{print_json, CliError, GlobalArgs, MethodArg, EXIT_INTERRUPTED, EXIT_STOPPED};
+use clap::{ArgGroup, Args};
 use peasant::prove::{
     self, simulate, snapshot, CheckOptions, CheckReport, LogContents, Manager, ManagerConfig,
-    Method, RunEnd, RunOptions, ThreadWorkers, WorkerConfig, WorkerTable,
+    RunEnd, RunOptions, ThreadWorkers, WorkerConfig, WorkerTable,
 };
-use peasant::solve::SharedPnTable;
+use peasant::solve::{Method, SharedPnTable};
 use peasant::{Position, Tablebase, Variant, Wdl};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-/// The search a proof's workers run (`--method`). The variants have no
-/// doc comments: clap would list them in `--help` and switch it to its
-/// long form (`--method`'s own text names them).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum MethodArg {
-    // Alpha-beta.
-    Ab,
-    // Proof-number search.
-    Pn,
-}
-
-impl From<MethodArg> for Method {
-    fn from(m: MethodArg) -> Method {
-        match m {
-            MethodArg::Ab => Method::AlphaBeta,
-            MethodArg::Pn => Method::ProofNumber,
-        }
-    }
-}
 
 /// `prove`'s flags. Exactly one mode is given (clap refuses any other
 /// combination, exit status 2): a position to prove, `--status`, `--check`,

@@ -14,11 +14,11 @@
 //! Ctrl-C (exit status 130) or by `--max-nodes` (exit status 3). The same
 //! command then resumes where it stopped.
 
-use super::{print_json, CliError, GlobalArgs, Method, EXIT_INTERRUPTED, EXIT_STOPPED};
-use clap::{Args, ValueEnum};
-use peasant::solve::{Event, Finished, Goal, Session, SessionConfig, Solve};
+use super::{print_json, CliError, GlobalArgs, MethodArg, EXIT_INTERRUPTED, EXIT_STOPPED};
+use clap::Args;
+use peasant::solve::{Event, Finished, Goal, Method, Session, SessionConfig, Solve};
 use peasant::{
-    rules::CanonicalRules,
+    rules::{CanonicalRules, SettingError},
     solve::{
         PnConfig, PnEpsilon, PnInit, ProvenError, RootSolution, SearchConfig, Shortcuts, Solution,
         SolveError, SolveStats,
@@ -27,6 +27,7 @@ use peasant::{
 };
 use serde_json::json;
 use std::path::{Path, PathBuf};
+use std::str::FromStr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -44,22 +45,22 @@ pub struct SolveArgs {
         default_value = "ab",
         hide_possible_values = true
     )]
-    pub method: Method,
+    pub method: MethodArg,
     /// With --method pn: how unsearched nodes' numbers start: guided
     /// (mobility plus the move's guess cost), mobility or one (to measure).
     #[arg(
         long,
         hide = true,
-        value_enum,
         value_name = "INIT",
-        default_value = "guided"
+        default_value = "guided",
+        value_parser = setting::<PnInit>
     )]
-    pub pn_init: PnInitArg,
+    pub pn_init: PnInit,
     /// With --method pn: "stick" (the best child keeps the search until the
     /// node's own threshold), or the epsilon of the 1+epsilon trick as a
     /// shift (epsilon = 2^-SHIFT), or "off" for plain df-pn (to measure).
     #[arg(long, hide = true, value_name = "SHIFT", default_value = "stick",
-          value_parser = parse_pn_epsilon)]
+          value_parser = setting::<PnEpsilon>)]
     pub pn_epsilon: PnEpsilon,
     /// With --method pn: weak proof numbers (max instead of sum; to measure).
     #[arg(long, hide = true)]
@@ -125,11 +126,11 @@ pub struct SolveArgs {
     #[arg(
         long,
         hide = true,
-        value_enum,
         value_name = "RULES",
-        default_value = "all"
+        default_value = "all",
+        value_parser = setting::<CanonicalRules>
     )]
-    pub canonical: CanonicalArg,
+    pub canonical: CanonicalRules,
     /// Keep proven results in FILE: load them first if FILE exists, save
     /// them while solving, at the end and when stopped (Ctrl-C or
     /// --max-nodes); run the same command again to resume.
@@ -152,56 +153,10 @@ pub struct SolveArgs {
     pub quiet: bool,
 }
 
-/// `--pn-init`: how the proof-number search starts unsearched nodes'
-/// numbers ([`PnInit`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum PnInitArg {
-    // Mobility plus the cost of the move that led to the node (the default).
-    Guided,
-    // The number of legal moves alone.
-    Mobility,
-    // One and one (to measure).
-    One,
-}
-
-impl From<PnInitArg> for PnInit {
-    fn from(init: PnInitArg) -> PnInit {
-        match init {
-            PnInitArg::Guided => PnInit::Guided,
-            PnInitArg::Mobility => PnInit::Mobility,
-            PnInitArg::One => PnInit::One,
-        }
-    }
-}
-
-/// `--canonical`: which canonical-form rules the search applies.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum CanonicalArg {
-    // Every rule (the default).
-    All,
-    // Walls, but no frozen islands.
-    Walls,
-    // The colour flip and the whole-board mirror only.
-    Flip,
-}
-
-impl From<CanonicalArg> for CanonicalRules {
-    fn from(rules: CanonicalArg) -> CanonicalRules {
-        match rules {
-            CanonicalArg::All => CanonicalRules::ALL,
-            CanonicalArg::Walls => CanonicalRules {
-                walls: true,
-                islands: false,
-            },
-            CanonicalArg::Flip => CanonicalRules::FLIP_MIRROR,
-        }
-    }
-}
-
-/// Reads `--pn-epsilon`: `stick`, `off` or a shift 0..31 ([`PnEpsilon`]).
-fn parse_pn_epsilon(text: &str) -> Result<PnEpsilon, String> {
-    text.parse()
-        .map_err(|e: peasant::rules::SettingError| e.to_string())
+/// Reads a search setting (`--pn-init`, `--pn-epsilon`, `--canonical`)
+/// as the library spells it.
+fn setting<T: FromStr<Err = SettingError>>(text: &str) -> Result<T, String> {
+    text.parse().map_err(|e: SettingError| e.to_string())
 }
 
 /// More root threads than any machine this runs on has cores.
@@ -326,7 +281,7 @@ impl SolveArgs {
         if let Some(path) = &self.save {
             save_path_writable(path)?;
         }
-        if self.method == Method::ProofNumber && self.dtm {
+        if self.method == MethodArg::Pn && self.dtm {
             return Err(CliError::input(
                 "--dtm needs --method ab: proof-number search answers win/draw/loss only",
             ));
@@ -359,7 +314,7 @@ impl SolveArgs {
     fn search(&self) -> Search {
         let search = SearchConfig {
             hash_mb: self.hash_mb,
-            canonical: self.canonical.into(),
+            canonical: self.canonical,
             threads: self.threads,
             max_nodes: self.max_nodes,
             shortcuts: Shortcuts {
@@ -369,7 +324,7 @@ impl SolveArgs {
                 bound: !self.no_bound,
             },
         };
-        match self.method {
+        match Method::from(self.method) {
             Method::AlphaBeta => Search::AlphaBeta(SolverConfig {
                 search,
                 dtm: self.dtm,
@@ -386,7 +341,7 @@ impl SolveArgs {
                     },
                     ..search
                 },
-                init: self.pn_init.into(),
+                init: self.pn_init,
                 epsilon: self.pn_epsilon,
                 weak: self.pn_weak,
             }),
@@ -470,7 +425,7 @@ impl Plan {
             "seconds": s.seconds,
             "threads": self.search.common().threads,
             "hash_mb": self.search.common().hash_mb,
-            "method": self.search.method().name(),
+            "method": self.search.method().to_string(),
             "loaded": s.loaded,
             "saved": s.saved.map(|(_, n)| n),
         })
@@ -678,15 +633,16 @@ fn print_event(event: Event) {
 mod tests {
     use super::*;
 
-    /// `--pn-epsilon` reads as the hand-written parser read it.
+    /// `--pn-epsilon` reads `stick`, `off` and shifts 0..31, nothing else.
     #[test]
     fn pn_epsilon_spellings() {
-        assert_eq!(parse_pn_epsilon("stick"), Ok(PnEpsilon::Stick));
-        assert_eq!(parse_pn_epsilon("off"), Ok(PnEpsilon::Plain));
-        assert_eq!(parse_pn_epsilon("0"), Ok(PnEpsilon::Shift(0)));
-        assert_eq!(parse_pn_epsilon("31"), Ok(PnEpsilon::Shift(31)));
+        let parse = setting::<PnEpsilon>;
+        assert_eq!(parse("stick"), Ok(PnEpsilon::Stick));
+        assert_eq!(parse("off"), Ok(PnEpsilon::Plain));
+        assert_eq!(parse("0"), Ok(PnEpsilon::Shift(0)));
+        assert_eq!(parse("31"), Ok(PnEpsilon::Shift(31)));
         for bad in ["32", "-1", "", "Stick", "1.5"] {
-            assert!(parse_pn_epsilon(bad).is_err(), "{bad}");
+            assert!(parse(bad).is_err(), "{bad}");
         }
     }
 }

@@ -6,7 +6,8 @@
 
 use super::log::{question_text, Answer, Damage, LogContents};
 use super::manager::{Manager, ManagerConfig};
-use super::worker::{solver_config, Method, WorkerConfig};
+use super::worker::{solver_config, WorkerConfig};
+use crate::solve::Method;
 use crate::solve::{Question, SolveError};
 use crate::{Position, Solver, SplitMix64};
 use std::fmt;

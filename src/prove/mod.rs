@@ -4,7 +4,7 @@
 //! promising open leaves ("does the side to move win?", "does it avoid
 //! losing?", each with a node budget) to workers ([`Workers`]: local
 //! threads, or MPI ranks with the `mpi` feature) that run the alpha-beta
-//! solver of stage 5 or its proof-number solver ([`Method`]). A job whose
+//! solver of stage 5 or its proof-number solver ([`crate::solve::Method`]). A job whose
 //! budget runs out is continued with a bigger budget, and its position is
 //! expanded one ply once the budget would pass the largest (or at once
 //! when workers are idle; see [`manager`]). Every finished job is appended
@@ -42,6 +42,6 @@ pub use run::{
 };
 pub use warm::{WarmStore, WARM_DIR};
 pub use worker::{
-    run_job, Job, JobEnd, JobResult, JobSolver, Method, ThreadWorkers, WorkerConfig, WorkerError,
+    run_job, Job, JobEnd, JobResult, JobSolver, ThreadWorkers, WorkerConfig, WorkerError,
     WorkerTable, Workers,
 };

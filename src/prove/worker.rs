@@ -12,8 +12,8 @@ use crate::prove::log::Answer;
 use crate::prove::warm::Warm;
 use crate::rules::{canonical, position_key, Move, Position, Variant};
 use crate::solve::{
-    PnConfig, PnEntry, PnSolver, Question, SharedPnTable, SharedTable, Solve, SolveError, Solver,
-    SolverConfig,
+    Method, PnConfig, PnEntry, PnSolver, Question, SharedPnTable, SharedTable, Solve, SolveError,
+    Solver, SolverConfig,
 };
 use crate::table::Tablebase;
 use std::collections::HashSet;
@@ -273,17 +273,6 @@ pub trait Workers {
     fn interrupt(&mut self) -> bool {
         false
     }
-}
-
-/// Which search answers a worker's jobs.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Method {
-    /// The alpha-beta [`Solver`]: the pawn game and the Pawn Race.
-    #[default]
-    AlphaBeta,
-    /// The proof-number [`PnSolver`]: Peasants' Chess draws (the value of
-    /// 5x8 in 71,468,085 nodes with `solve --method pn --value-only`).
-    ProofNumber,
 }
 
 /// The search one worker runs its jobs with.

@@ -18,7 +18,7 @@ pub(crate) mod tt;
 pub(crate) mod types;
 
 pub use alphabeta::{SharedTable, Solver};
-pub use config::{PnConfig, PnEpsilon, PnInit, SearchConfig, Shortcuts, SolverConfig};
+pub use config::{Method, PnConfig, PnEpsilon, PnInit, SearchConfig, Shortcuts, SolverConfig};
 pub use crosscheck::{
     cross_check, CrossCheckConfig, CrossCheckError, CrossCheckReport, Disagreement,
 };

@@ -5,9 +5,10 @@
 
 use super::{run_peasant, temp_dir, TempDir};
 use peasant::prove::{
-    self, Answer, LogContents, LogWriter, Manager, ManagerConfig, Method, RunEnd, RunOptions,
+    self, Answer, LogContents, LogWriter, Manager, ManagerConfig, RunEnd, RunOptions,
     ThreadWorkers, WorkerConfig,
 };
+use peasant::solve::Method;
 use peasant::{parse_position, Move, Position, Rules, Solver, SolverConfig, Variant, Wdl};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
