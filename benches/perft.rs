@@ -2,13 +2,13 @@
 //!
 //! Each bench checks its count against the known value before timing it, and
 //! reports leaf nodes per second (criterion's `Throughput::Elements`), which
-//! is the per-core figure since `peasant::perft` runs on one thread.
+//! is the per-core figure since `peasant::rules::perft` runs on one thread.
 //! Filter by name as usual, e.g. `cargo bench --bench perft -- peasants`.
 
 use criterion::{
     black_box, criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput,
 };
-use peasant::{parse_position, perft, Board, Rules};
+use peasant::rules::{parse_position, perft, Board, Rules};
 use std::time::Duration;
 
 /// One bench: a start position, a depth and its known perft count. The counts

@@ -4,7 +4,10 @@
 //!     cargo run --release -- --board 5x5 gen --max-pawns 10
 //!     cargo run --release --example probe -- tables 5x5 pawngame
 
-use peasant::{parse_position, Board, Rules, Tablebase, Variant};
+use peasant::{
+    rules::{parse_position, Board, Rules, Variant},
+    table::Tablebase,
+};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {

@@ -10,8 +10,8 @@
 //!     search as it is) | mobility (depth-first, moves ordered by their
 //!     replies alone) | epsilon (the 1+ε trick with mobility)]])
 
+use peasant::rules::Wdl;
 use peasant::solve::Question;
-use peasant::Wdl;
 use std::process::ExitCode;
 
 mod proof_args;

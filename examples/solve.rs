@@ -5,7 +5,10 @@
 //!     cargo run --release --example solve -- 4x8 peasants
 
 use peasant::solve::SearchConfig;
-use peasant::{parse_position, Board, Rules, Solver, SolverConfig};
+use peasant::{
+    rules::{parse_position, Board, Rules},
+    solve::{Solver, SolverConfig},
+};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {

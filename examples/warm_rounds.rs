@@ -8,7 +8,10 @@
 //!     (BOARD POSITION wins|avoids-loss ROUND_NODES K [HASH_MB, default 256])
 
 use peasant::solve::{PnConfig, Question, SearchConfig, SolveError};
-use peasant::{parse_position, Board, PnSolver, Rules};
+use peasant::{
+    rules::{parse_position, Board, Rules},
+    solve::PnSolver,
+};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {

@@ -4,16 +4,16 @@
 //! The library is a pipeline, one module a stage, in the order of their
 //! imports (each stage builds on the stages before it):
 //!
-//! 1. [`rules`]: boards, position text, [`Position`] with its moves and
+//! 1. [`rules`]: boards, position text, [`Position`](rules::Position) with its moves and
 //!    un-moves, perft, values, canonical forms, the proven rule shortcuts;
 //! 2. [`index`]: material classes and the perfect hash that numbers the
 //!    positions of a class, and which positions a table holds;
 //! 3. [`table`]: the compressed, checksummed table files and the
-//!    [`Tablebase`] that probes them;
+//!    [`Tablebase`](table::Tablebase) that probes them;
 //! 4. [`generate`]: the generator that values every position of a class
 //!    and writes its table;
 //! 5. [`solve`]: the alpha-beta and proof-number searches, save files and
-//!    the [`Session`] that runs a long solve;
+//!    the [`Session`](solve::Session) that runs a long solve;
 //! 6. [`prove`]: the proof manager, which farms a proof's questions to
 //!    workers and keeps their answers in a durable log;
 //! 7. [`explore`]: what a person sees: board pictures, PGN, the oracle
@@ -27,7 +27,7 @@
 //! # Counting moves
 //!
 //! ```
-//! use peasant::{parse_position, perft, Board, Rules};
+//! use peasant::rules::{parse_position, perft, Board, Rules};
 //!
 //! let start = parse_position("peasants", Some(Board::STANDARD), Rules::default()).unwrap();
 //! // Only the eight pawns of rank 3 can move: the second rank is blocked.
@@ -38,7 +38,8 @@
 //! # Solving a position
 //!
 //! ```
-//! use peasant::{parse_position, Board, Rules, Solver, SolverConfig, Wdl};
+//! use peasant::rules::{parse_position, Board, Rules, Wdl};
+//! use peasant::solve::{Solver, SolverConfig};
 //!
 //! let board = Board::new(5, 5).unwrap();
 //! let start = parse_position("pawngame", Some(board), Rules::default()).unwrap();
@@ -55,7 +56,8 @@
 //!
 //! ```
 //! use peasant::generate::{generate, GenConfig, Target};
-//! use peasant::{parse_position, Board, Rules, Tablebase, Value, Variant};
+//! use peasant::rules::{parse_position, Board, Rules, Value, Variant};
+//! use peasant::table::Tablebase;
 //!
 //! let dir = std::env::temp_dir().join(format!("peasant-doc-{}", std::process::id()));
 //! let variant = Variant::new(Board::new(4, 4).unwrap(), Rules::default());
@@ -84,10 +86,6 @@ pub mod serve;
 pub mod solve;
 pub mod table;
 
-pub use index::Material;
+// Each public item has one path, in its stage's module; the crate's root
+// adds only what belongs to no stage.
 pub use rng::SplitMix64;
-pub use rules::{
-    parse_position, perft, Board, Color, Move, Position, Rules, Square, Value, Variant, Wdl,
-};
-pub use solve::{PnSolver, Session, Solver, SolverConfig};
-pub use table::Tablebase;

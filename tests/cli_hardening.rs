@@ -10,7 +10,11 @@
 mod common;
 
 use common::gen;
-use peasant::{table::file_name, Board, Material, Rules, Variant};
+use peasant::{
+    index::Material,
+    rules::{Board, Rules, Variant},
+    table::file_name,
+};
 use std::path::{Path, PathBuf};
 use std::process::Output;
 

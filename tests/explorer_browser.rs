@@ -12,8 +12,8 @@
 mod common;
 
 use peasant::explore::{Budget, Oracle};
+use peasant::rules::{parse_position, Rules};
 use peasant::serve::Server;
-use peasant::{parse_position, Rules};
 use serde_json::{json, Value as Json};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
@@ -260,8 +260,8 @@ fn pawns_of(fen: &str) -> Vec<String> {
     let pos = parse_position(fen, None, Rules::default()).unwrap();
     let mut out = Vec::new();
     for (color, name) in [
-        (peasant::Color::White, "white"),
-        (peasant::Color::Black, "black"),
+        (peasant::rules::Color::White, "white"),
+        (peasant::rules::Color::Black, "black"),
     ] {
         for sq in pos.pawns(color) {
             out.push(format!("pawn {name}@{sq}"));

@@ -8,7 +8,12 @@
 mod common;
 
 use common::temp_dir;
-use peasant::{table::Table, Board, Material, Rules, SplitMix64, Variant};
+use peasant::{
+    index::Material,
+    rules::{Board, Rules, Variant},
+    table::Table,
+    SplitMix64,
+};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

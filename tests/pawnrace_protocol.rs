@@ -12,7 +12,10 @@
 mod common;
 
 use peasant::explore::pawnrace::{parse_gaps, same_setup, start_position, BLACK_WINS};
-use peasant::{rules::Outcome, Color, Move, Position, Rules, SplitMix64};
+use peasant::{
+    rules::{Color, Move, Outcome, Position, Rules},
+    SplitMix64,
+};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Stdio};
 use std::time::{Duration, Instant};
@@ -306,9 +309,8 @@ fn book_covers_the_first_moves_of_its_gaps() {
 fn book_replies_win() {
     use peasant::explore::pawnrace::BOOK;
     use peasant::{
-        parse_position,
-        solve::{Question, SearchConfig},
-        Solver, SolverConfig,
+        rules::parse_position,
+        solve::{Question, SearchConfig, Solver, SolverConfig},
     };
     let solver = Solver::new(
         SolverConfig {

@@ -9,10 +9,8 @@
 mod naive;
 
 use naive::{End, Game, NMove, Opts, Rng, Side};
-use peasant::{
-    parse_position, perft,
-    rules::{notation as fen, Outcome},
-    Board, Color, Move, Position, Rules, Square,
+use peasant::rules::{
+    notation as fen, parse_position, perft, Board, Color, Move, Outcome, Position, Rules, Square,
 };
 
 /// Perft is compared at increasing depth up to this one...

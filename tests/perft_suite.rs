@@ -10,7 +10,7 @@
 mod naive;
 
 use naive::{Game, Opts};
-use peasant::{parse_position, perft, Board, Position, Rules};
+use peasant::rules::{parse_position, perft, Board, Position, Rules};
 
 const SUITE: &str = include_str!("perft.epd");
 /// Counts above this are skipped unless `PEASANT_PERFT_FULL=1`.

@@ -7,7 +7,7 @@
 mod common;
 
 use common::{minimax, MinimaxMemo};
-use peasant::{parse_position, Board, Color, Position, Rules, Value};
+use peasant::rules::{parse_position, Board, Color, Position, Rules, Value};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{ChildStdout, Stdio};
 

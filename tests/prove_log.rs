@@ -8,7 +8,8 @@ mod common;
 use common::proof::*;
 use common::*;
 use peasant::prove::{self, RunEnd};
-use peasant::*;
+use peasant::rules::{parse_position, Rules, Variant};
+use peasant::solve::{Solver, SolverConfig};
 
 /// Resumes the 5x5 proof in `d` with `--all-moves --json`.
 fn resume_5x5_json(d: &str) -> (i32, String, String) {

@@ -9,6 +9,8 @@ mod common;
 use common::proof::*;
 use common::*;
 use peasant::prove::{self, Answer, LogContents, LogWriter, Manager, ManagerConfig, RunEnd};
+use peasant::rules::Position;
+use peasant::solve::Solver;
 use peasant::*;
 
 /// An `--all-moves` proof settles the root's value first. As in the 6x8

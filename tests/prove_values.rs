@@ -11,6 +11,7 @@ use common::*;
 use peasant::prove::{
     self, Answer, LogWriter, Manager, RunEnd, ThreadWorkers, WorkerConfig, Workers,
 };
+use peasant::rules::{Position, Rules, Variant};
 use peasant::solve::Method;
 use peasant::*;
 use std::sync::atomic::AtomicBool;

@@ -8,8 +8,8 @@ mod common;
 
 use common::{minimax, MinimaxMemo};
 use peasant::explore::{Budget, Oracle};
+use peasant::rules::{parse_position, Board, Position, Rules, Value, Variant};
 use peasant::serve::Server;
-use peasant::{parse_position, Board, Position, Rules, Value, Variant};
 use serde_json::Value as Json;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};

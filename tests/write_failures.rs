@@ -17,7 +17,7 @@
 mod common;
 
 use peasant::prove;
-use peasant::{Board, Rules, Variant};
+use peasant::rules::{Board, Rules, Variant};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::Duration;

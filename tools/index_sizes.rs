@@ -1,7 +1,10 @@
 //! Index sizes of every class of a board up to a pawn count, by total.
 //!
 //!     cargo run --release --example index_sizes -- 8x8 7
-use peasant::{index::Index, Board, Material, Rules, Variant};
+use peasant::{
+    index::{Index, Material},
+    rules::{Board, Rules, Variant},
+};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();

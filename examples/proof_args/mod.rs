@@ -3,7 +3,10 @@
 //! position and a proof-number solver set up as they say.
 
 use peasant::solve::{PnConfig, PnEpsilon, PnInit, SearchConfig};
-use peasant::{parse_position, Board, PnSolver, Position, Rules};
+use peasant::{
+    rules::{parse_position, Board, Position, Rules},
+    solve::PnSolver,
+};
 
 /// The position and the solver `args` name; the usage line of `name`
 /// otherwise.

@@ -4,8 +4,9 @@ use super::{print_json, CliError, GlobalArgs};
 use clap::Args;
 use peasant::{
     generate::{available_memory, generate, ClassReport, GenConfig, GenError, Target},
+    index::Material,
+    rules::{Board, Variant},
     table::{verify_tables, ClassCheck, VerifyReport},
-    Board, Material, Variant,
 };
 use serde_json::json;
 use std::path::PathBuf;

@@ -14,8 +14,8 @@ mod solve;
 mod verify;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use peasant::rules::{parse_position, Board, Position, Rules};
 use peasant::solve::Method;
-use peasant::{parse_position, Board, Position, Rules};
 
 // The exit statuses of every command, here only.
 
@@ -143,7 +143,7 @@ pub fn print_json(value: &serde_json::Value) {
 }
 
 /// The command-line flags that select `variant`, for messages.
-pub fn variant_flags(variant: peasant::Variant) -> String {
+pub fn variant_flags(variant: peasant::rules::Variant) -> String {
     let mut s = format!("--board {}", variant.board);
     if !variant.rules.en_passant {
         s.push_str(" --no-en-passant");

@@ -7,7 +7,10 @@ use super::{CliError, GlobalArgs};
 use clap::{Args, ValueEnum};
 use peasant::explore::pawnrace::{self, parse_gaps, ProtocolConfig, ProtocolError};
 use peasant::explore::{game, Player, PlayerConfig};
-use peasant::{Board, Color, Tablebase, Variant};
+use peasant::{
+    rules::{Board, Color, Variant},
+    table::Tablebase,
+};
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::time::Duration;

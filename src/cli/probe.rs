@@ -6,7 +6,10 @@ use super::{print_json, CliError, GlobalArgs};
 use clap::Args;
 use peasant::explore::pgn::result_tag;
 use peasant::rules::notation::numbered_moves;
-use peasant::{table::TableError, Move, Position, Tablebase, Value};
+use peasant::{
+    rules::{Move, Position, Value},
+    table::{TableError, Tablebase},
+};
 use serde_json::json;
 use std::path::PathBuf;
 

@@ -22,7 +22,10 @@ use peasant::prove::{
     RunEnd, RunOptions, ThreadWorkers, WorkerConfig, WorkerTable,
 };
 use peasant::solve::{Method, SharedPnTable};
-use peasant::{Position, Tablebase, Variant, Wdl};
+use peasant::{
+    rules::{Position, Variant, Wdl},
+    table::Tablebase,
+};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -551,11 +554,11 @@ impl ProveArgs {
                 self.job_nodes
             )));
         }
-        if self.warm_entries as u64 > prove::warm::MAX_ENTRIES {
+        if self.warm_entries as u64 > prove::MAX_WARM_ENTRIES {
             return Err(CliError::input(format!(
                 "--warm-entries {}: at most {} entries",
                 self.warm_entries,
-                prove::warm::MAX_ENTRIES
+                prove::MAX_WARM_ENTRIES
             )));
         }
         if self.job_growth < 2 {
@@ -774,7 +777,7 @@ impl ProveArgs {
             None => replay(&log, last.pos, last.all_moves),
             Some(text) => {
                 let v = log.variant;
-                let pos = peasant::parse_position(text, Some(v.board), v.rules)
+                let pos = peasant::rules::parse_position(text, Some(v.board), v.rules)
                     .map_err(CliError::input)?;
                 if pos.outcome().is_some() {
                     return Err(CliError::input(format!(

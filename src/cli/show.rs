@@ -3,7 +3,7 @@
 use super::{print_json, CliError, GlobalArgs};
 use clap::Args;
 use peasant::explore::svg::{board_svg, on_board, parse_uci_squares, SvgOptions};
-use peasant::{rules::Outcome, Position};
+use peasant::rules::{Outcome, Position};
 use serde_json::json;
 use std::path::Path;
 
@@ -86,8 +86,8 @@ fn show_json(pos: &Position, moves: &[String]) -> serde_json::Value {
         "seventh_rank_wins": variant.rules.seventh_rank_wins,
         "turn": pos.turn().name(),
         "en_passant": pos.ep_square().map(|s| s.to_string()),
-        "white_pawns": pos.pawns(peasant::Color::White).count(),
-        "black_pawns": pos.pawns(peasant::Color::Black).count(),
+        "white_pawns": pos.pawns(peasant::rules::Color::White).count(),
+        "black_pawns": pos.pawns(peasant::rules::Color::Black).count(),
         "moves": moves,
         "outcome": outcome_json(pos),
     })

@@ -18,12 +18,12 @@ use super::{print_json, CliError, GlobalArgs, MethodArg, EXIT_INTERRUPTED, EXIT_
 use clap::Args;
 use peasant::solve::{Event, Finished, Goal, Method, Session, SessionConfig, Solve};
 use peasant::{
-    rules::{CanonicalRules, SettingError},
+    rules::{CanonicalRules, Move, Position, SettingError},
     solve::{
-        PnConfig, PnEpsilon, PnInit, ProvenError, RootSolution, SearchConfig, Shortcuts, Solution,
-        SolveError, SolveStats,
+        PnConfig, PnEpsilon, PnInit, PnSolver, ProvenError, RootSolution, SearchConfig, Shortcuts,
+        Solution, SolveError, SolveStats, Solver, SolverConfig,
     },
-    Move, PnSolver, Position, Solver, SolverConfig, Tablebase,
+    table::Tablebase,
 };
 use serde_json::json;
 use std::path::{Path, PathBuf};

@@ -9,7 +9,7 @@ use super::solve::solve_error;
 use super::{print_json, CliError, GlobalArgs};
 use clap::Args;
 use peasant::solve::{cross_check, CrossCheckConfig, CrossCheckError, CrossCheckReport};
-use peasant::{Tablebase, Variant};
+use peasant::{rules::Variant, table::Tablebase};
 use serde_json::json;
 use std::path::PathBuf;
 use std::time::Instant;

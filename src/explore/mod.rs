@@ -1,17 +1,21 @@
 //! Stage 7, playing and exploring: what a person sees of the solved
 //! games. Board pictures ([`svg`]), PGN text ([`pgn`]), the oracle that
 //! answers a position from the tables, proven results or a bounded search
-//! and says which ([`oracle`]; proven results come from the proof
-//! manager's logs, [`proofs`]), a player with a clock ([`engine`]), the
+//! and says which ([`Oracle`]; proven results come from the proof
+//! manager's logs, [`ProofLogs`]), a player with a clock ([`Player`]), the
 //! terminal game against perfect play ([`game`]) and the Pawn Race
 //! tournament's line protocol ([`pawnrace`]).
 
-pub mod engine;
+// Each item has one path: the modules that are namespaces of their own
+// (`game`, `pawnrace`, `pgn`, `svg`) are public and their items are not
+// re-exported; the others are private and their items are re-exported
+// here.
+mod engine;
 pub mod game;
-pub mod oracle;
+pub(crate) mod oracle;
 pub mod pawnrace;
 pub mod pgn;
-pub mod proofs;
+pub(crate) mod proofs;
 pub mod svg;
 
 pub use engine::{Choice, Player, PlayerConfig};

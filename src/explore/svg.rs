@@ -4,7 +4,7 @@
 //!
 //! ```
 //! use peasant::explore::svg::{board_svg, SvgOptions};
-//! use peasant::{parse_position, Board, Rules};
+//! use peasant::{rules::{parse_position, Board, Rules}};
 //!
 //! let pos = parse_position("pawngame", Some(Board::new(5, 5).unwrap()), Rules::default()).unwrap();
 //! let svg = board_svg(&pos, &SvgOptions::default());

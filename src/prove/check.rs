@@ -9,7 +9,7 @@ use super::manager::{Manager, ManagerConfig};
 use super::worker::{solver_config, WorkerConfig};
 use crate::solve::Method;
 use crate::solve::{Question, SolveError};
-use crate::{Position, Solver, SplitMix64};
+use crate::{rules::Position, solve::Solver, SplitMix64};
 use std::fmt;
 
 /// What [`check`] does beyond the log itself.
@@ -207,7 +207,7 @@ mod tests {
     use super::*;
     use crate::prove::log::{JobRecord, LineKind, RootRecord};
     use crate::rules::canonical;
-    use crate::{parse_position, Board, Rules};
+    use crate::rules::{parse_position, Board, Rules};
 
     fn config() -> CheckOptions {
         CheckOptions {
@@ -223,7 +223,7 @@ mod tests {
     fn true_log() -> LogContents {
         let board: Board = "4x5".parse().unwrap();
         let pos = parse_position("pawngame", Some(board), Rules::default()).unwrap();
-        let mut config = crate::SolverConfig::default();
+        let mut config = crate::solve::SolverConfig::default();
         config.search.hash_mb = 1;
         let solver = Solver::new(config, None).unwrap();
         let mut jobs = Vec::new();

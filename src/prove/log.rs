@@ -36,7 +36,7 @@
 //!
 //! A line is written with one `write` of the whole line, so a killed process
 //! leaves either the whole line or a torn last line, and the file is synced
-//! to disk at most [`SYNC_EVERY`] apart (and at the end), so a machine crash
+//! to disk at most `SYNC_EVERY` (one second) apart (and at the end), so a machine crash
 //! loses at most that much. A torn, damaged or foreign line is reported and
 //! ignored, never believed. Two logs of the same game merge by plain
 //! concatenation (header lines may repeat) or by `peasant prove --merge`.
@@ -699,7 +699,7 @@ pub struct LogWriter {
     variant: Variant,
     last_sync: Instant,
     dirty: bool,
-    /// Sync after every line instead of at most [`SYNC_EVERY`] apart.
+    /// Sync after every line instead of at most `SYNC_EVERY` (one second) apart.
     pub sync_each_line: bool,
 }
 

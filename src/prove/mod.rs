@@ -7,8 +7,9 @@
 //! solver of stage 5 or its proof-number solver ([`crate::solve::Method`]). A job whose
 //! budget runs out is continued with a bigger budget, and its position is
 //! expanded one ply once the budget would pass the largest (or at once
-//! when workers are idle; see [`manager`]). Every finished job is appended
-//! to a durable, checksummed text log ([`log`]) in the proof directory, so
+//! when workers are idle; see [`Manager`]). Every finished job is appended
+//! to a durable, checksummed text log ([`LogWriter`], [`read_dir_log`]) in
+//! the proof directory, so
 //! a killed run resumes from the log, nothing logged is solved again, and
 //! logs of several machines merge. A run ([`run()`]) reports what it does
 //! through [`RunEvent`]s; the library prints nothing.
@@ -16,18 +17,22 @@
 //! It hands on the value of a position (and of every first move) with the
 //! log that proves it, which `peasant prove --check` re-checks.
 
-pub mod check;
-pub mod emulate;
-pub mod log;
-pub mod manager;
+// Each item has one path: the modules that are namespaces of their own
+// (`mpi`, `simulate`, `snapshot`) are public and their items are not
+// re-exported; the others are private and their items are re-exported
+// here.
+mod check;
+mod emulate;
+pub(crate) mod log;
+mod manager;
 #[cfg(feature = "mpi")]
 pub mod mpi;
-pub mod pair;
-pub mod run;
+mod pair;
+mod run;
 pub mod simulate;
 pub mod snapshot;
-pub mod warm;
-pub mod worker;
+pub(crate) mod warm;
+mod worker;
 
 pub use check::{check, replay, CheckOptions, CheckReport, Problem};
 pub use emulate::{EmulatedWorkers, Emulation};
@@ -40,7 +45,7 @@ pub use pair::{ByQuestion, Pair};
 pub use run::{
     progress_line, run, run_with_events, Progress, RunEnd, RunError, RunEvent, RunOptions,
 };
-pub use warm::{WarmStore, WARM_DIR};
+pub use warm::{WarmStore, MAX_ENTRIES as MAX_WARM_ENTRIES, WARM_DIR};
 pub use worker::{
     run_job, Job, JobEnd, JobResult, JobSolver, ThreadWorkers, WorkerConfig, WorkerError,
     WorkerTable, Workers,

@@ -51,7 +51,7 @@ pub struct RunOptions<'a> {
     /// Stop once the run has lasted this long.
     pub max_time: Option<Duration>,
     /// Where the warm starts of `open` proof-number jobs are kept (see
-    /// [`crate::prove::warm`]); `None`: nowhere but in memory.
+    /// [`crate::prove::WarmStore`]); `None`: nowhere but in memory.
     pub warm: Option<&'a WarmStore>,
     /// Send [`RunEvent::JobStarts`] when a job whose budget is at least
     /// this many nodes starts, and [`RunEvent::JobEnds`] when it ends

@@ -3,7 +3,7 @@
 //! (`peasant prove --table-file PATH`), so that a job cut off by the end
 //! of a sitting goes on where it stopped instead of from its warm start.
 //!
-//! A warm start ([`crate::prove::warm`]) keeps a few hundred thousand
+//! A warm start ([`crate::prove::WarmStore`]) keeps a few hundred thousand
 //! entries and is small enough to commit; it saves part of a cut job's
 //! work (Peasants' Chess 5x8, "does white win?" cut after 25 M nodes: the
 //! next job took 53.7 M nodes from an empty table, 40.9 M with 262,144

@@ -5,7 +5,7 @@
 //! A proof-number worker whose job runs out of budget, or is interrupted
 //! when the run ends (`--max-seconds`, `--max-jobs` with jobs in flight,
 //! Ctrl-C), hands back the entries of its transposition table with the
-//! most work below them ([`PnSolver::heaviest`](crate::PnSolver::heaviest)).
+//! most work below them ([`PnSolver::heaviest`](crate::solve::PnSolver::heaviest)).
 //! The manager gives them to the pair's next job, which loads them into
 //! its table before it starts: in this run (its worker's table may have
 //! lost them, an MPI rank or an emulated worker never had them) and in

@@ -37,7 +37,7 @@ pub struct Job {
     pub budget: u64,
     /// The top of an earlier search of the same question, loaded into a
     /// proof-number worker's table before it starts (see
-    /// [`crate::prove::warm`]).
+    /// [`crate::prove::WarmStore`]).
     pub warm: Option<Warm>,
 }
 
@@ -136,7 +136,7 @@ pub struct JobResult {
     /// Seconds taken.
     pub seconds: f64,
     /// What the worker's table knew when the job ended about the positions
-    /// a few plies below the job's ([`harvest`]): canonical position,
+    /// a few plies below the job's (`harvest`): canonical position,
     /// question, answer. The proof manager settles those pairs with them
     /// instead of asking jobs, so the work of an `open` job is not lost
     /// when its position is expanded.
@@ -440,7 +440,7 @@ impl<'a> JobSolver<'a> {
 /// start, and one that comes back `open` or interrupted hands back its
 /// `warm_entries` heaviest table entries (none if 0). A job that was
 /// neither cancelled nor failed hands back what the solver knows
-/// [`WorkerConfig::harvest_plies`] plies below its position ([`harvest`]).
+/// [`WorkerConfig::harvest_plies`] plies below its position (`harvest`).
 pub fn run_job(
     solver: &JobSolver,
     stop: &AtomicBool,
@@ -587,7 +587,7 @@ pub struct WorkerConfig {
     /// hands on to its question's next job (0: none).
     pub warm_entries: usize,
     /// How many plies below a job's position its worker reports what its
-    /// table proved ([`harvest`]; 0: nothing).
+    /// table proved (`harvest`; 0: nothing).
     pub harvest_plies: usize,
 }
 

@@ -43,12 +43,12 @@
 //! An en passant right of the position is taken as if the pawn that just
 //! double-stepped stood on the square it skipped: its run then covers both.
 //!
-//! The alpha-beta search ([`crate::Solver`], `--no-bound` to compare) takes
+//! The alpha-beta search ([`crate::solve::Solver`], `--no-bound` to compare) takes
 //! a side to move that can never win as an upper bound of a draw: "does
 //! it win?" is answered no at once, a wider window shrinks to "does it
 //! avoid losing?", and if the opponent can never win either, a draw. (The
 //! opponent's side alone, a lower bound, is not used: it cost nodes.) The
-//! proof-number search ([`crate::PnSolver`], with `Shortcuts::bound`, off by
+//! proof-number search ([`crate::solve::PnSolver`], with `Shortcuts::bound`, off by
 //! default) disproves a node whose attacker is to move and can never win.
 //! It is rare where the searches go (about 1% of nodes) and saves a tenth
 //! of a percent of alpha-beta nodes or less: README.md.
@@ -203,7 +203,7 @@ pub fn can_win(pos: &Position) -> (bool, bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{parse_position, Board, Rules};
+    use crate::rules::{parse_position, Board, Rules};
 
     fn pos(text: &str, board: (u8, u8)) -> Position {
         let board = Board::new(board.0, board.1).unwrap();

@@ -276,7 +276,7 @@ pub fn position_key(pos: &Position) -> u128 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{parse_position, Board, Rules};
+    use crate::rules::{parse_position, Board, Rules};
 
     #[test]
     fn rules_names_round_trip() {
@@ -336,7 +336,8 @@ mod tests {
                 turn: Color::White,
                 ep_square: None,
             };
-            let Ok(p) = Position::from_setup(&setup, crate::Variant::new(board, Rules::default()))
+            let Ok(p) =
+                Position::from_setup(&setup, crate::rules::Variant::new(board, Rules::default()))
             else {
                 continue;
             };

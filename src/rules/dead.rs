@@ -141,7 +141,7 @@ pub fn dead_segments(pos: &Position) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{parse_position, Board, Rules};
+    use crate::rules::{parse_position, Board, Rules};
 
     fn pos(text: &str, board: (u8, u8)) -> Position {
         let board = Board::new(board.0, board.1).unwrap();

@@ -1,4 +1,4 @@
-//! What the two solvers ([`crate::Solver`], [`crate::PnSolver`]) share: the
+//! What the two solvers ([`crate::solve::Solver`], [`crate::solve::PnSolver`]) share: the
 //! knowledge they apply to a node before searching it, and the counters,
 //! stop flag and node budget of a solve.
 

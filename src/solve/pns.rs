@@ -3,7 +3,7 @@
 //! node's own threshold ([`PnEpsilon::Stick`]; the 1+ε trick of Pawlewicz
 //! and Lew as the alternative) and a transposition table keyed by the whole
 //! canonical position and the question. Decisive results have small proof
-//! trees; this finds them where alpha-beta ([`crate::Solver`]) would have
+//! trees; this finds them where alpha-beta ([`crate::solve::Solver`]) would have
 //! to refute every alternative to the same depth.
 //!
 //! The search is written in negamax form over canonical positions (always
@@ -408,7 +408,7 @@ impl<'a> PnSolver<'a> {
     }
 
     /// The number of nodes searched so far, readable from another thread
-    /// while a search runs (see [`crate::Solver::node_counter`]).
+    /// while a search runs (see [`crate::solve::Solver::node_counter`]).
     pub fn node_counter(&self) -> Arc<AtomicU64> {
         self.counters.node_counter()
     }
@@ -650,7 +650,7 @@ impl<'a> PnSolver<'a> {
 
     /// The answer to `question` about `pos` (a game over by rule is lost
     /// for the side to move, a stalemate drawn), as
-    /// [`crate::Solver::answer`] gives it. With `budget`, the search stops
+    /// [`crate::solve::Solver::answer`] gives it. With `budget`, the search stops
     /// with [`SolveError::Stopped`] after about that many more nodes; what
     /// it proved on the way stays in the table for the next question.
     pub fn answer(
@@ -717,7 +717,7 @@ impl<'a> PnSolver<'a> {
         r
     }
 
-    /// The win/draw/loss value of any position, as [`crate::Solver::solve`]
+    /// The win/draw/loss value of any position, as [`crate::solve::Solver::solve`]
     /// gives it (without DTM).
     pub fn solve(&self, pos: &Position) -> Result<Solution, SolveError> {
         Ok(Solution {
@@ -815,7 +815,7 @@ impl<'a> PnSolver<'a> {
         unreachable!("some move keeps the value of a position")
     }
 
-    /// The value of `pos` and one best move, as [`crate::Solver::solve_value`]
+    /// The value of `pos` and one best move, as [`crate::solve::Solver::solve_value`]
     /// gives them: one proof-number search of the position itself instead
     /// of one per move.
     pub fn solve_value(
@@ -967,7 +967,7 @@ impl<'a> PnSolver<'a> {
     }
 
     /// Every position whose win/draw/loss value the table proves, with
-    /// its score as [`crate::Solver::proven`] gives them in win/draw/loss
+    /// its score as [`crate::solve::Solver::proven`] gives them in win/draw/loss
     /// mode (1 win, 0 draw, -1 loss; no best move), sorted by key: a file
     /// of them seeds either solver. Safe while a search runs.
     pub fn proven(&self) -> Vec<Proven> {
@@ -1007,7 +1007,7 @@ impl<'a> PnSolver<'a> {
     }
 
     /// Puts proven win/draw/loss results (scores 1, 0, -1, as
-    /// [`crate::Solver::proven`] gives them in win/draw/loss mode and
+    /// [`crate::solve::Solver::proven`] gives them in win/draw/loss mode and
     /// [`PnSolver::proven`] does) into the transposition table.
     pub fn load_proven(&self, proven: &[Proven]) {
         for p in proven {

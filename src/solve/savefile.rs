@@ -1,7 +1,7 @@
 //! Files of proven results: what a stopped solve keeps so that a later
 //! solve resumes from it (`peasant solve --save FILE`). Such a file is a
 //! small table of canonical positions: loaded into the solver's
-//! transposition table ([`crate::Solver::load_proven`]), its positions are
+//! transposition table ([`crate::solve::Solver::load_proven`]), its positions are
 //! leaves of the search.
 //!
 //! Layout, little-endian:
@@ -91,7 +91,7 @@ fn io(path: &Path, source: std::io::Error) -> ProvenError {
 }
 
 /// `proven` sorted by key without duplicates: borrowed if it already is
-/// (as [`crate::Solver::proven`] gives it: no copy, which for big solves is
+/// (as [`crate::solve::Solver::proven`] gives it: no copy, which for big solves is
 /// large), else a sorted copy.
 fn sorted(proven: &[Proven]) -> std::borrow::Cow<'_, [Proven]> {
     if proven.windows(2).all(|w| w[0].key < w[1].key) {

@@ -1,5 +1,5 @@
 //! A small cache of decompressed blocks, shared by every table of a
-//! [`crate::Tablebase`] and by all threads.
+//! [`crate::table::Tablebase`] and by all threads.
 //!
 //! Sixteen shards, each a mutex over a map; a shard that is full drops its
 //! least recently used block. Decompression happens outside the lock, so two

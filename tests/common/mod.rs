@@ -13,7 +13,7 @@ pub use oracle::{minimax, FxHasher, MinimaxMemo};
 
 use peasant::{
     generate::{generate, GenConfig, Target},
-    Board, Rules, Variant,
+    rules::{Board, Rules, Variant},
 };
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -94,9 +94,8 @@ pub fn gen(variant: Variant, max_pawns: u8, name: &str) -> TempDir {
 }
 
 use peasant::{
-    parse_position,
-    rules::{file_char, Bitboard, ByColor, Setup},
-    Color, Position, SplitMix64, Square,
+    rules::{file_char, parse_position, Bitboard, ByColor, Color, Position, Setup, Square},
+    SplitMix64,
 };
 use std::collections::HashSet;
 use std::hash::BuildHasherDefault;

@@ -3,7 +3,7 @@
 //! positions already valued. Everything clever in the library is checked
 //! against it on every position of small boards.
 
-use peasant::{Position, Value};
+use peasant::rules::{Position, Value};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 

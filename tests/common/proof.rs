@@ -9,7 +9,10 @@ use peasant::prove::{
     ThreadWorkers, WorkerConfig,
 };
 use peasant::solve::Method;
-use peasant::{parse_position, Move, Position, Rules, Solver, SolverConfig, Variant, Wdl};
+use peasant::{
+    rules::{parse_position, Move, Position, Rules, Variant, Wdl},
+    solve::{Solver, SolverConfig},
+};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 

@@ -338,7 +338,7 @@ impl Manager {
     }
 
     /// Takes the warm starts a proof directory holds (see
-    /// [`crate::prove::warm`]): each pair's next job loads its own.
+    /// [`crate::prove::WarmStore`]): each pair's next job loads its own.
     pub fn add_warm(&mut self, warm: HashMap<Pair, Warm>) {
         self.warm.extend(warm);
     }
