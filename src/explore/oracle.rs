@@ -413,9 +413,24 @@ impl Oracle {
         let value = ask(pos)?;
         let mut moves = Vec::new();
         let mut unknown = Vec::new();
+        // A move the proof shows keeps the value is worth the value, even
+        // where its position is not settled on its own (see `line`).
+        let keeps = self
+            .knowledge
+            .iter()
+            .find_map(|k| k.witness(pos, value.wdl))
+            .filter(|_| value.wdl != Wdl::Loss);
         for &m in pos.legal_moves().iter() {
+            let capped = || {
+                let hi = self.proven_bounds(&pos.play(m)).map(|(_, hi)| hi);
+                hi.is_some_and(|hi| hi <= value.wdl.before_move())
+            };
             match ask(&pos.play(m)) {
                 Some(s) => moves.push((m, before_move(s))),
+                // A lost position's moves all lose.
+                None if value.wdl == Wdl::Loss || keeps == Some(m) || capped() => {
+                    moves.push((m, wdl_only(value.wdl)))
+                }
                 None => unknown.push(m),
             }
         }
@@ -723,8 +738,10 @@ mod tests {
     /// The line follows a proof's caps alone (each move's position capped
     /// at the opposite of the value; the floor follows from the value) to
     /// the end of the game, and every move keeps the value by the one-thread
-    /// search. Mutant caught: taking a move without checking its cap (the
-    /// 5x5 game without en passant is won by b3, c3, d3, drawn by a3).
+    /// search; the probe lists those moves with the value and leaves the
+    /// others unknown. Mutants caught: taking a move without checking its
+    /// cap, in the line or in the probe (the 5x5 game without en passant
+    /// is won by b3, c3, d3, drawn by a3).
     #[test]
     fn the_line_follows_proofs_by_their_caps() {
         for (board, ep) in [("5x5", false), ("4x5", true), ("5x5", true)] {
@@ -750,6 +767,18 @@ mod tests {
                 );
             }
             assert!(p.is_game_over());
+            // The probe lists as worth the value exactly the moves that
+            // keep it; the others stay unknown.
+            let a = oracle.known(&start).unwrap().unwrap();
+            let value = solver.solve(&start).unwrap().wdl;
+            for (m, s) in &a.moves {
+                let after = solver.solve(&start.play(*m)).unwrap().wdl.before_move();
+                assert_eq!((s.wdl, after), (value, value), "{board}: {m}");
+            }
+            for m in &a.unknown {
+                let after = solver.solve(&start.play(*m)).unwrap().wdl.before_move();
+                assert!(after < value, "{board}: {m}");
+            }
             // Without the start's value nothing answers at once.
             let bare = Oracle::new(None, Budget::default());
             assert!(matches!(
