@@ -4,7 +4,10 @@
 //! are answered, or one of them decisively, has a proven value; so has a
 //! position the proof expanded, whose value follows from its children's
 //! (as the manager derived it). The oracle then names the
-//! source `proof`.
+//! source `proof`. The logs also tell which questions were answered about
+//! a position and with how many nodes ([`Knowledge::questions`]), and the
+//! move of each "yes", which the line of perfect play follows
+//! ([`Knowledge::witness`]).
 
 use super::oracle::{wdl_only, Answered, Knowledge};
 use crate::prove::{read_logs, value_of, LogContents, LogError, LOG_FILE};
@@ -74,7 +77,6 @@ impl ProofLogs {
                 }
             }
         }
-
         ProofLogs {
             variant: log.variant,
             answers,
