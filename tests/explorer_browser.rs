@@ -3,7 +3,12 @@
 //! JSON). The page loads the 5x5 pawn game, a click on a move in the list
 //! follows it (the board and the move list change to the new position's),
 //! clicks on the board (a pawn, then its target square) play a move, and
-//! `back` returns. Everything stays on loopback.
+//! `back` returns. With the committed proofs: an address loads exactly its
+//! position (the 6x8 Peasants' start, a game's moves), the controls show
+//! the variant, a move changes the address and the browser's back returns,
+//! the proof's questions and line show, and the front panel's entries
+//! (a list entry, a Pawn Race grid cell) open their positions.
+//! Everything stays on loopback.
 //!
 //! Reported as ignored when chromium or chromedriver is absent, and failed
 //! then under PEASANT_REQUIRE_EXTERNAL=1.
@@ -362,6 +367,157 @@ fn explorer_follows_clicks(chromium: &str, chromedriver: &str) {
     let again = page_state(&d, second["fen"].as_str().unwrap());
     assert_eq!(again["fen"], first["fen"]);
     check_page(&again);
+    shared_addresses(&d);
     drop(d);
     let _ = std::fs::remove_dir_all(&profile);
+}
+
+/// The address, the controls and the texts the page shows.
+const SHOWN: &str = "return { search: location.search, setup: document.querySelector('#setupName').value,
+  width: document.querySelector('#width').value, height: document.querySelector('#height').value,
+  noEp: document.querySelector('#noEp').checked, status: document.querySelector('#status').textContent,
+  proof: document.querySelector('#proof').textContent, line: document.querySelector('#line').textContent,
+  played: document.querySelector('#played').textContent, pgn: document.querySelector('#pgn').href };";
+
+/// Waits until the page shows `fen` (its moves listed); what it shows.
+fn shows(d: &Driver, fen: &str) -> Json {
+    let code = format!(
+        "function state() {{ {STATE} }} const s = state(); return (s && s.fen == {fen}) ? s : null;",
+        fen = json!(fen)
+    );
+    let s = d.wait_for(&code, &format!("the page to show {fen}"));
+    check_page_rules(&s);
+    d.script(SHOWN)
+}
+
+/// [`check_page`] for a position of any board and rules.
+fn check_page_rules(s: &Json) {
+    let fen = s["fen"].as_str().unwrap();
+    if parse_position(fen, None, Rules::default()).is_ok() {
+        check_page(s);
+    }
+}
+
+/// The explorer on a server with the committed proofs: addresses, history
+/// and the front panel.
+fn shared_addresses(d: &Driver) {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("results");
+    let mut oracle = Oracle::new(
+        None,
+        Budget {
+            nodes: Some(2_000_000),
+            time: Some(Duration::from_secs(2)),
+        },
+    );
+    for log in peasant::explore::ProofLogs::read_all(&dir).unwrap() {
+        oracle = oracle.with_knowledge(std::sync::Arc::new(log));
+    }
+    let server = Server::bind("127.0.0.1:0", oracle, 4).unwrap();
+    let addr = server.local_addr().unwrap();
+    server.spawn();
+    let open = |path: &str| {
+        d.cmd(
+            "POST",
+            "/url",
+            Some(json!({ "url": format!("http://{addr}{path}") })),
+        );
+    };
+    let position = |fen: &str, board: &str| {
+        parse_position(fen, Some(board.parse().unwrap()), Rules::default()).unwrap()
+    };
+
+    // Loading an address shows exactly its position, with its variant in
+    // the controls, the proof's questions and its line.
+    open("/?fen=peasants&board=6x8");
+    let start = position("peasants", "6x8");
+    let shown = shows(d, &start.to_string());
+    assert_eq!(
+        (&shown["setup"], &shown["width"], &shown["height"]),
+        (&json!("peasants"), &json!("6"), &json!("8")),
+        "{shown}"
+    );
+    let status = shown["status"].as_str().unwrap();
+    assert!(
+        status.contains("draw") && status.contains("proof"),
+        "{shown}"
+    );
+    assert!(
+        shown["proof"]
+            .as_str()
+            .unwrap()
+            .contains("does white win? no"),
+        "{shown}"
+    );
+    d.wait_for(
+        "return document.querySelector('#line').textContent.startsWith('a4 a5');",
+        "the proof's line a4 a5",
+    );
+
+    // A move changes the address; the browser's back returns.
+    let uci = d.script("return document.querySelector('button.move').dataset.uci;");
+    let uci = uci.as_str().unwrap().to_string();
+    d.click(&d.find("button.move")[0]);
+    let after = start.play(start.parse_move(&uci).unwrap());
+    let shown = shows(d, &after.to_string());
+    assert!(
+        shown["search"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("moves={uci}")),
+        "{shown}"
+    );
+    d.cmd("POST", "/back", Some(json!({})));
+    let shown = shows(d, &start.to_string());
+    assert!(
+        !shown["search"].as_str().unwrap().contains("moves="),
+        "{shown}"
+    );
+    d.cmd("POST", "/forward", Some(json!({})));
+    shows(d, &after.to_string());
+
+    // An address with moves: the game, its moves in SAN and its PGN.
+    open("/?fen=pawngame&board=5x5&no_en_passant=1&moves=b2b3,c4c3");
+    let p5 = parse_position(
+        "pawngame",
+        Some("5x5".parse().unwrap()),
+        Rules {
+            en_passant: false,
+            seventh_rank_wins: false,
+        },
+    )
+    .unwrap();
+    let b3 = p5.play(p5.parse_move("b3").unwrap());
+    let shown = shows(d, &b3.play(b3.parse_move("c3").unwrap()).to_string());
+    assert_eq!(shown["played"], "1. b3 c3", "{shown}");
+    assert_eq!(
+        (&shown["setup"], &shown["noEp"]),
+        (&json!("pawngame"), &json!(true))
+    );
+    assert!(
+        shown["pgn"].as_str().unwrap().contains("1.%20b3%20c3"),
+        "{shown}"
+    );
+
+    // The front panel: a list entry and a grid cell open their positions.
+    let entry = d
+        .find("#solved a")
+        .into_iter()
+        .find(|e| d.cmd("GET", &format!("/element/{e}/text"), None) == json!("pawn game 8x8"))
+        .expect("a front panel entry 'pawn game 8x8'");
+    d.click(&entry);
+    let shown = shows(d, &position("pawngame", "8x8").to_string());
+    assert!(
+        shown["search"].as_str().unwrap().contains("board=8x8"),
+        "{shown}"
+    );
+    assert_eq!(
+        (&shown["setup"], &shown["width"], &shown["height"]),
+        (&json!("pawngame"), &json!("8"), &json!("8"))
+    );
+    let cell = d.find("table.grid[data-board=\"6x6\"] a")[3].clone();
+    d.click(&cell);
+    let shown = shows(d, &position("pawnrace:a:d", "6x6").to_string());
+    assert_eq!(shown["setup"], "pawnrace", "{shown}");
+    let status = shown["status"].as_str().unwrap();
+    assert!(status.contains("wins"), "a:d is a win for white: {shown}");
 }

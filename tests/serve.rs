@@ -72,7 +72,9 @@ fn check_probe(
     source: &str,
     memo: &mut MinimaxMemo,
 ) {
-    let path = format!("/api/probe?fen={}{extra}", q(&pos.to_string()));
+    // Only a search answers what the tables do not hold.
+    let search = if source == "search" { "&search=1" } else { "" };
+    let path = format!("/api/probe?fen={}{extra}{search}", q(&pos.to_string()));
     let (status, j) = get_json(addr, &path);
     assert_eq!(status, 200, "{path}: {j}");
     assert_eq!(j["fen"], pos.to_string());
@@ -149,7 +151,7 @@ fn probe_and_mainline_agree_with_minimax() {
         for pos in positions(board, rules, 3) {
             check_probe(addr, &pos, extra, "search", &mut memo);
             // The line plays the value out: as long as the DTM, ends the game.
-            let path = format!("/api/mainline?fen={}{extra}", q(&pos.to_string()));
+            let path = format!("/api/mainline?fen={}{extra}&search=1", q(&pos.to_string()));
             let (status, j) = get_json(addr, &path);
             assert_eq!(status, 200, "{path}: {j}");
             let v = minimax(&pos, &mut memo);
@@ -173,14 +175,14 @@ fn probe_and_mainline_agree_with_minimax() {
     }
     // The worked example of RULES.md: a draw by the real rules, a win in 1
     // with the seventh rank winning; setup names with board=.
-    let (_, j) = get_json(addr, "/api/probe?fen=3%2F2p%2FppP%2F3%2F3_b_-");
+    let (_, j) = get_json(addr, "/api/probe?fen=3%2F2p%2FppP%2F3%2F3_b_-&search=1");
     assert_eq!((&j["value"], &j["dtm"]), (&"draw".into(), &Json::Null));
     let (_, j) = get_json(
         addr,
-        "/api/probe?fen=3%2F2p%2FppP%2F3%2F3_b_-&seventh_rank_wins=1",
+        "/api/probe?fen=3%2F2p%2FppP%2F3%2F3_b_-&seventh_rank_wins=1&search=1",
     );
     assert_eq!((&j["value"], &j["dtm"]), (&"win".into(), &1.into()));
-    let (_, j) = get_json(addr, "/api/probe?fen=pawngame&board=4x4");
+    let (_, j) = get_json(addr, "/api/probe?fen=pawngame&board=4x4&search=1");
     assert_eq!((&j["value"], &j["dtm"]), (&"loss".into(), &2.into()));
     // A finished game: no moves, lost for the side to move.
     let (status, j) = get_json(addr, "/api/probe?fen=4%2F1p2%2F1P2%2F4_w_-");
@@ -268,19 +270,25 @@ fn bad_queries_and_budgets() {
             time: None,
         },
     ));
-    let (status, j) = get_json(small, "/api/probe?fen=pawngame");
+    let (status, j) = get_json(small, "/api/probe?fen=pawngame&search=1");
     assert_eq!(status, 404, "{j}");
     assert!(j["error"].as_str().unwrap().contains("budget"), "{j}");
-    let (status, _) = get_json(small, "/api/mainline?fen=pawngame");
+    let (status, _) = get_json(small, "/api/mainline?fen=pawngame&search=1");
     assert_eq!(status, 404);
+    // Without search=1 nothing searches: 404 at once, saying how to ask.
     let (status, j) = get_json(small, "/api/probe?fen=pawngame&board=4x4");
+    assert_eq!(status, 404, "{j}");
+    assert!(j["error"].as_str().unwrap().contains("search=1"), "{j}");
+    let (status, j) = get_json(small, "/api/probe?fen=pawngame&board=4x4&search=1");
     assert_eq!((status, &j["value"]), (200, &"loss".into()));
 }
 
 #[test]
 fn many_clients_at_once() {
     let addr = start(Oracle::new(None, Budget::default()));
-    let (_, expected) = get_json(addr, "/api/probe?fen=pawngame&board=5x5");
+    // The search's answer is kept: the probes after it answer the same
+    // without searching.
+    let (_, expected) = get_json(addr, "/api/probe?fen=pawngame&board=5x5&search=1");
     let clients: Vec<_> = (0..24)
         .map(|i| {
             let expected = expected.clone();
@@ -308,4 +316,202 @@ fn many_clients_at_once() {
     for c in clients {
         c.join().unwrap();
     }
+}
+
+/// The committed proofs under results/, read as `serve --proofs results`.
+fn results_oracle(budget: Budget) -> Oracle {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("results");
+    let mut oracle = Oracle::new(None, budget);
+    for log in peasant::explore::ProofLogs::read_all(&dir).unwrap() {
+        assert_eq!(log.damaged(), 0);
+        oracle = oracle.with_knowledge(std::sync::Arc::new(log));
+    }
+    oracle
+}
+
+/// Every committed proof the front panel names answers its start with the
+/// value it claims, with the questions it answered; the line of perfect
+/// play follows the proofs (the 6x8 start: a drawing move for each side,
+/// a4 a5) and each move keeps the value the proof gives its position; the
+/// probes and lines answer within 10 ms (median of 20, in process).
+#[test]
+fn committed_proofs_answer_at_once() {
+    use peasant::serve::{handle, solved::COMMITTED_PROOFS};
+    let oracle = results_oracle(Budget {
+        nodes: Some(1),
+        time: None,
+    });
+    let json = |url: &str| -> Json {
+        let r = handle(&oracle, "GET", url);
+        assert_eq!(r.status, 200, "{url}: {}", r.body);
+        serde_json::from_str(&r.body).unwrap()
+    };
+    for p in COMMITTED_PROOFS {
+        let mut query = format!("fen={}&board={}", q(p.fen), p.board);
+        if !p.en_passant {
+            query.push_str("&no_en_passant=1");
+        }
+        let probe = json(&format!("/api/probe?{query}"));
+        assert_eq!(
+            (&probe["source"], &probe["value"]),
+            (&"proof".into(), &p.value.into()),
+            "{}",
+            p.dir
+        );
+        assert!(!probe["proof"].as_array().unwrap().is_empty(), "{}", p.dir);
+        let line = json(&format!("/api/mainline?{query}"));
+        let moves = line["line"].as_array().unwrap();
+        assert!(!moves.is_empty(), "{}: {line}", p.dir);
+        assert_eq!(line["proven"].as_u64(), Some(moves.len() as u64));
+        assert_eq!(line["complete"], false);
+        assert!(line["end"].as_str().unwrap().contains("search=1"));
+        // Each position along the line, where the proofs settle it, has
+        // the value the line says: the start's, then its opposite, ...
+        let mut pos = parse_position(
+            p.fen,
+            Some(p.board.parse().unwrap()),
+            Rules {
+                en_passant: p.en_passant,
+                seventh_rank_wins: false,
+            },
+        )
+        .unwrap();
+        let flip = |v: &'static str| -> &'static str {
+            match v {
+                "win" => "loss",
+                "loss" => "win",
+                d => d,
+            }
+        };
+        let mut value = p.value;
+        let mut known = 0;
+        for san in moves {
+            let m = pos.parse_move(san.as_str().unwrap()).unwrap();
+            let url = format!(
+                "/api/probe?fen={}{}",
+                q(&pos.to_string()),
+                if p.en_passant { "" } else { "&no_en_passant=1" }
+            );
+            let r = handle(&oracle, "GET", &url);
+            if r.status == 200 {
+                let probe: Json = serde_json::from_str(&r.body).unwrap();
+                assert_eq!(probe["value"], value, "{}: {san}", p.dir);
+                let listed = probe["moves"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|x| x["uci"] == m.uci())
+                    .unwrap();
+                assert!(
+                    listed["value"] == value || listed["value"] == "unknown",
+                    "{}: {san}: {listed}",
+                    p.dir
+                );
+                known += 1;
+            } else {
+                // Known on the line only through its parent's value.
+                assert_eq!(r.status, 404, "{url}");
+            }
+            pos = pos.play(m);
+            value = flip(value);
+        }
+        assert!(known > 0, "{}", p.dir);
+    }
+    let line = json("/api/mainline?fen=peasants&board=6x8");
+    assert_eq!(line["line"], serde_json::json!(["a4", "a5"]), "{line}");
+    // Timing, in process (what a request costs the server, without the
+    // socket): the median of 20 of each.
+    for url in [
+        "/api/probe?fen=peasants&board=6x8",
+        "/api/mainline?fen=peasants&board=6x8",
+        "/api/probe?fen=pawngame",
+        "/api/mainline?fen=pawngame",
+        "/api/probe?fen=8%2F1ppppppp%2F8%2Fp7%2F1P6%2F8%2FP1PPPPPP%2F8_w_-",
+        "/api/mainline?fen=8%2F1ppppppp%2F8%2Fp7%2F1P6%2F8%2FP1PPPPPP%2F8_w_-",
+        "/api/solved",
+    ] {
+        let mut times: Vec<f64> = (0..20)
+            .map(|_| {
+                let t = std::time::Instant::now();
+                assert_eq!(handle(&oracle, "GET", url).status, 200);
+                t.elapsed().as_secs_f64() * 1000.0
+            })
+            .collect();
+        times.sort_by(f64::total_cmp);
+        println!("{url}: median {:.3} ms, max {:.3} ms", times[10], times[19]);
+        assert!(times[10] < 10.0, "{url}: {times:?}");
+    }
+}
+
+/// Searches run on their own worker: while searches of the 8x8 pawn game
+/// (0.3 s each, more than the queue holds) run and wait, probes and the
+/// solved list answer at once; the searches beyond the queue are refused
+/// with 503 and a JSON error; the rest answer 404 (no answer within the
+/// budget); the server answers afterwards.
+#[test]
+fn probes_never_wait_behind_searches() {
+    let server = Server::bind(
+        "127.0.0.1:0",
+        Oracle::new(
+            None,
+            Budget {
+                nodes: None,
+                time: Some(std::time::Duration::from_millis(300)),
+            },
+        ),
+        4,
+    )
+    .unwrap();
+    let addr = server.local_addr().unwrap();
+    server.spawn();
+    let (_, expected) = get_json(addr, "/api/probe?fen=pawngame&board=5x5&search=1");
+    let searches: Vec<_> = (0..peasant::serve::SEARCH_QUEUE + 8)
+        .map(|_| std::thread::spawn(move || get_json(addr, "/api/mainline?fen=pawngame&search=1")))
+        .collect();
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let mut worst = 0f64;
+    for _ in 0..50 {
+        let t = std::time::Instant::now();
+        let (status, j) = get_json(addr, "/api/probe?fen=pawngame&board=5x5");
+        assert_eq!((status, &j), (200, &expected));
+        let (status, _) = get_json(addr, "/api/solved");
+        assert_eq!(status, 200);
+        worst = worst.max(t.elapsed().as_secs_f64());
+    }
+    assert!(worst < 0.25, "a probe waited {worst} s");
+    let mut refused = 0;
+    for s in searches {
+        let (status, j) = s.join().unwrap();
+        assert!(matches!(status, 404 | 503), "{status}: {j}");
+        assert!(!j["error"].as_str().unwrap().is_empty());
+        refused += usize::from(status == 503);
+    }
+    assert!(refused > 0, "the queue refused nothing");
+    let (status, _) = get_json(addr, "/api/probe?fen=pawngame&board=5x5");
+    assert_eq!(status, 200);
+}
+
+/// The moves played, in SAN, and the game's PGN; the solved list.
+#[test]
+fn games_and_the_solved_list() {
+    let addr = start(Oracle::new(None, Budget::default()));
+    let (status, j) = get_json(addr, "/api/game?fen=pawngame&board=5x5&moves=b2b3,a4a3");
+    assert_eq!(status, 200, "{j}");
+    assert_eq!(j["moves"][0]["san"], "b3");
+    assert_eq!(j["moves"][1]["san"], "a3");
+    let start = parse_position("pawngame", Some("5x5".parse().unwrap()), Rules::default()).unwrap();
+    let b3 = start.play(start.parse_move("b3").unwrap());
+    assert_eq!(j["fen"], b3.play(b3.parse_move("a3").unwrap()).to_string());
+    assert!(j["pgn"].as_str().unwrap().contains("1. b3 a3"), "{j}");
+    for path in [
+        "/api/game?fen=pawngame&board=5x5&moves=b2b3,b2b3",
+        "/api/solved?x=1",
+        "/api/probe?fen=pawngame&board=5x5&search=maybe",
+    ] {
+        let (status, j) = get_json(addr, path);
+        assert_eq!(status, 400, "{path}: {j}");
+    }
+    let (status, j) = get_json(addr, "/api/solved");
+    assert_eq!(status, 200);
+    assert_eq!(j["grids"].as_array().unwrap().len(), 3);
 }

@@ -1,5 +1,6 @@
-//! `peasant serve [--tables DIR] [--addr HOST:PORT] [--search-nodes N]
-//! [--search-secs S]`: the HTTP API and the explorer page.
+//! `peasant serve [--tables DIR] [--proofs DIR] [--addr HOST:PORT]
+//! [--search-nodes N] [--search-secs S] [--workers N] [--search-workers N]`:
+//! the HTTP API and the explorer page.
 
 use super::{CliError, GlobalArgs};
 use clap::Args;
@@ -20,15 +21,21 @@ pub struct ServeArgs {
     /// Address to listen on.
     #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:8080")]
     pub addr: String,
-    /// Nodes a search may spend on one question before answering 404.
+    /// Nodes a search (asked with search=1) may spend on one position
+    /// before answering 404.
     #[arg(long, value_name = "N", default_value_t = 2_000_000)]
     pub search_nodes: u64,
-    /// Seconds a search may spend on one question before answering 404.
+    /// Seconds a search (asked with search=1) may spend on one request
+    /// before answering 404 (a line's searches share them).
     #[arg(long, value_name = "S", default_value_t = 10.0)]
     pub search_secs: f64,
-    /// Worker threads answering requests.
+    /// Worker threads answering from the tables and proofs at once.
     #[arg(long, value_name = "N", default_value_t = 8)]
     pub workers: usize,
+    /// Worker threads running searches (requests with search=1), apart
+    /// from the others, so that no probe waits behind a search.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub search_workers: usize,
 }
 
 impl ServeArgs {
@@ -45,7 +52,8 @@ impl ServeArgs {
             oracle = with_proofs(oracle, dir)?;
         }
         let server = Server::bind(&self.addr, oracle, self.workers)
-            .map_err(|e| CliError::input(format!("--addr {}: {e}", self.addr)))?;
+            .map_err(|e| CliError::input(format!("--addr {}: {e}", self.addr)))?
+            .with_search_workers(self.search_workers);
         let addr = server
             .local_addr()
             .map_or_else(|| self.addr.clone(), |a| a.to_string());

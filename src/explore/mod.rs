@@ -19,5 +19,7 @@ pub(crate) mod proofs;
 pub mod svg;
 
 pub use engine::{Choice, Player, PlayerConfig};
-pub use oracle::{Analysis, Budget, Knowledge, Oracle, OracleError, Source};
+pub use oracle::{
+    Analysis, Answered, Budget, Knowledge, Line, LineEnd, Oracle, OracleError, Source,
+};
 pub use proofs::ProofLogs;

@@ -4,11 +4,14 @@
 //! are answered, or one of them decisively, has a proven value; so has a
 //! position the proof expanded, whose value follows from its children's
 //! (as the manager derived it). The oracle then names the
-//! source `proof`.
+//! source `proof`. The logs also tell which questions were answered about
+//! a position and with how many nodes ([`Knowledge::questions`]), and the
+//! move of each "yes", which the line of perfect play follows
+//! ([`Knowledge::witness`]).
 
-use super::oracle::{wdl_only, Knowledge};
+use super::oracle::{wdl_only, Answered, Knowledge};
 use crate::prove::{read_logs, value_of, LogContents, LogError, LOG_FILE};
-use crate::rules::{canonical, position_key, Position, Variant, Wdl};
+use crate::rules::{canonical, position_key, Move, Position, Variant, Wdl};
 use crate::solve::{Proven, Question, Solution};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -19,6 +22,11 @@ pub struct ProofLogs {
     variant: Variant,
     /// (canonical key, question) -> answer.
     answers: HashMap<(u128, Question), bool>,
+    /// (canonical key, question) -> the jobs that asked it.
+    work: HashMap<(u128, Question), Answered>,
+    /// (canonical key, question) -> the move of a "yes" (in SAN, of the
+    /// canonical position).
+    best: HashMap<(u128, Question), (Position, String)>,
     /// Lines reported damaged while reading (ignored, never believed).
     damaged: usize,
     /// Every position the proof asked about (answered or open) and every
@@ -45,14 +53,35 @@ impl ProofLogs {
             .map(|j| j.key())
             .chain(log.roots.iter().map(|r| position_key(&canonical(&r.pos))))
             .collect();
+        let mut work: HashMap<(u128, Question), Answered> = HashMap::new();
+        let mut best = HashMap::new();
         for job in &log.jobs {
+            let w = work
+                .entry((job.key(), job.question))
+                .or_insert_with(|| Answered {
+                    question: job.question,
+                    answer: false,
+                    nodes: 0,
+                    total_nodes: 0,
+                    jobs: 0,
+                    by_moves: false,
+                });
+            w.total_nodes += job.nodes;
+            w.jobs += 1;
             if let Some(a) = job.answer.as_bool() {
                 answers.insert((job.key(), job.question), a);
+                w.answer = a;
+                w.nodes = job.nodes;
+                if let (true, Some(m)) = (a, &job.best) {
+                    best.insert((job.key(), job.question), (canonical(&job.pos), m.clone()));
+                }
             }
         }
         ProofLogs {
             variant: log.variant,
             answers,
+            work,
+            best,
             damaged: log.damaged.len(),
             asked,
             derived: Mutex::new(HashMap::new()),
@@ -169,6 +198,75 @@ impl Knowledge for ProofLogs {
         }
         let (lo, hi) = self.bounds(pos);
         (lo == hi).then(|| wdl_only(lo))
+    }
+
+    fn bounds(&self, pos: &Position) -> Option<(Wdl, Wdl)> {
+        if pos.variant() != self.variant || pos.is_game_over() {
+            return None;
+        }
+        Some(ProofLogs::bounds(self, pos)).filter(|&b| b != (Wdl::Loss, Wdl::Win))
+    }
+
+    fn questions(&self, pos: &Position) -> Vec<Answered> {
+        if pos.variant() != self.variant || pos.is_game_over() {
+            return Vec::new();
+        }
+        let key = position_key(&canonical(pos));
+        let (lo, hi) = ProofLogs::bounds(self, pos);
+        let mut out = Vec::new();
+        for q in [Question::Wins, Question::AvoidsLoss] {
+            let logged = self.work.get(&(key, q)).cloned();
+            if logged.is_some() && self.answers.contains_key(&(key, q)) {
+                out.extend(logged);
+                continue;
+            }
+            // Not answered by a job: answered by the moves' answers?
+            let answer = match q {
+                Question::Wins if lo == Wdl::Win => Some(true),
+                Question::Wins if hi < Wdl::Win => Some(false),
+                Question::AvoidsLoss if lo >= Wdl::Draw => Some(true),
+                Question::AvoidsLoss if hi == Wdl::Loss => Some(false),
+                _ => None,
+            };
+            if let Some(answer) = answer {
+                let tried = logged.unwrap_or(Answered {
+                    question: q,
+                    answer,
+                    nodes: 0,
+                    total_nodes: 0,
+                    jobs: 0,
+                    by_moves: true,
+                });
+                out.push(Answered {
+                    answer,
+                    nodes: 0,
+                    by_moves: true,
+                    ..tried
+                });
+            }
+        }
+        out
+    }
+
+    fn witness(&self, pos: &Position, value: Wdl) -> Option<Move> {
+        if pos.variant() != self.variant || pos.is_game_over() {
+            return None;
+        }
+        let question = match value {
+            Wdl::Win => Question::Wins,
+            Wdl::Draw => Question::AvoidsLoss,
+            Wdl::Loss => return None,
+        };
+        let key = position_key(&canonical(pos));
+        let (logged, san) = self.best.get(&(key, question))?;
+        let m = logged.parse_move(san).ok()?;
+        // The logged move is of the canonical position: the same move of
+        // `pos` leads to the same position up to the symmetries.
+        let target = position_key(&canonical(&logged.play(m)));
+        pos.legal_moves()
+            .iter()
+            .copied()
+            .find(|&m| position_key(&canonical(&pos.play(m))) == target)
     }
 
     fn proven(&self, variant: Variant, dtm: bool) -> Vec<Proven> {

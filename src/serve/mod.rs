@@ -1,27 +1,54 @@
 //! Stage 8, the HTTP API and the explorer page (`peasant serve`), on
-//! `tiny_http` with a few worker threads.
+//! `tiny_http`.
 //!
 //! - `GET /api/probe?fen=F`: the value, DTM and source of a position and
-//!   every move's value, best first;
-//! - `GET /api/mainline?fen=F`: a line of perfect play;
+//!   every move's value, best first, from what answers at once: the
+//!   tables, the proofs (`--proofs`) and the searches already finished. A
+//!   position answered by a proof lists the questions the proof answered
+//!   about it (`proof`: question, answer, nodes). A move a proof leaves
+//!   open has the value `unknown`. With `search=1` a position nothing
+//!   knows is searched, within the search budget.
+//! - `GET /api/mainline?fen=F`: a line of perfect play: the tables' and
+//!   the proofs' moves first (for a draw, a drawing move for each side:
+//!   each side's proof answers the other's questions), then the searches
+//!   already finished; `proven` counts the plies known from tables and
+//!   proofs, `sources` names each ply's source and `end` says why the line
+//!   stops. With `search=1` the line goes on by search, all of it within
+//!   one search budget.
+//! - `GET /api/solved`: what is solved, for the explorer's front panel
+//!   (from the committed results and proofs, [`solved`]).
+//! - `GET /api/game?fen=F&moves=UCI,UCI`: the moves played from `F` in
+//!   SAN, the position they reach and the game as PGN.
 //! - `GET /board.svg?fen=F[&lastmove=UCI][&arrow=UCI][&flip=1]`;
-//! - `GET /`: the explorer page.
+//! - `GET /`: the explorer page. Its address holds the game (`fen`,
+//!   `board`, the rule options and `moves`), so every position can be
+//!   shared; each move is a step of the browser's history.
 //!
 //! `F` is a position text (spaces may be written `_`) or a setup name with
 //! `board=WxH`; `no_en_passant=1` and `seventh_rank_wins=1` choose the
 //! rules. Errors are JSON `{"error": "..."}`: 400 for a bad position or
-//! option, 404 when no answer can be had within the search budget. Every
-//! request is answered in its own `catch_unwind`, so no query can bring
-//! the server down.
+//! option, 404 when nothing answers (without `search=1`: not in the tables
+//! or proofs; with it: no answer within the search budget), 503 when the
+//! searches' queue is full. Every request is answered in its own
+//! `catch_unwind`, so no query can bring the server down.
+//!
+//! Requests without `search=1` are answered by the HTTP workers at once;
+//! requests with it are handed to the search workers (their own threads,
+//! a bounded queue), so a probe never waits behind a search.
 
-use crate::explore::oracle::{Analysis, Oracle, OracleError};
+pub mod solved;
+
+use crate::explore::oracle::{Analysis, Answered, Line, LineEnd, Oracle, OracleError, Source};
+use crate::explore::pgn::Game;
 use crate::explore::svg::{board_svg, on_board, parse_uci_squares, SvgOptions};
+use crate::rules::Move;
 use crate::rules::{parse_position, Board, Position, Rules};
+use crate::solve::Question;
 use crate::solve::Solution;
 use serde_json::{json, Value as Json};
 use std::io;
 use std::net::SocketAddr;
-use std::sync::Arc;
+use std::sync::{mpsc, Arc, Mutex, OnceLock};
 use std::thread::JoinHandle;
 
 /// The explorer page, served at `/`.
@@ -157,10 +184,11 @@ fn value_json(s: &Solution) -> (Json, Json) {
     (json!(s.wdl.name()), dtm)
 }
 
-/// The JSON of an analysis (what `/api/probe` answers).
-pub fn analysis_json(a: &Analysis) -> Json {
+/// The JSON of an analysis (what `/api/probe` answers); `proof` lists
+/// the questions a proof answered about the position.
+pub fn analysis_json(a: &Analysis, proof: &[Answered]) -> Json {
     let (value, dtm) = value_json(&a.value);
-    let moves: Vec<Json> = a
+    let mut moves: Vec<Json> = a
         .moves
         .iter()
         .map(|(m, s)| {
@@ -168,7 +196,12 @@ pub fn analysis_json(a: &Analysis) -> Json {
             json!({ "uci": m.uci(), "san": m.san(), "value": value, "dtm": dtm })
         })
         .collect();
-    json!({
+    moves.extend(
+        a.unknown
+            .iter()
+            .map(|m| json!({ "uci": m.uci(), "san": m.san(), "value": "unknown", "dtm": null })),
+    );
+    let mut j = json!({
         "fen": a.position.to_string(),
         "board": a.position.board().to_string(),
         "turn": a.position.turn().name(),
@@ -177,12 +210,59 @@ pub fn analysis_json(a: &Analysis) -> Json {
         "source": a.source.name(),
         "outcome": a.position.outcome().map(|o| o.to_string()),
         "moves": moves,
+    });
+    if !proof.is_empty() {
+        let side = a.position.turn().name();
+        j["proof"] = proof
+            .iter()
+            .map(|q| {
+                let question = match q.question {
+                    Question::Wins => format!("does {side} win?"),
+                    Question::AvoidsLoss => format!("does {side} avoid losing?"),
+                };
+                json!({
+                    "question": question,
+                    "answer": if q.answer { "yes" } else { "no" },
+                    "nodes": q.nodes,
+                    "total_nodes": q.total_nodes,
+                    "jobs": q.jobs,
+                    "by_moves": q.by_moves,
+                })
+            })
+            .collect();
+    }
+    j
+}
+
+/// The JSON of a line of perfect play (what `/api/mainline` answers).
+pub fn line_json(line: &Line) -> Json {
+    let a = &line.analysis;
+    let (value, dtm) = value_json(&a.value);
+    let san: Vec<String> = line.moves.iter().map(|(m, _)| m.san()).collect();
+    let uci: Vec<String> = line.moves.iter().map(|(m, _)| m.uci()).collect();
+    let sources: Vec<&str> = line.moves.iter().map(|(_, s)| s.name()).collect();
+    let proven = line
+        .moves
+        .iter()
+        .take_while(|(_, s)| *s != Source::Search)
+        .count();
+    json!({
+        "fen": a.position.to_string(),
+        "value": value,
+        "dtm": dtm,
+        "source": a.source.name(),
+        "line": san,
+        "line_uci": uci,
+        "sources": sources,
+        "proven": proven,
+        "complete": matches!(line.end, LineEnd::GameOver | LineEnd::MaxPlies),
+        "end": line.end.text(),
     })
 }
 
 fn oracle_error(e: OracleError) -> Reply {
     match e {
-        OracleError::NoAnswer(_) => Reply::error(404, e),
+        OracleError::NoAnswer(_) | OracleError::Unknown => Reply::error(404, e),
         OracleError::Table(_) | OracleError::Solve(_) => Reply::error(500, e),
     }
 }
@@ -194,12 +274,46 @@ fn oracle_error(e: OracleError) -> Reply {
 pub enum Request {
     /// `/` or `/index.html`: the explorer page.
     Page,
-    /// `/api/probe`: the value of a position and of every move.
+    /// `/api/probe`: the value of a position and of every move, from what
+    /// answers at once.
     Probe(Position),
-    /// `/api/mainline`: a line of perfect play from a position.
+    /// `/api/mainline`: a line of perfect play from a position, from what
+    /// answers at once.
     Mainline(Position),
+    /// `/api/probe?search=1`: a probe that searches what nothing knows.
+    ProbeSearch(Position),
+    /// `/api/mainline?search=1`: a line that goes on by search.
+    MainlineSearch(Position),
     /// `/board.svg`: a picture of a position.
     Board(Position, SvgOptions),
+    /// `/api/solved`: what is solved.
+    Solved,
+    /// `/api/game`: moves played from a position, in SAN and PGN.
+    Game(Position, Vec<Move>),
+}
+
+impl Request {
+    /// Whether answering may search (the search workers answer it).
+    pub fn searches(&self) -> bool {
+        matches!(self, Request::ProbeSearch(_) | Request::MainlineSearch(_))
+    }
+}
+
+/// The moves of `moves=UCI,UCI` played from `pos`: each must be legal.
+fn parse_moves(pos: &Position, text: &str) -> Result<Vec<Move>, String> {
+    let mut p = *pos;
+    let mut out = Vec::new();
+    for (i, t) in text.split(',').filter(|t| !t.is_empty()).enumerate() {
+        if i >= MAX_LINE {
+            return Err(format!("option moves: more than {MAX_LINE} moves"));
+        }
+        let m = p
+            .parse_move(t)
+            .map_err(|e| format!("option moves: move {} ({t}): {e}", i + 1))?;
+        out.push(m);
+        p = p.play(m);
+    }
+    Ok(out)
 }
 
 /// Reads a request (`method`, `url` with its query): what it asks for,
@@ -217,10 +331,25 @@ pub fn parse_request(method: &str, url: &str) -> Result<Request, Reply> {
     let bad = |e| Reply::error(400, e);
     match path.as_str() {
         "/" | "/index.html" => Ok(Request::Page),
-        "/api/probe" => Ok(Request::Probe(parse_query(params, &[]).map_err(bad)?.pos)),
-        "/api/mainline" => Ok(Request::Mainline(
-            parse_query(params, &[]).map_err(bad)?.pos,
-        )),
+        "/api/probe" | "/api/mainline" => {
+            let q = parse_query(params, &["search"]).map_err(bad)?;
+            let search = flag(&q.params, "search").map_err(bad)?;
+            Ok(match (path.as_str(), search) {
+                ("/api/probe", false) => Request::Probe(q.pos),
+                ("/api/probe", true) => Request::ProbeSearch(q.pos),
+                (_, false) => Request::Mainline(q.pos),
+                (_, true) => Request::MainlineSearch(q.pos),
+            })
+        }
+        "/api/solved" => match params.first() {
+            None => Ok(Request::Solved),
+            Some((k, _)) => Err(bad(format!("unknown option '{k}'"))),
+        },
+        "/api/game" => {
+            let q = parse_query(params, &["moves"]).map_err(bad)?;
+            let moves = parse_moves(&q.pos, q.get("moves").unwrap_or("")).map_err(bad)?;
+            Ok(Request::Game(q.pos, moves))
+        }
         "/board.svg" => {
             let q = parse_query(params, &["lastmove", "arrow", "flip", "size"]).map_err(bad)?;
             let board = q.pos.board();
@@ -293,6 +422,13 @@ pub fn request_url(request: &Request) -> String {
         Request::Page => "/".to_string(),
         Request::Probe(pos) => format!("/api/probe?{}", query(pos)),
         Request::Mainline(pos) => format!("/api/mainline?{}", query(pos)),
+        Request::ProbeSearch(pos) => format!("/api/probe?{}&search=1", query(pos)),
+        Request::MainlineSearch(pos) => format!("/api/mainline?{}&search=1", query(pos)),
+        Request::Solved => "/api/solved".to_string(),
+        Request::Game(pos, moves) => {
+            let moves: Vec<String> = moves.iter().map(|m| m.uci()).collect();
+            format!("/api/game?{}&moves={}", query(pos), moves.join(","))
+        }
         Request::Board(pos, o) => {
             let mut url = format!("/board.svg?{}", query(pos));
             if let Some((a, b)) = o.last_move {
@@ -320,29 +456,78 @@ pub fn answer(oracle: &Oracle, request: &Request) -> Reply {
             content_type: "text/html; charset=utf-8",
             body: EXPLORER_HTML.to_string(),
         },
-        Request::Probe(pos) => match oracle.analyse(pos) {
-            Ok(a) => Reply::json(200, analysis_json(&a)),
+        Request::Probe(pos) => match oracle.known(pos) {
+            Ok(Some(a)) => Reply::json(200, analysis_json(&a, &oracle.questions(pos))),
+            Ok(None) => oracle_error(OracleError::Unknown),
             Err(e) => oracle_error(e),
         },
-        Request::Mainline(pos) => match oracle.mainline(pos, MAX_LINE) {
-            Ok((a, line)) => {
-                let (value, dtm) = value_json(&a.value);
-                let san: Vec<String> = line.iter().map(|m| m.san()).collect();
-                let uci: Vec<String> = line.iter().map(|m| m.uci()).collect();
-                Reply::json(
-                    200,
-                    json!({
-                        "fen": a.position.to_string(),
-                        "value": value,
-                        "dtm": dtm,
-                        "source": a.source.name(),
-                        "line": san,
-                        "line_uci": uci,
-                    }),
-                )
+        Request::ProbeSearch(pos) => {
+            let known = match oracle.known(pos) {
+                Ok(k) => k,
+                Err(e) => return oracle_error(e),
+            };
+            // A proof that leaves moves open: a search may know them all;
+            // if it finds nothing within its budget, the proof's answer.
+            let a = match known {
+                Some(a) if a.unknown.is_empty() => Ok(a),
+                partial => match (oracle.search(pos), partial) {
+                    (Err(OracleError::NoAnswer(_)), Some(a)) => Ok(a),
+                    (searched, _) => searched,
+                },
+            };
+            match a {
+                Ok(a) => Reply::json(200, analysis_json(&a, &oracle.questions(pos))),
+                Err(e) => oracle_error(e),
             }
-            Err(e) => oracle_error(e),
-        },
+        }
+        Request::Mainline(pos) | Request::MainlineSearch(pos) => {
+            let search = matches!(request, Request::MainlineSearch(_));
+            match oracle.line(pos, MAX_LINE, search) {
+                Ok(line) => Reply::json(200, line_json(&line)),
+                Err(e) => oracle_error(e),
+            }
+        }
+        Request::Solved => {
+            static SOLVED: OnceLock<String> = OnceLock::new();
+            Reply {
+                status: 200,
+                content_type: "application/json",
+                body: SOLVED
+                    .get_or_init(|| solved::solved_json().to_string())
+                    .clone(),
+            }
+        }
+        Request::Game(start, moves) => {
+            let end = moves.iter().fold(*start, |p, &m| p.play(m));
+            let mut p = *start;
+            let played: Vec<Json> = moves
+                .iter()
+                .map(|&m| {
+                    let j = json!({ "uci": m.uci(), "san": m.san(), "turn": p.turn().name() });
+                    p = p.play(m);
+                    j
+                })
+                .collect();
+            let pgn = Game {
+                event: "peasant explorer",
+                white: "?",
+                black: "?",
+                start: *start,
+                moves,
+                comments: &[],
+            }
+            .to_pgn();
+            Reply::json(
+                200,
+                json!({
+                    "start": start.to_string(),
+                    "fen": end.to_string(),
+                    "board": start.board().to_string(),
+                    "moves": played,
+                    "pgn": pgn,
+                }),
+            )
+        }
         Request::Board(pos, options) => Reply {
             status: 200,
             content_type: "image/svg+xml",
@@ -359,15 +544,22 @@ pub fn handle(oracle: &Oracle, method: &str, url: &str) -> Reply {
     }
 }
 
-/// A running server.
+/// How many requests with `search=1` may wait for a search worker before
+/// more are refused (503).
+pub const SEARCH_QUEUE: usize = 32;
+
+/// A running server: HTTP workers that answer at once, and search workers
+/// for the requests that may search.
 pub struct Server {
     http: Arc<tiny_http::Server>,
     oracle: Arc<Oracle>,
     threads: usize,
+    search_threads: usize,
 }
 
 impl Server {
-    /// Listens on `addr` (`127.0.0.1:0` picks a free port).
+    /// Listens on `addr` (`127.0.0.1:0` picks a free port), with `threads`
+    /// HTTP workers and one search worker.
     pub fn bind(addr: &str, oracle: Oracle, threads: usize) -> io::Result<Server> {
         let http = tiny_http::Server::http(addr)
             .map_err(|e| io::Error::new(io::ErrorKind::AddrNotAvailable, e.to_string()))?;
@@ -375,7 +567,14 @@ impl Server {
             http: Arc::new(http),
             oracle: Arc::new(oracle),
             threads: threads.max(1),
+            search_threads: 1,
         })
+    }
+
+    /// How many searches run at once (at least one).
+    pub fn with_search_workers(mut self, n: usize) -> Server {
+        self.search_threads = n.max(1);
+        self
     }
 
     /// The address the server listens on.
@@ -386,17 +585,46 @@ impl Server {
     /// Serves on worker threads until the process ends; returns the
     /// threads' handles.
     pub fn spawn(self) -> Vec<JoinHandle<()>> {
-        (0..self.threads)
+        let (queue, searches) = mpsc::sync_channel::<(tiny_http::Request, Request)>(SEARCH_QUEUE);
+        let searches = Arc::new(Mutex::new(searches));
+        let mut handles: Vec<JoinHandle<()>> = (0..self.search_threads)
             .map(|_| {
-                let http = Arc::clone(&self.http);
+                let searches = Arc::clone(&searches);
                 let oracle = Arc::clone(&self.oracle);
-                std::thread::spawn(move || {
-                    while let Ok(request) = http.recv() {
-                        serve_one(&oracle, request);
-                    }
+                std::thread::spawn(move || loop {
+                    let next = searches.lock().unwrap_or_else(|e| e.into_inner()).recv();
+                    let Ok((request, parsed)) = next else { return };
+                    let reply = guarded(|| answer(&oracle, &parsed));
+                    respond(request, reply);
                 })
             })
-            .collect()
+            .collect();
+        handles.extend((0..self.threads).map(|_| {
+            let http = Arc::clone(&self.http);
+            let oracle = Arc::clone(&self.oracle);
+            let queue = queue.clone();
+            std::thread::spawn(move || {
+                while let Ok(request) = http.recv() {
+                    let method = request.method().as_str().to_string();
+                    let url = request.url().to_string();
+                    let parsed = std::panic::catch_unwind(|| parse_request(&method, &url))
+                        .unwrap_or_else(|_| Err(Reply::error(500, INTERNAL)));
+                    match parsed {
+                        Ok(r) if r.searches() => {
+                            if let Err(mpsc::TrySendError::Full((request, _))) =
+                                queue.try_send((request, r))
+                            {
+                                let busy = "the searches' queue is full: ask again later";
+                                respond(request, Reply::error(503, busy));
+                            }
+                        }
+                        Ok(r) => respond(request, guarded(|| answer(&oracle, &r))),
+                        Err(reply) => respond(request, reply),
+                    }
+                }
+            })
+        }));
+        handles
     }
 
     /// Serves until the process ends.
@@ -407,13 +635,15 @@ impl Server {
     }
 }
 
-fn serve_one(oracle: &Oracle, request: tiny_http::Request) {
-    let method = request.method().as_str().to_string();
-    let url = request.url().to_string();
-    let reply = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        handle(oracle, &method, &url)
-    }))
-    .unwrap_or_else(|_| Reply::error(500, "internal error while answering this request"));
+const INTERNAL: &str = "internal error while answering this request";
+
+/// The reply `f` makes, or a 500 if it panics.
+fn guarded(f: impl FnOnce() -> Reply) -> Reply {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
+        .unwrap_or_else(|_| Reply::error(500, INTERNAL))
+}
+
+fn respond(request: tiny_http::Request, reply: Reply) {
     let header = tiny_http::Header::from_bytes(&b"Content-Type"[..], reply.content_type.as_bytes())
         .expect("a valid header");
     let nocache = tiny_http::Header::from_bytes(&b"Cache-Control"[..], &b"no-store"[..])
@@ -438,7 +668,7 @@ mod tests {
         assert_eq!(params[0], ("fen".into(), "4/pppp/PPPP/4_w_-".into()));
         assert!(split_url("/x?fen=%zz").is_err());
         let oracle = Oracle::new(None, Budget::default());
-        let r = handle(&oracle, "GET", "/api/probe?fen=pawngame&board=4x4");
+        let r = handle(&oracle, "GET", "/api/probe?fen=pawngame&board=4x4&search=1");
         assert_eq!(r.status, 200, "{}", r.body);
         let j: Json = serde_json::from_str(&r.body).unwrap();
         assert_eq!(j["value"], "loss");
@@ -502,10 +732,15 @@ mod tests {
             ),
         )
         .unwrap();
+        let moves = vec![p.legal_moves()[0]];
         for r in [
             Request::Page,
             Request::Probe(p),
             Request::Mainline(p),
+            Request::ProbeSearch(p),
+            Request::MainlineSearch(p),
+            Request::Solved,
+            Request::Game(p, moves),
             Request::Board(p, options),
         ] {
             assert_eq!(parse_request("GET", &request_url(&r)), Ok(r));
