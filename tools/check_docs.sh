@@ -14,7 +14,7 @@
 #   - a command line ending in `# long` (in a table cell: the command
 #     followed by ` (long`) is too long to run here: listed as skipped;
 #   - a line ending in `# server` starts a server: it is started, asked
-#     GET /api/probe?fen=pawngame&board=5x5 on 127.0.0.1:8080, and stopped.
+#     GET /api/probe?fen=pawngame&board=5x5&search=1 on 127.0.0.1:8080, and stopped.
 #
 # `peasant` and `cargo run --release --` run $PEASANT (default
 # target/release/peasant, built first if missing); `cargo run --release
@@ -111,7 +111,7 @@ while IFS=$'\t' read -r file line kind cmd; do
         pid=$!
         status=1
         for _ in $(seq 1 60); do
-            if curl -sf "http://127.0.0.1:8080/api/probe?fen=pawngame&board=5x5" >>"$log" 2>&1; then
+            if curl -sf "http://127.0.0.1:8080/api/probe?fen=pawngame&board=5x5&search=1" >>"$log" 2>&1; then
                 status=0
                 break
             fi
