@@ -28,7 +28,7 @@ use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crate::rules::value::{Value, Wdl};
 use crate::solve::config::SolverConfig;
-use crate::solve::leaf::{known, Counters, Known, Tally};
+use crate::solve::leaf::{leaf_value, Counters, LeafValue, Tally};
 use crate::solve::order::{alpha_beta_order, code, NO_MOVE};
 use crate::solve::profile::{self, End};
 use crate::solve::tt::{Table, Zeroed};
@@ -471,15 +471,15 @@ impl<'a> Solver<'a> {
     ) -> Result<i32, SolveError> {
         w.tally.node(&self.counters)?;
         let class = profile::enter(pos, ply);
-        match known(
+        match leaf_value(
             pos,
             &self.config.search.shortcuts,
             self.tables,
             self.config.dtm,
             &mut w.tally.stats,
         )? {
-            Some(Known::Exact(v)) => return Ok(self.score_of(v)),
-            Some(Known::Wdl(v)) => return Ok(self.score_of_wdl(v)),
+            Some(LeafValue::Exact(v)) => return Ok(self.score_of(v)),
+            Some(LeafValue::Wdl(v)) => return Ok(self.score_of_wdl(v)),
             None => {}
         }
         let key = position_key(pos);
@@ -752,7 +752,7 @@ impl<'a> Solver<'a> {
         } else {
             let c = self.canonical(pos);
             let mut stats = SolveStats::default();
-            match known(
+            match leaf_value(
                 &c,
                 &self.config.search.shortcuts,
                 self.tables,
@@ -762,8 +762,8 @@ impl<'a> Solver<'a> {
             .ok()
             .flatten()
             {
-                Some(Known::Exact(v)) => (self.score_of(v), self.score_of(v)),
-                Some(Known::Wdl(v)) => (self.score_of_wdl(v), self.score_of_wdl(v)),
+                Some(LeafValue::Exact(v)) => (self.score_of(v), self.score_of(v)),
+                Some(LeafValue::Wdl(v)) => (self.score_of_wdl(v), self.score_of_wdl(v)),
                 None => {
                     let e = self.tt.probe(position_key(&c))?;
                     (e.lower as i32, e.upper as i32)

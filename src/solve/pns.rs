@@ -35,7 +35,7 @@ use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crate::rules::value::Wdl;
 use crate::solve::config::{PnConfig, PnEpsilon, PnInit};
-use crate::solve::leaf::{known, Counters, Known, Tally};
+use crate::solve::leaf::{leaf_value, Counters, LeafValue, Tally};
 use crate::solve::order::{attacked_squares, guess_cost, pn_order};
 use crate::solve::tt::{Table, Zeroed};
 use crate::solve::types::{Proven, Question, RootSolution, Solution, SolveError, SolveStats};
@@ -425,14 +425,14 @@ impl<'a> PnSolver<'a> {
 
     /// The value of `pos` known without search ([`known`]), win/draw/loss.
     fn leaf(&self, w: &mut Worker, pos: &Position) -> Result<Option<Wdl>, SolveError> {
-        let k = known(
+        let k = leaf_value(
             pos,
             &self.config.search.shortcuts,
             self.tables,
             false,
             &mut w.tally.stats,
         )?;
-        Ok(k.map(Known::wdl))
+        Ok(k.map(LeafValue::wdl))
     }
 
     /// Whether the side to move in the canonical `pos` reaches its goal,
