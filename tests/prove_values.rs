@@ -297,7 +297,7 @@ fn answers_known_below_a_job_settle_positions_without_jobs() {
         let dir = temp_dir(&format!("prove-known-lies-{}", name.len()));
         let config = WorkerConfig {
             hash_mb: 1,
-            shared_table: true,
+            shared_tt: true,
             method,
             warm_entries: 0,
             harvest_plies: 2,

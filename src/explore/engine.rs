@@ -58,7 +58,8 @@ impl Default for PlayerConfig {
     }
 }
 
-/// A player of one variant; keeps its solvers' tables across moves.
+/// A player of one variant; keeps its solvers' transposition tables across
+/// moves.
 pub struct Player<'t> {
     config: PlayerConfig,
     tables: Option<&'t Tablebase>,

@@ -43,13 +43,13 @@
 //! so nothing logged is solved again. A logged `open` of a pair the log
 //! does not answer is continued where the log left it if its largest
 //! attempt was below [`ManagerConfig::max_job_nodes`] and no job below its
-//! node was answered: the pair's next job gets
-//! [`ManagerConfig::growth`] times that attempt (a resumed run's table is
-//! cold, so this redoes the attempt's work, a 1/growth share of the new
-//! budget, where expanding would restart the breadth below it). Otherwise
-//! (the attempt had the largest budget, or the log holds answers below
-//! it) its node is expanded, and the resumed proof meets the logged
-//! answers again before it starts any new job.
+//! node was answered: the pair's next job gets [`ManagerConfig::growth`]
+//! times that attempt (a resumed run's transposition table is cold, so this
+//! redoes the attempt's work, a 1/growth share of the new budget, where
+//! expanding would restart the breadth below it). Otherwise (the attempt
+//! had the largest budget, or the log holds answers below it) its node is
+//! expanded, and the resumed proof meets the logged answers again before it
+//! starts any new job.
 //!
 //! The manager's code is split by concern: `tree` holds the nodes and
 //! their numbers (answers, proof and disproof numbers, expansion), the

@@ -43,5 +43,5 @@ pub use run::{
 pub use warm::{WarmStore, WARM_DIR};
 pub use worker::{
     run_job, Job, JobEnd, JobResult, JobSolver, Method, ThreadWorkers, WorkerConfig, WorkerError,
-    WorkerTable, Workers,
+    WorkerTt, Workers,
 };

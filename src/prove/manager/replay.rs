@@ -222,10 +222,11 @@ impl Manager {
 
     /// The nodes of the tree the log grew whose logged `open` jobs are
     /// better continued than expanded again: every logged attempt of the
-    /// node was below [`ManagerConfig::max_job_nodes`], no job below it
-    /// was answered and it was not split (on a resumed run's cold table its
-    /// expansion would only restart the breadth; answers below it would be
-    /// lost, and below a split they came from other jobs than its own).
+    /// node was below [`ManagerConfig::max_job_nodes`], no job below it was
+    /// answered and it was not split (on a resumed run's cold transposition
+    /// table its expansion would only restart the breadth; answers below it
+    /// would be lost, and below a split they came from other jobs than its
+    /// own).
     fn continuable(&self) -> HashSet<u128> {
         // Whether some node below n (n excluded) has a logged answer.
         fn answered_below(m: &Manager, n: NodeId, memo: &mut HashMap<NodeId, bool>) -> bool {
