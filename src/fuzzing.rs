@@ -425,7 +425,7 @@ pub fn reference_log() -> &'static ReferenceLog {
         writer.append_root(&record).expect("the root line");
         let config = WorkerConfig {
             hash_mb: 1,
-            shared_table: true,
+            shared_tt: true,
             method: Default::default(),
             warm_entries: 0,
             harvest_plies: 2,

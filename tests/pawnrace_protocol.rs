@@ -166,8 +166,8 @@ fn wins_every_game(think: &str, seeds: &[u64]) {
     }
     assert!(!jobs.is_empty(), "no game to play");
     // Two games at a time (the machine has two cores).
-    for pair in jobs.chunks(2) {
-        let handles: Vec<_> = pair
+    for two in jobs.chunks(2) {
+        let handles: Vec<_> = two
             .iter()
             .map(|&(color, kind, seed)| {
                 let think = think.to_string();

@@ -143,7 +143,7 @@ fn the_command_line_runs_proof_number_workers() {
 
 /// The bigger small games, where `solve` takes seconds: the pawn game 7x7
 /// with and without en passant, Peasants' Chess 4x8, three Pawn Race 7x7
-/// pairs and random positions of 4x8, on 1, 2 and 3 workers with job
+/// gap pairs and random positions of 4x8, on 1, 2 and 3 workers with job
 /// budgets a thousandth of the solve or less (minutes: `cargo test
 /// --release --test prove -- --ignored`).
 #[test]
@@ -299,7 +299,7 @@ fn answers_known_below_a_job_settle_positions_without_jobs() {
         let dir = temp_dir(&format!("prove-known-lies-{}", name.len()));
         let config = WorkerConfig {
             hash_mb: 1,
-            shared_table: true,
+            shared_tt: true,
             method,
             warm_entries: 0,
             harvest_plies: 2,

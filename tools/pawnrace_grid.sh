@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The value of every gap pair of Pawn Race N x N, resumable: one solve per
-# pair (`solve --value-only`: the value and one best move), each result
+# gap pair (`solve --value-only`: the value and one best move), each result
 # appended as a Markdown row to RESULTS as soon as it is known, so the
-# script can be stopped at any time and run again to go on. Pairs already
-# in RESULTS are skipped. A pair and its mirror image (gaps x:y and
-# (N-1-x):(N-1-y)) have the same value, so only the pairs with white's gap
-# on the left half (and the middle file, N odd) are solved.
+# script can be stopped at any time and run again to go on. Gap pairs
+# already in RESULTS are skipped. A gap pair and its mirror image (gaps
+# x:y and (N-1-x):(N-1-y)) have the same value, so only the gap pairs with
+# white's gap on the left half (and the middle file, N odd) are solved.
 #
 #   tools/pawnrace_grid.sh N RESULTS          solve what is missing
 #   tools/pawnrace_grid.sh --grid N RESULTS   print the N x N grid

@@ -7,12 +7,13 @@ use std::io::IsTerminal;
 use std::sync::Mutex;
 use std::time::Instant;
 
-/// Pairs smaller than this finish too fast for progress lines in a log.
+/// Class pairs smaller than this finish too fast for progress lines in a
+/// log.
 const LOG_AT_LEAST: u64 = 1 << 24;
 
 pub struct GenProgress {
     terminal: bool,
-    /// The pair being solved, its bar and when it started.
+    /// The class pair being solved, its bar and when it started.
     current: Mutex<Option<(String, ProgressBar, Instant)>>,
 }
 
@@ -57,7 +58,7 @@ impl GenProgress {
                     bar.set_position(done);
                     return;
                 }
-                // A log: one line each tenth of a big pair.
+                // A log: one line each tenth of a big class pair.
                 let tenth = |x: u64| x * 10 / total.max(1);
                 let before = bar.position();
                 bar.set_position(done);

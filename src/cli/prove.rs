@@ -19,9 +19,9 @@ use super::{print_json, CliError, GlobalArgs, MethodArg, EXIT_INTERRUPTED, EXIT_
 use clap::{ArgGroup, Args};
 use peasant::prove::{
     self, simulate, snapshot, CheckOptions, CheckReport, LogContents, Manager, ManagerConfig,
-    RunEnd, RunOptions, ThreadWorkers, WorkerConfig, WorkerTable,
+    RunEnd, RunOptions, ThreadWorkers, WorkerConfig, WorkerTt,
 };
-use peasant::solve::{Method, SharedPnTable};
+use peasant::solve::{Method, SharedPnTt};
 use peasant::{
     rules::{Position, Variant, Wdl},
     table::Tablebase,
@@ -73,7 +73,7 @@ pub struct ProveArgs {
     #[arg(long, value_name = "DIR")]
     pub tables: Option<PathBuf>,
     /// Transposition table of each worker in MiB (local workers share one
-    /// table of M times their number).
+    /// transposition table of M times their number).
     #[arg(long, value_name = "M", default_value_t = 64)]
     pub hash_mb: usize,
     /// The search the workers run: ab (alpha-beta, the default) or pn
@@ -81,7 +81,7 @@ pub struct ProveArgs {
     #[arg(long, value_name = "METHOD", value_enum, default_value_t = MethodArg::Ab)]
     pub method: MethodArg,
     /// Give each local worker its own transposition table instead of one
-    /// shared table (as MPI ranks have; for measurements).
+    /// shared transposition table (as MPI ranks have; for measurements).
     #[arg(long, hide = true)]
     pub separate_tables: bool,
     /// With --tables: MiB of decompressed table blocks kept in memory.
@@ -110,8 +110,9 @@ pub struct ProveArgs {
     #[arg(long, value_name = "DIR")]
     pub simulate: Option<PathBuf>,
     /// Run the proof on N emulated workers, each with its own --hash-mb
-    /// table, one job after another on a virtual clock counted in nodes,
-    /// and report the speedup N real workers would get (no --tables).
+    /// transposition table, one job after another on a virtual clock
+    /// counted in nodes, and report the speedup N real workers would get
+    /// (no --tables).
     #[arg(long, value_name = "N")]
     pub emulate: Option<usize>,
     /// Stop after N jobs of this run (exit status 3).
@@ -122,16 +123,17 @@ pub struct ProveArgs {
     /// next run to continue.
     #[arg(long, value_name = "SECS")]
     pub max_seconds: Option<u64>,
-    /// With --method pn: how many table entries (the ones with the most
-    /// work below them) a job that runs out keeps in DIR/warm/ for the next
-    /// job on its question, in this run or a later one (28 bytes each,
-    /// compressed; 0: none).
+    /// With --method pn: how many transposition-table entries (the ones
+    /// with the most work below them) a job that runs out keeps in
+    /// DIR/warm/ for the next job on its question, in this run or a later
+    /// one (28 bytes each, compressed; 0: none).
     #[arg(long, value_name = "N", default_value_t = 65_536)]
     pub warm_entries: usize,
     /// How many plies below its position a finished job reports what its
-    /// worker's table proved (both questions, each position once): those
-    /// answers settle the positions without jobs when the position is
-    /// expanded, and are logged as `known` lines when they do (0: none).
+    /// worker's transposition table proved (both questions, each position
+    /// once): those answers settle the positions without jobs when the
+    /// position is expanded, and are logged as `known` lines when they do
+    /// (0: none).
     #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=4))]
     pub harvest_plies: u8,
     /// Print a line on stderr when a job whose budget is at least N nodes
@@ -140,11 +142,13 @@ pub struct ProveArgs {
     /// long proof can tell what each worker is busy with (not with -q).
     #[arg(long, value_name = "N", default_value_t = 100_000_000)]
     pub announce_nodes: u64,
-    /// With --method pn: load the workers' shared transposition table from
+    /// With --method pn: a transposition-table snapshot (not a table file
+    /// of --tables): load the workers' shared transposition table from
     /// PATH before the run, if the file exists, and save it there when the
     /// run ends, so that jobs cut off by the end of a run go on where they
-    /// stopped. The file is about as big as the table (gigabytes): keep it
-    /// on the machine that runs the proof, outside DIR, never committed
+    /// stopped. The file is about as big as the transposition table
+    /// (gigabytes): keep it on the machine that runs the proof, outside
+    /// DIR, never committed
     #[arg(long, value_name = "PATH")]
     pub table_file: Option<PathBuf>,
     /// Sync the log to disk after every line (default: at most a second apart).
@@ -155,21 +159,21 @@ pub struct ProveArgs {
     pub quiet: bool,
 }
 
-/// Loads the table snapshot at `path` into `table`: one line on stderr
-/// (unless `quiet`); damage is reported and the good part kept; a file
-/// that is not a snapshot of this game is refused (exit status 2: the
+/// Loads the transposition-table snapshot at `path` into `tt`: one line on
+/// stderr (unless `quiet`); damage is reported and the good part kept; a
+/// file that is not a snapshot of this game is refused (exit status 2: the
 /// run would overwrite it).
 fn load_snapshot(
     path: &std::path::Path,
     variant: Variant,
-    table: &SharedPnTable,
+    tt: &SharedPnTt,
     quiet: bool,
 ) -> Result<(), CliError> {
     let start = Instant::now();
     if !quiet {
         eprintln!("prove: loading the table snapshot {}", path.display());
     }
-    let loaded = snapshot::load(path, variant, table)
+    let loaded = snapshot::load(path, variant, tt)
         .map_err(|e| CliError::input(format!("--table-file {}: {e}", path.display())))?;
     if let Some(damage) = &loaded.damage {
         eprintln!(
@@ -189,20 +193,20 @@ fn load_snapshot(
     Ok(())
 }
 
-/// Saves `table` to `path` (see [`snapshot::save`]), with a line on
+/// Saves `tt` to `path` (see [`snapshot::save`]), with a line on
 /// stderr (unless `quiet`); an I/O failure is an error (exit status 1)
 /// once the run's summary is out (the log is whole either way).
 fn save_snapshot(
     path: &std::path::Path,
     variant: Variant,
-    table: &SharedPnTable,
+    tt: &SharedPnTt,
     quiet: bool,
 ) -> Result<(), CliError> {
     let start = Instant::now();
     if !quiet {
         eprintln!("prove: saving the table snapshot {}", path.display());
     }
-    let n = snapshot::save(path, variant, table).map_err(|e| {
+    let n = snapshot::save(path, variant, tt).map_err(|e| {
         CliError::failure(format!("{}: table snapshot not saved: {e}", path.display()))
     })?;
     if !quiet {
@@ -246,10 +250,10 @@ impl Pool {
     }
 
     /// The proof-number table the local workers share, if they share one.
-    fn shared_pn_table(&self) -> Option<SharedPnTable> {
+    fn shared_pn_tt(&self) -> Option<SharedPnTt> {
         match self {
-            Pool::Threads(w) => match w.shared_table() {
-                Some(WorkerTable::ProofNumber(t)) => Some(t.clone()),
+            Pool::Threads(w) => match w.shared_tt() {
+                Some(WorkerTt::ProofNumber(t)) => Some(t.clone()),
                 _ => None,
             },
             _ => None,
@@ -615,7 +619,7 @@ impl ProveArgs {
             .map(|d| Arc::new(Tablebase::new(d, root.variant()).with_cache_mib(self.cache_mb)));
         let worker = WorkerConfig {
             hash_mb: self.hash_mb,
-            shared_table: !self.separate_tables,
+            shared_tt: !self.separate_tables,
             method: self.method.into(),
             warm_entries: self.warm_entries,
             harvest_plies: self.harvest_plies as usize,
@@ -667,11 +671,11 @@ impl ProveArgs {
         &self,
         pool: &Pool,
         variant: Variant,
-    ) -> Result<Option<(&Path, SharedPnTable)>, CliError> {
+    ) -> Result<Option<(&Path, SharedPnTt)>, CliError> {
         let Some(path) = &self.table_file else {
             return Ok(None);
         };
-        let Some(table) = pool.shared_pn_table() else {
+        let Some(table) = pool.shared_pn_tt() else {
             return Err(CliError::input(
                 "--table-file keeps the table local workers share, and these workers share none",
             ));

@@ -58,7 +58,8 @@ impl Default for PlayerConfig {
     }
 }
 
-/// A player of one variant; keeps its solvers' tables across moves.
+/// A player of one variant; keeps its solvers' transposition tables across
+/// moves.
 pub struct Player<'t> {
     config: PlayerConfig,
     tables: Option<&'t Tablebase>,
@@ -68,7 +69,7 @@ pub struct Player<'t> {
 
 /// What the win/draw/loss questions established about one move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Known {
+enum Finding {
     Unknown,
     Win,
     /// A draw or a loss (the opponent avoids losing).
@@ -151,25 +152,25 @@ impl<'t> Player<'t> {
         }
         let mut order = moves.clone();
         order.sort_by_cached_key(|&m| -static_after(pos, m));
-        let known = self.prove_moves(pos, &order, proof_end);
-        let of = |k: Known| -> Vec<Move> {
+        let found = self.prove_moves(pos, &order, proof_end);
+        let of = |k: Finding| -> Vec<Move> {
             order
                 .iter()
-                .zip(&known)
+                .zip(&found)
                 .filter(|(_, &x)| x == k)
                 .map(|(&m, _)| m)
                 .collect()
         };
-        if let Some(&m) = of(Known::Win).first() {
+        if let Some(&m) = of(Finding::Win).first() {
             return Choice {
                 mv: m,
                 value: Some(wdl_only(Wdl::Win)),
                 source: Some(Source::Search),
             };
         }
-        let all_known = !known.contains(&Known::Unknown) && !known.contains(&Known::AtMostDraw);
-        let draws = of(Known::Draw);
-        if all_known {
+        let all_found = !found.contains(&Finding::Unknown) && !found.contains(&Finding::AtMostDraw);
+        let draws = of(Finding::Draw);
+        if all_found {
             // Proven: no move wins; a draw if one draws.
             let (pool, wdl) = if draws.is_empty() {
                 (order.clone(), Wdl::Loss)
@@ -185,12 +186,12 @@ impl<'t> Player<'t> {
         }
         // Not proven: the best-looking move among those that may still
         // win, else those that draw or may, else any.
-        let mut pool = of(Known::Unknown);
+        let mut pool = of(Finding::Unknown);
         if pool.is_empty() {
             pool = draws;
         }
         if pool.is_empty() {
-            pool = of(Known::AtMostDraw);
+            pool = of(Finding::AtMostDraw);
         }
         if pool.is_empty() {
             pool = order.clone();
@@ -205,41 +206,41 @@ impl<'t> Player<'t> {
 
     /// Asks each move's questions with doubling node budgets until a move
     /// is proven to win, every move is settled, or `until`.
-    fn prove_moves(&self, pos: &Position, order: &[Move], until: Instant) -> Vec<Known> {
-        let mut known = vec![Known::Unknown; order.len()];
+    fn prove_moves(&self, pos: &Position, order: &[Move], until: Instant) -> Vec<Finding> {
+        let mut found = vec![Finding::Unknown; order.len()];
         let solver = &self.wdl;
         with_deadline(solver, Some(until), || {
             let mut budget: u64 = 2_000;
             loop {
                 for (i, &m) in order.iter().enumerate() {
                     let child = pos.play(m);
-                    if known[i] == Known::Unknown {
+                    if found[i] == Finding::Unknown {
                         match solver.answer(&child, Question::AvoidsLoss, Some(budget)) {
                             Ok(false) => {
-                                known[i] = Known::Win;
+                                found[i] = Finding::Win;
                                 return;
                             }
-                            Ok(true) => known[i] = Known::AtMostDraw,
+                            Ok(true) => found[i] = Finding::AtMostDraw,
                             Err(SolveError::Stopped) if Instant::now() >= until => return,
                             Err(_) => {}
                         }
                     }
-                    if known[i] == Known::AtMostDraw {
+                    if found[i] == Finding::AtMostDraw {
                         match solver.answer(&child, Question::Wins, Some(budget)) {
-                            Ok(false) => known[i] = Known::Draw,
-                            Ok(true) => known[i] = Known::Loss,
+                            Ok(false) => found[i] = Finding::Draw,
+                            Ok(true) => found[i] = Finding::Loss,
                             Err(SolveError::Stopped) if Instant::now() >= until => return,
                             Err(_) => {}
                         }
                     }
                 }
-                if !known.contains(&Known::Unknown) && !known.contains(&Known::AtMostDraw) {
+                if !found.contains(&Finding::Unknown) && !found.contains(&Finding::AtMostDraw) {
                     return;
                 }
                 budget = budget.saturating_mul(2);
             }
         });
-        known
+        found
     }
 
     /// The value of `pos` from the side to move's view, proven within

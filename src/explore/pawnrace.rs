@@ -58,8 +58,8 @@ pub fn gaps_text(g: Gaps) -> String {
     )
 }
 
-/// Black's choice of gaps: the first pair where black wins that is not
-/// (up to its mirror image) in `avoid`; else a draw; else any pair not
+/// Black's choice of gaps: the first gap pair where black wins that is not
+/// (up to its mirror image) in `avoid`; else a draw; else any gap pair not
 /// avoided; else c:c.
 pub fn choose_gaps(avoid: &[Gaps]) -> Gaps {
     let free = |g: &Gaps| !avoid.iter().any(|&a| same_setup(a, *g));

@@ -1,16 +1,18 @@
 //! The table generator.
 //!
 //! Classes are solved in order of total material, a class `WvB` together
-//! with its colour-flipped partner `BvW` (white's moves in one lead to
-//! black-to-move positions, stored colour-flipped in the other). Captures
-//! lead to a class of one pawn fewer, whose finished table is read from disk.
+//! with its colour-flipped partner `BvW`, a class pair (white's moves in
+//! one lead to black-to-move positions, stored colour-flipped in the
+//! other). Captures lead to a class of one pawn fewer, whose finished table
+//! is read from disk.
 //!
 //! Because every move advances a pawn (docs/RULES.md fact 1) there are no
 //! cycles, so one pass suffices: each position is valued from its moves'
-//! values, and a move into a position of the pair not yet valued values that
-//! position first (depth-first; the depth is bounded by the game's length).
-//! Both cores take positions in parallel; two threads valuing the same
-//! position at once store the same byte, so no locking is needed.
+//! values, and a move into a position of the class pair not yet valued
+//! values that position first (depth-first; the depth is bounded by the
+//! game's length). Both cores take positions in parallel; two threads
+//! valuing the same position at once store the same byte, so no locking is
+//! needed.
 //!
 //! Phases, each timed: `init` (index, memory, lower tables), `solve` (the
 //! pass), `write` (checksummed files, written under a temporary name).
@@ -95,27 +97,28 @@ pub struct ClassReport {
     pub losses: u64,
     /// The longest DTM of the class, in plies.
     pub max_dtm: u32,
-    /// Seconds of the pair's `init` phase: indexes, memory check, tables one
-    /// pawn below (shared by both classes of a pair; 0 for a skipped class).
+    /// Seconds of the class pair's `init` phase: indexes, memory check,
+    /// tables one pawn below (shared by both classes of a class pair; 0 for
+    /// a skipped class).
     pub init_seconds: f64,
-    /// Seconds of the pair's `solve` phase, the one pass over both classes
-    /// (shared; 0 for a skipped class).
+    /// Seconds of the class pair's `solve` phase, the one pass over both
+    /// classes (shared; 0 for a skipped class).
     pub solve_seconds: f64,
-    /// Seconds of the pair's `write` phase, both checksummed files (shared;
-    /// 0 for a skipped class).
+    /// Seconds of the class pair's `write` phase, both checksummed files
+    /// (shared; 0 for a skipped class).
     pub write_seconds: f64,
-    /// Estimated peak memory of the pair, bytes.
+    /// Estimated peak memory of the class pair, bytes.
     pub memory: u64,
 }
 
-/// The class pairs to generate for a target, lowest total first; a pair
-/// whose classes are the same (`2v2`) has one class.
+/// The class pairs to generate for a target, lowest total first; a class
+/// pair whose classes are the same (`2v2`) has one class.
 pub fn plan(target: Target) -> Vec<Vec<Material>> {
     let (max_total, only) = match target {
         Target::MaxPawns(n) => (n, None),
         Target::Class(m) => (m.total(), Some(m)),
     };
-    let mut pairs = Vec::new();
+    let mut class_pairs = Vec::new();
     for m in Material::up_to(max_total) {
         if m.white < m.black {
             continue;
@@ -127,13 +130,13 @@ pub fn plan(target: Target) -> Vec<Vec<Material>> {
                 }
             }
         }
-        let mut pair = vec![m];
+        let mut class_pair = vec![m];
         if m.swapped() != m {
-            pair.push(m.swapped());
+            class_pair.push(m.swapped());
         }
-        pairs.push(pair);
+        class_pairs.push(class_pair);
     }
-    pairs
+    class_pairs
 }
 
 /// Whether the board has positions of the class `m` with the game in
@@ -154,11 +157,11 @@ pub enum GenEvent<'a> {
     /// Solving the class pair `what`: `done` of `total` positions (sent
     /// each thousandth of the work, with [`GenConfig::progress`] only).
     Progress {
-        /// The pair being solved, as in `solve 3v2 + 2v3`.
+        /// The class pair being solved, as in `solve 3v2 + 2v3`.
         what: &'a str,
-        /// Positions of the pair valued so far.
+        /// Positions of the class pair valued so far.
         done: u64,
-        /// Positions of the pair in all.
+        /// Positions of the class pair in all.
         total: u64,
     },
 }
@@ -173,15 +176,15 @@ pub fn generate(
     let log = &|line: &str| events(GenEvent::Line(line));
     let tablebase = Tablebase::new(&config.out, config.variant);
     let mut reports = Vec::new();
-    // The classes one pawn below the pair being solved, decompressed into
-    // memory once (random access while solving must be fast).
+    // The classes one pawn below the class pair being solved, decompressed
+    // into memory once (random access while solving must be fast).
     let mut dense: HashMap<Material, Arc<DenseTable>> = HashMap::new();
     // Classes the board cannot hold (on 4x5, 9v1) have no table.
-    let pairs = plan(target)
+    let class_pairs = plan(target)
         .into_iter()
-        .filter(|pair| has_positions(config.variant.board, pair[0]));
-    for pair in pairs {
-        let present: Vec<Option<Arc<Table>>> = pair
+        .filter(|class_pair| has_positions(config.variant.board, class_pair[0]));
+    for class_pair in class_pairs {
+        let present: Vec<Option<Arc<Table>>> = class_pair
             .iter()
             .map(|&m| match tablebase.table(m) {
                 Ok(t) => Some(t),
@@ -193,7 +196,7 @@ pub fn generate(
             })
             .collect();
         if present.iter().all(|t| t.is_some()) {
-            for (&m, t) in pair.iter().zip(present) {
+            for (&m, t) in class_pair.iter().zip(present) {
                 let t = t.unwrap();
                 log(&format!("{m}: present and verified, skipped"));
                 reports.push(skipped_report(m, &t));
@@ -201,7 +204,7 @@ pub fn generate(
             continue;
         }
         let load = Instant::now();
-        let below = pair[0].total() - 1;
+        let below = class_pair[0].total() - 1;
         dense.retain(|m, _| m.total() == below);
         for m in Material::up_to(below)
             .into_iter()
@@ -218,7 +221,7 @@ pub fn generate(
                 load.elapsed().as_secs_f64()
             ));
         }
-        reports.extend(generate_pair(config, lower, &pair, events)?);
+        reports.extend(generate_class_pair(config, lower, &class_pair, events)?);
     }
     Ok(reports)
 }
@@ -232,12 +235,12 @@ pub enum GenError {
     #[error(
         "class {classes} needs about {need} MiB of memory and {have} MiB may be used; not started"
     )]
-    /// The pair's estimated memory exceeds [`GenConfig::memory_limit`]; nothing
-    /// was done for it.
+    /// The class pair's estimated memory exceeds
+    /// [`GenConfig::memory_limit`]; nothing was done for it.
     OutOfMemory {
-        /// The pair, as in `3v2 + 2v3`.
+        /// The class pair, as in `3v2 + 2v3`.
         classes: String,
-        /// MiB the pair needs, estimated.
+        /// MiB the class pair needs, estimated.
         need: u64,
         /// MiB the memory limit allows.
         have: u64,
@@ -310,7 +313,7 @@ struct PairSolver<'a> {
 }
 
 impl PairSolver<'_> {
-    /// The slot of class `m` of the pair, if it is one.
+    /// The slot of class `m` of the class pair, if it is one.
     #[inline]
     fn class(&self, m: Material) -> Option<(&Index, &[AtomicU8])> {
         self.classes
@@ -319,7 +322,7 @@ impl PairSolver<'_> {
             .map(|&(_, index, values)| (index, values))
     }
 
-    /// The value of a table position of the pair, known or found now.
+    /// The value of a table position of the class pair, known or found now.
     #[inline]
     fn lookup(
         &self,
@@ -336,7 +339,8 @@ impl PairSolver<'_> {
         Ok(v)
     }
 
-    /// The value of a table position of the pair from its moves' values.
+    /// The value of a table position of the class pair from its moves'
+    /// values.
     ///
     /// A quiet move that leaves the pawn below rank H-1 ends nothing and
     /// gives black no en passant right unless it is a double step beside a
@@ -429,7 +433,7 @@ impl Layers {
     }
 }
 
-/// Counts a pair's solved positions across threads and reports each
+/// Counts a class pair's solved positions across threads and reports each
 /// thousandth of the work as a [`GenEvent::Progress`].
 struct Progress<'a> {
     what: String,
@@ -466,26 +470,27 @@ fn as_atomic(bytes: &mut [u8]) -> &[AtomicU8] {
     unsafe { &*(bytes as *mut [u8] as *const [AtomicU8]) }
 }
 
-fn generate_pair(
+fn generate_class_pair(
     config: &GenConfig,
     lower: Vec<Arc<DenseTable>>,
-    pair: &[Material],
+    class_pair: &[Material],
     events: &(dyn Fn(GenEvent) + Sync),
 ) -> Result<Vec<ClassReport>, GenError> {
     let log = |line: &str| events(GenEvent::Line(line));
-    let names: Vec<String> = pair.iter().map(|m| m.to_string()).collect();
+    let names: Vec<String> = class_pair.iter().map(|m| m.to_string()).collect();
     let names = names.join(" + ");
     let start = Instant::now();
 
     // init: indexes, the memory check, the tables one pawn below.
-    let indexes: Vec<Index> = pair
+    let indexes: Vec<Index> = class_pair
         .iter()
         .map(|&m| Index::new(config.variant, m))
         .collect();
     let sizes: Vec<u64> = indexes.iter().map(|i| i.len()).collect();
     let total: u64 = sizes.iter().sum();
-    // The pair's values and indexes, and the classes one pawn below held
-    // decompressed (with their indexes) while the pair is solved.
+    // The class pair's values and indexes, and the classes one pawn below
+    // held decompressed (with their indexes) while the class pair is
+    // solved.
     let memory = total
         + indexes.iter().map(|i| i.memory_bytes()).sum::<u64>()
         + lower
@@ -511,7 +516,7 @@ fn generate_pair(
     {
         let atomics: Vec<&[AtomicU8]> = values.iter_mut().map(|v| as_atomic(v)).collect();
         let solver = PairSolver {
-            classes: pair
+            classes: class_pair
                 .iter()
                 .zip(&indexes)
                 .zip(&atomics)
@@ -526,11 +531,12 @@ fn generate_pair(
             events: config.progress.then_some(events),
         };
         // Layers of equal advancement, the most advanced first: every move
-        // advances a pawn, so a position's successors in the pair lie in
-        // layers already solved. (Were one not, the solver would value it
-        // first, depth-first: the order is for speed, not correctness.) Within a layer, positions are grouped by black's pawns:
-        // all quiet successors of a group then share one block of the
-        // partner class, which stays in cache.
+        // advances a pawn, so a position's successors in the class pair lie
+        // in layers already solved. (Were one not, the solver would value
+        // it first, depth-first: the order is for speed, not correctness.)
+        // Within a layer, positions are grouped by black's pawns: all quiet
+        // successors of a group then share one block of the partner class,
+        // which stays in cache.
         let layers: Vec<Layers> = indexes.iter().map(Layers::new).collect();
         let top = layers.iter().map(|l| l.max_advance()).max().unwrap_or(0);
         for advance in (0..=top).rev() {
@@ -571,7 +577,7 @@ fn generate_pair(
     // write: checksummed files under temporary names, then renamed.
     let t = Instant::now();
     let mut reports = Vec::new();
-    for ((&m, v), index) in pair.iter().zip(&values).zip(&indexes) {
+    for ((&m, v), index) in class_pair.iter().zip(&values).zip(&indexes) {
         debug_assert!(
             v.iter().all(|&b| b != 0),
             "a position of {m} was left without a value"

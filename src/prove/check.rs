@@ -172,7 +172,7 @@ pub fn check(log: &LogContents, options: CheckOptions) -> Result<CheckReport, So
         let solver = Solver::new(
             solver_config(WorkerConfig {
                 hash_mb: options.hash_mb,
-                shared_table: false,
+                shared_tt: false,
                 method: Method::AlphaBeta,
                 warm_entries: 0,
                 harvest_plies: 0,

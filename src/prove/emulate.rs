@@ -15,10 +15,10 @@
 //! worker over theirs (`tools/prove_scaling.sh`).
 //!
 //! One thing differs from a real cluster: the jobs run in the order they
-//! start, so a job's table may hold the results of a job started earlier
-//! on the same worker that has not finished in virtual time yet (never of
-//! another worker's). Its effect is small while jobs are short next to the
-//! proof.
+//! start, so a job's transposition table may hold the results of a job
+//! started earlier on the same worker that has not finished in virtual time
+//! yet (never of another worker's). Its effect is small while jobs are
+//! short next to the proof.
 
 use crate::prove::worker::{
     run_job, Job, JobEnd, JobResult, JobSolver, WorkerConfig, WorkerError, Workers,
@@ -85,8 +85,8 @@ pub struct EmulatedWorkers {
 }
 
 impl EmulatedWorkers {
-    /// `count` emulated workers (at least one), each with a table of
-    /// `config.hash_mb` MiB made when it first gets a job.
+    /// `count` emulated workers (at least one), each with a transposition
+    /// table of `config.hash_mb` MiB made when it first gets a job.
     pub fn new(count: usize, config: WorkerConfig) -> EmulatedWorkers {
         let count = count.max(1);
         EmulatedWorkers {
@@ -192,7 +192,7 @@ mod tests {
         .unwrap();
         let config = WorkerConfig {
             hash_mb: 1,
-            shared_table: false,
+            shared_tt: false,
             method: Default::default(),
             warm_entries: 0,
             harvest_plies: 2,

@@ -43,13 +43,13 @@
 //! so nothing logged is solved again. A logged `open` of a pair the log
 //! does not answer is continued where the log left it if its largest
 //! attempt was below [`ManagerConfig::max_job_nodes`] and no job below its
-//! node was answered: the pair's next job gets
-//! [`ManagerConfig::growth`] times that attempt (a resumed run's table is
-//! cold, so this redoes the attempt's work, a 1/growth share of the new
-//! budget, where expanding would restart the breadth below it). Otherwise
-//! (the attempt had the largest budget, or the log holds answers below
-//! it) its node is expanded, and the resumed proof meets the logged
-//! answers again before it starts any new job.
+//! node was answered: the pair's next job gets [`ManagerConfig::growth`]
+//! times that attempt (a resumed run's transposition table is cold, so this
+//! redoes the attempt's work, a 1/growth share of the new budget, where
+//! expanding would restart the breadth below it). Otherwise (the attempt
+//! had the largest budget, or the log holds answers below it) its node is
+//! expanded, and the resumed proof meets the logged answers again before it
+//! starts any new job.
 //!
 //! The manager's code is split by concern: `tree` holds the nodes and
 //! their numbers (answers, proof and disproof numbers, expansion), the
@@ -78,11 +78,12 @@ pub use tree::value_of;
 pub const INF: u64 = u64::MAX / 4;
 /// What a leaf pair being answered by a job counts for.
 pub const BUSY: u64 = 1 << 24;
-/// The most answers of jobs' workers the manager keeps for positions that
-/// are not nodes yet (about 50 bytes each: 200 MB). Past it, new ones are
-/// dropped: they only spare jobs, and a long run on many ranks (hundreds
-/// of answers a job) must not grow the manager without end.
-pub const MAX_HINTS: usize = 1 << 22;
+/// The most known answers of jobs' workers the manager keeps pending for
+/// positions that are not nodes yet (about 50 bytes each: 200 MB). Past
+/// it, new ones are dropped: they only spare jobs, and a long run on many
+/// ranks (hundreds of answers a job) must not grow the manager without
+/// end.
+pub const MAX_PENDING_KNOWN: usize = 1 << 22;
 
 /// How the manager works.
 #[derive(Clone, Copy, Debug)]
@@ -144,15 +145,15 @@ struct DirectAnswer {
     answer: bool,
     /// The job's best move (canonical position, standard notation).
     best: Option<String>,
-    /// A `known` answer: a job's worker knew it below its own position,
-    /// no job asked for it.
-    harvested: bool,
+    /// A known answer (a `known` line): a job's worker knew it below its
+    /// own position, no job asked for it.
+    known: bool,
 }
 
-/// An answer a job's worker knew below its position, for a pair that is
-/// no node's yet.
+/// A pending known answer: one a job's worker knew below its position,
+/// for a pair that is no node's yet (not logged until a node takes it).
 #[derive(Clone, Copy, Debug)]
-struct Hint {
+struct PendingKnown {
     answer: bool,
     /// The job whose worker knew it.
     from: u64,
@@ -207,8 +208,9 @@ pub struct Manager {
     epoch: u32,
 
     // What the log and this run's jobs said (see `replay`).
-    /// Answers of the log and of this run's jobs.
-    known: HashMap<Pair, DirectAnswer>,
+    /// Answers of the log and of this run's jobs (their own and known
+    /// answers alike).
+    answers: HashMap<Pair, DirectAnswer>,
     /// Pairs whose jobs came back `open` (logged, or this run's that
     /// expanded their node).
     opened: HashMap<Pair, Opened>,
@@ -227,10 +229,10 @@ pub struct Manager {
     expanded_roots: HashSet<u128>,
 
     // The jobs (see `scheduler`).
-    /// Answers this run's jobs' workers knew below their positions that
-    /// no node has needed yet. A node made later takes them (and logs them
-    /// as `known`).
-    hints: HashMap<Pair, Hint>,
+    /// Known answers this run's jobs' workers found below their positions
+    /// that no node has needed yet. A node made later takes them (and logs
+    /// them as `known`).
+    pending_known: HashMap<Pair, PendingKnown>,
     /// Lines to log that no job's result brings (`known` answers and
     /// splits), since the caller last collected them
     /// ([`Manager::take_records`]).

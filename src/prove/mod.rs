@@ -47,6 +47,6 @@ pub use run::{
 };
 pub use warm::{WarmStore, MAX_ENTRIES as MAX_WARM_ENTRIES, WARM_DIR};
 pub use worker::{
-    run_job, Job, JobEnd, JobResult, JobSolver, ThreadWorkers, WorkerConfig, WorkerError,
-    WorkerTable, Workers,
+    run_job, Job, JobEnd, JobResult, JobSolver, ThreadWorkers, WorkerConfig, WorkerError, WorkerTt,
+    Workers,
 };

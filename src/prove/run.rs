@@ -145,7 +145,7 @@ pub struct Progress {
     pub running_nodes: Option<u64>,
     /// Jobs cancelled as no longer needed.
     pub cancelled: u64,
-    /// Answers taken from jobs' tables.
+    /// Answers taken from jobs' transposition tables.
     pub known: u64,
     /// Positions in the tree.
     pub positions: usize,

@@ -1,15 +1,17 @@
-//! Table snapshots: the whole transposition table of a run's proof-number
-//! workers, saved when the run ends and loaded when the next one starts
-//! (`peasant prove --table-file PATH`), so that a job cut off by the end
-//! of a sitting goes on where it stopped instead of from its warm start.
+//! Transposition-table snapshots: the whole transposition table of a run's
+//! proof-number workers, saved when the run ends and loaded when the next
+//! one starts (`peasant prove --table-file PATH`), so that a job cut off by
+//! the end of a sitting goes on where it stopped instead of from its warm
+//! start.
 //!
 //! A warm start ([`crate::prove::WarmStore`]) keeps a few hundred thousand
-//! entries and is small enough to commit; it saves part of a cut job's
-//! work (Peasants' Chess 5x8, "does white win?" cut after 25 M nodes: the
-//! next job took 53.7 M nodes from an empty table, 40.9 M with 262,144
-//! warm entries, 34.9 M with 4,194,304, and 28.7 M when the run went on in
-//! its own table). A snapshot keeps everything: gigabytes, for the machine
-//! that runs the proof, never for the repository.
+//! entries and is small enough to commit; it saves part of a cut job's work
+//! (Peasants' Chess 5x8, "does white win?" cut after 25 M nodes: the next
+//! job took 53.7 M nodes from an empty transposition table, 40.9 M with
+//! 262,144 warm entries, 34.9 M with 4,194,304, and 28.7 M when the run
+//! went on in its own transposition table). A snapshot keeps everything:
+//! gigabytes, for the machine that runs the proof, never for the
+//! repository.
 //!
 //! The file is a zstd stream: a header line (magic and game), then blocks
 //! of at most [`BLOCK`] entries, each a little-endian count, the entries
@@ -22,7 +24,7 @@
 use crate::prove::log::variant_tag;
 use crate::prove::warm::{entries_from_bytes, put_entry, ENTRY_BYTES};
 use crate::rules::Variant;
-use crate::solve::SharedPnTable;
+use crate::solve::SharedPnTt;
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::Path;
@@ -31,13 +33,14 @@ use std::path::Path;
 const MAGIC: &str = "peasant-pn-table 1";
 
 /// The most entries in one block (small in tests, so that a small board's
-/// table makes many blocks).
+/// transposition table makes many blocks).
 pub const BLOCK: usize = if cfg!(test) { 1 << 10 } else { 1 << 16 };
 
 /// What [`load`] read.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Loaded {
-    /// Entries offered to the table (those it already held are kept).
+    /// Entries offered to the transposition table (those it already held
+    /// are kept).
     pub entries: u64,
     /// What is wrong with the file, if anything: the entries before the
     /// damage are loaded, nothing after it.
@@ -53,11 +56,11 @@ fn write_block(w: &mut impl Write, count: usize, buf: &mut Vec<u8>) -> std::io::
     w.write_all(&crc.to_le_bytes())
 }
 
-/// Saves every entry of `table` (a game of `variant`) to `path`: written
+/// Saves every entry of `tt` (a game of `variant`) to `path`: written
 /// to `path` with `.tmp` added and renamed when complete and synced, so
 /// that no half-written snapshot ever has the final name. Returns the
 /// number of entries.
-pub fn save(path: &Path, variant: Variant, table: &SharedPnTable) -> std::io::Result<u64> {
+pub fn save(path: &Path, variant: Variant, tt: &SharedPnTt) -> std::io::Result<u64> {
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
     let tmp = std::path::PathBuf::from(tmp);
@@ -68,7 +71,7 @@ pub fn save(path: &Path, variant: Variant, table: &SharedPnTable) -> std::io::Re
         let (mut total, mut count) = (0u64, 0usize);
         let mut buf = Vec::with_capacity(BLOCK * ENTRY_BYTES + 8);
         let mut failed = None;
-        table.for_each_entry(|e| {
+        tt.for_each_entry(|e| {
             if failed.is_some() {
                 return;
             }
@@ -100,11 +103,12 @@ pub fn save(path: &Path, variant: Variant, table: &SharedPnTable) -> std::io::Re
     written
 }
 
-/// Loads the snapshot at `path` into `table` (entries whose keys the
-/// table holds are skipped). An error (nothing loaded) if the file cannot
-/// be read or is not a snapshot of `variant`'s game; damage after a good
-/// start is reported in [`Loaded::damage`], with the good blocks loaded.
-pub fn load(path: &Path, variant: Variant, table: &SharedPnTable) -> Result<Loaded, String> {
+/// Loads the snapshot at `path` into `tt` (entries whose keys the
+/// transposition table holds are skipped). An error (nothing loaded) if the
+/// file cannot be read or is not a snapshot of `variant`'s game; damage
+/// after a good start is reported in [`Loaded::damage`], with the good
+/// blocks loaded.
+pub fn load(path: &Path, variant: Variant, tt: &SharedPnTt) -> Result<Loaded, String> {
     let file = File::open(path).map_err(|e| e.to_string())?;
     let mut z = zstd::Decoder::new(BufReader::with_capacity(1 << 20, file))
         .map_err(|e| format!("not a table snapshot ({e})"))?;
@@ -165,7 +169,7 @@ pub fn load(path: &Path, variant: Variant, table: &SharedPnTable) -> Result<Load
         }
         entries.clear();
         entries.extend(entries_from_bytes(&checked[4..]));
-        table.load_entries(&entries);
+        tt.load_entries(&entries);
         loaded.entries += count as u64;
     }
 }
@@ -189,16 +193,17 @@ mod tests {
         d
     }
 
-    /// A table filled by a real search of Peasants' Chess 3x8.
-    fn searched() -> SharedPnTable {
-        let table = SharedPnTable::new(16).unwrap();
-        let s = PnSolver::with_table(PnConfig::default(), None, &table);
+    /// A transposition table filled by a real search of Peasants' Chess
+    /// 3x8.
+    fn searched() -> SharedPnTt {
+        let table = SharedPnTt::new(16).unwrap();
+        let s = PnSolver::with_tt(PnConfig::default(), None, &table);
         let pos = parse_position("peasants", Some(variant().board), Rules::default()).unwrap();
         s.answer(&pos, Question::Wins, None).unwrap();
         table
     }
 
-    fn entries(t: &SharedPnTable) -> Vec<PnEntry> {
+    fn entries(t: &SharedPnTt) -> Vec<PnEntry> {
         let mut v = Vec::new();
         t.for_each_entry(|e| v.push(e));
         v.sort();
@@ -213,7 +218,7 @@ mod tests {
         let n = save(&path, variant(), &table).unwrap();
         let want = entries(&table);
         assert!(n > 1000 && n as usize == want.len(), "{n}");
-        let fresh = SharedPnTable::new(16).unwrap();
+        let fresh = SharedPnTt::new(16).unwrap();
         let loaded = load(&path, variant(), &fresh).unwrap();
         assert_eq!(
             loaded,
@@ -244,19 +249,20 @@ mod tests {
             ..Rules::default()
         };
         let other = Variant::new(variant().board, rules);
-        let fresh = SharedPnTable::new(16).unwrap();
+        let fresh = SharedPnTt::new(16).unwrap();
         let e = load(&path, other, &fresh).unwrap_err();
         assert!(e.contains("another game"), "{e}");
         assert!(entries(&fresh).is_empty());
         // A flipped byte in the second block: the first block loads, then
-        // the damage is named; every loaded entry is one of the table's.
+        // the damage is named; every loaded entry is one of the
+        // transposition table's.
         let second =
             raw.iter().position(|&b| b == b'\n').unwrap() + 1 + 4 + BLOCK * ENTRY_BYTES + 4;
         for at in [second + 10, raw.len() / 2, raw.len() - 3] {
             let mut bad = raw.clone();
             bad[at] ^= 0x40;
             rewrite(&bad);
-            let fresh = SharedPnTable::new(16).unwrap();
+            let fresh = SharedPnTt::new(16).unwrap();
             let l = load(&path, variant(), &fresh).unwrap();
             assert!(l.damage.is_some(), "a flip at {at} went unnoticed");
             let got = entries(&fresh);
@@ -265,17 +271,17 @@ mod tests {
         }
         // Cut short: reported.
         rewrite(&raw[..raw.len() - 5]);
-        let l = load(&path, variant(), &SharedPnTable::new(16).unwrap()).unwrap();
+        let l = load(&path, variant(), &SharedPnTt::new(16).unwrap()).unwrap();
         assert_eq!(l.damage.as_deref(), Some("damaged (cut short)"));
         // Bytes after the end: reported.
         let mut long = raw.clone();
         long.push(0);
         rewrite(&long);
-        let l = load(&path, variant(), &SharedPnTable::new(16).unwrap()).unwrap();
+        let l = load(&path, variant(), &SharedPnTt::new(16).unwrap()).unwrap();
         assert_eq!(l.damage.as_deref(), Some("damaged (bytes after the end)"));
         // Not a snapshot at all.
         std::fs::write(&path, b"hello").unwrap();
-        assert!(load(&path, variant(), &SharedPnTable::new(16).unwrap()).is_err());
+        assert!(load(&path, variant(), &SharedPnTt::new(16).unwrap()).is_err());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -1,17 +1,19 @@
 //! Warm starts: the top of a proof-number job's search, kept in the proof
 //! directory so that the next job on the same question goes on from where
-//! the last one stopped instead of starting again in an empty table.
+//! the last one stopped instead of starting again in an empty transposition
+//! table.
 //!
 //! A proof-number worker whose job runs out of budget, or is interrupted
 //! when the run ends (`--max-seconds`, `--max-jobs` with jobs in flight,
-//! Ctrl-C), hands back the entries of its transposition table with the
-//! most work below them ([`PnSolver::heaviest`](crate::solve::PnSolver::heaviest)).
-//! The manager gives them to the pair's next job, which loads them into
-//! its table before it starts: in this run (its worker's table may have
-//! lost them, an MPI rank or an emulated worker never had them) and in
-//! later runs, which read them from `DIR/warm/`. One file per pair
-//! (position and question), replaced by the pair's newest; a file of a
-//! pair that is answered, or expanded, is removed at the end of a run.
+//! Ctrl-C), hands back the entries of its transposition table with the most
+//! work below them ([`PnSolver::heaviest`](crate::solve::PnSolver::heaviest)). The
+//! manager gives them to the pair's next job, which loads them into its
+//! transposition table before it starts: in this run (its worker's
+//! transposition table may have lost them, an MPI rank or an emulated
+//! worker never had them) and in later runs, which read them from
+//! `DIR/warm/`. One file per pair (position and question), replaced by the
+//! pair's newest; a file of a pair that is answered, or expanded, is
+//! removed at the end of a run.
 //!
 //! The entries' proven numbers are believed as the log's answers are:
 //! each file is checksummed (CRC-32) and names its game, and a file that

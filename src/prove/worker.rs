@@ -6,14 +6,15 @@
 //! [`ThreadWorkers`] are local threads, each with its own solver (its own
 //! node budget and stop flag) and, by default, one transposition table
 //! shared by all of them and kept from job to job; with the cargo feature
-//! `mpi`, `crate::prove::mpi` makes MPI ranks workers (a table each).
+//! `mpi`, `crate::prove::mpi` makes MPI ranks workers (a transposition
+//! table each).
 
 use crate::prove::log::Answer;
 use crate::prove::warm::Warm;
 use crate::rules::{canonical, position_key, Move, Position, Variant};
 use crate::solve::{
-    Method, PnConfig, PnEntry, PnSolver, Question, SharedPnTable, SharedTable, Solve, SolveError,
-    Solver, SolverConfig,
+    Method, PnConfig, PnEntry, PnSolver, Question, SharedPnTt, SharedTt, Solve, SolveError, Solver,
+    SolverConfig,
 };
 use crate::table::Tablebase;
 use std::collections::HashSet;
@@ -36,7 +37,7 @@ pub struct Job {
     /// The node budget.
     pub budget: u64,
     /// The top of an earlier search of the same question, loaded into a
-    /// proof-number worker's table before it starts (see
+    /// proof-number worker's transposition table before it starts (see
     /// [`crate::prove::WarmStore`]).
     pub warm: Option<Warm>,
 }
@@ -49,7 +50,8 @@ pub enum WorkerError {
     /// text, for it crosses from an MPI worker rank as text).
     #[error("{0}")]
     Search(String),
-    /// A worker's solver could not be made (its table does not fit).
+    /// A worker's solver could not be made (its transposition table does
+    /// not fit).
     #[error("{0}")]
     Setup(String),
     /// A job was started with no idle worker (`worker` or `rank`).
@@ -135,11 +137,11 @@ pub struct JobResult {
     pub nodes: u64,
     /// Seconds taken.
     pub seconds: f64,
-    /// What the worker's table knew when the job ended about the positions
-    /// a few plies below the job's (`harvest`): canonical position,
-    /// question, answer. The proof manager settles those pairs with them
-    /// instead of asking jobs, so the work of an `open` job is not lost
-    /// when its position is expanded.
+    /// What the worker's transposition table knew when the job ended about
+    /// the positions a few plies below the job's (`harvest`): canonical
+    /// position, question, answer. The proof manager settles those pairs
+    /// with them instead of asking jobs, so the work of an `open` job is
+    /// not lost when its position is expanded.
     pub known: Vec<(Position, Question, bool)>,
 }
 
@@ -316,7 +318,7 @@ impl JobSearch for Solver<'_> {
     fn known_answer(&self, pos: &Position, question: Question) -> Option<bool> {
         Solver::known_answer(self, pos, question)
     }
-    /// Alpha-beta's order, with its table's best move first.
+    /// Alpha-beta's order, with its transposition table's best move first.
     fn witness_order(&self, pos: &Position) -> Vec<Move> {
         self.ordered_moves(pos)
     }
@@ -337,7 +339,8 @@ impl JobSearch for PnSolver<'_> {
     fn known_answer(&self, pos: &Position, question: Question) -> Option<bool> {
         PnSolver::known_answer(self, pos, question)
     }
-    /// As generated: its proven children are in its table either way.
+    /// As generated: its proven children are in its transposition table
+    /// either way.
     fn witness_order(&self, pos: &Position) -> Vec<Move> {
         pos.legal_moves().to_vec()
     }
@@ -345,47 +348,48 @@ impl JobSearch for PnSolver<'_> {
 
 /// A transposition table the local workers share, of their method.
 #[derive(Clone)]
-pub enum WorkerTable {
+pub enum WorkerTt {
     /// For alpha-beta workers.
-    AlphaBeta(SharedTable),
+    AlphaBeta(SharedTt),
     /// For proof-number workers.
-    ProofNumber(SharedPnTable),
+    ProofNumber(SharedPnTt),
 }
 
-impl WorkerTable {
-    /// One table of `config.hash_mb` MiB times `workers` for `config`'s
-    /// method; [`SolveError::Memory`] if it does not fit.
-    pub fn new(config: WorkerConfig, workers: usize) -> Result<WorkerTable, SolveError> {
+impl WorkerTt {
+    /// One transposition table of `config.hash_mb` MiB times `workers` for
+    /// `config`'s method; [`SolveError::Memory`] if it does not fit.
+    pub fn new(config: WorkerConfig, workers: usize) -> Result<WorkerTt, SolveError> {
         let mb = config.hash_mb.saturating_mul(workers.max(1));
         Ok(match config.method {
             Method::AlphaBeta => {
                 let mut c = solver_config(config);
                 c.search.hash_mb = mb;
-                WorkerTable::AlphaBeta(SharedTable::new(&c)?)
+                WorkerTt::AlphaBeta(SharedTt::new(&c)?)
             }
-            Method::ProofNumber => WorkerTable::ProofNumber(SharedPnTable::new(mb)?),
+            Method::ProofNumber => WorkerTt::ProofNumber(SharedPnTt::new(mb)?),
         })
     }
 }
 
 impl<'a> JobSolver<'a> {
-    /// A solver of `config.method` with a table of its own of
+    /// A solver of `config.method` with a transposition table of its own of
     /// `config.hash_mb` MiB, or on `shared` (which must be of the same
-    /// method); [`SolveError::Memory`] if its table does not fit.
+    /// method); [`SolveError::Memory`] if its transposition table does not
+    /// fit.
     pub fn new(
         config: WorkerConfig,
         tables: Option<&'a Tablebase>,
-        shared: Option<&WorkerTable>,
+        shared: Option<&WorkerTt>,
     ) -> Result<JobSolver<'a>, SolveError> {
         Ok(match (config.method, shared) {
-            (Method::AlphaBeta, Some(WorkerTable::AlphaBeta(t))) => {
-                JobSolver::AlphaBeta(Solver::with_table(solver_config(config), tables, t))
+            (Method::AlphaBeta, Some(WorkerTt::AlphaBeta(t))) => {
+                JobSolver::AlphaBeta(Solver::with_tt(solver_config(config), tables, t))
             }
             (Method::AlphaBeta, _) => {
                 JobSolver::AlphaBeta(Solver::new(solver_config(config), tables)?)
             }
-            (Method::ProofNumber, Some(WorkerTable::ProofNumber(t))) => {
-                JobSolver::ProofNumber(PnSolver::with_table(pn_config(config), tables, t))
+            (Method::ProofNumber, Some(WorkerTt::ProofNumber(t))) => {
+                JobSolver::ProofNumber(PnSolver::with_tt(pn_config(config), tables, t))
             }
             (Method::ProofNumber, _) => {
                 JobSolver::ProofNumber(PnSolver::new(pn_config(config), tables)?)
@@ -438,8 +442,8 @@ impl<'a> JobSolver<'a> {
 /// or, with `interrupted` set as well, because the run ends; the caller
 /// clears it before the job). A proof-number job first loads its warm
 /// start, and one that comes back `open` or interrupted hands back its
-/// `warm_entries` heaviest table entries (none if 0). A job that was
-/// neither cancelled nor failed hands back what the solver knows
+/// `warm_entries` heaviest transposition-table entries (none if 0). A job
+/// that was neither cancelled nor failed hands back what the solver knows
 /// [`WorkerConfig::harvest_plies`] plies below its position (`harvest`).
 pub fn run_job(
     solver: &JobSolver,
@@ -541,14 +545,14 @@ pub fn harvest(
     out
 }
 
-/// A move of `pos` that achieves a `yes` to `question`: first a child
-/// whose opposite answer the solver knows without searching (a
-/// proof-number search's proof is in its table, and so is the bound of
-/// alpha-beta's best move), then by asking each child the opposite
-/// question with an eighth of the budget, the search's best move first;
-/// `None` if that runs out. A job answered at once from a big table would
-/// otherwise spend a whole eighth of its budget on a child the proof did
-/// not use (the 6x8 proof's jobs: 50 M nodes each, and no move found).
+/// A move of `pos` that achieves a `yes` to `question`: first a child whose
+/// opposite answer the solver knows without searching (a proof-number
+/// search's proof is in its transposition table, and so is the bound of
+/// alpha-beta's best move), then by asking each child the opposite question
+/// with an eighth of the budget, the search's best move first; `None` if
+/// that runs out. A job answered at once from a big transposition table
+/// would otherwise spend a whole eighth of its budget on a child the proof
+/// did not use (the 6x8 proof's jobs: 50 M nodes each, and no move found).
 fn witness(solver: &JobSolver, pos: &Position, question: Question, budget: u64) -> Option<String> {
     let opposite = question.other();
     let moves = solver.search().witness_order(pos);
@@ -577,17 +581,18 @@ fn witness(solver: &JobSolver, pos: &Position, question: Question, budget: u64) 
 pub struct WorkerConfig {
     /// Transposition table of each worker, MiB.
     pub hash_mb: usize,
-    /// [`ThreadWorkers`]: one table of `hash_mb` times the number of
-    /// workers, shared by all of them (what one job proved serves every
-    /// later job on any worker), instead of one table each.
-    pub shared_table: bool,
+    /// [`ThreadWorkers`]: one transposition table of `hash_mb` times the
+    /// number of workers, shared by all of them (what one job proved serves
+    /// every later job on any worker), instead of one transposition table
+    /// each.
+    pub shared_tt: bool,
     /// The search the workers run.
     pub method: Method,
-    /// How many table entries a proof-number job that comes back `open`
-    /// hands on to its question's next job (0: none).
+    /// How many transposition-table entries a proof-number job that comes
+    /// back `open` hands on to its question's next job (0: none).
     pub warm_entries: usize,
     /// How many plies below a job's position its worker reports what its
-    /// table proved (`harvest`; 0: nothing).
+    /// transposition table proved (`harvest`; 0: nothing).
     pub harvest_plies: usize,
 }
 
@@ -630,13 +635,13 @@ pub struct ThreadWorkers {
     idle: Vec<usize>,
     running: Vec<Option<u64>>,
     handles: Vec<JoinHandle<()>>,
-    /// The table the workers share, if they share one.
-    shared: Option<WorkerTable>,
+    /// The transposition table the workers share, if they share one.
+    shared: Option<WorkerTt>,
 }
 
 impl ThreadWorkers {
     /// Starts `n` worker threads (at least one), with one shared or `n`
-    /// own transposition tables ([`WorkerConfig::shared_table`]);
+    /// own transposition tables ([`WorkerConfig::shared_tt`]);
     /// [`SolveError::Memory`] if they do not fit.
     pub fn new(
         n: usize,
@@ -644,8 +649,8 @@ impl ThreadWorkers {
         tables: Option<Arc<Tablebase>>,
     ) -> Result<ThreadWorkers, SolveError> {
         let n = n.max(1);
-        let shared = if config.shared_table {
-            Some(WorkerTable::new(config, n)?)
+        let shared = if config.shared_tt {
+            Some(WorkerTt::new(config, n)?)
         } else {
             None
         };
@@ -729,9 +734,9 @@ impl ThreadWorkers {
     }
 
     /// The transposition table the workers share
-    /// ([`WorkerConfig::shared_table`]), if they share one: a snapshot of
+    /// ([`WorkerConfig::shared_tt`]), if they share one: a snapshot of
     /// it ([`crate::prove::snapshot`]) carries a run's work to the next.
-    pub fn shared_table(&self) -> Option<&WorkerTable> {
+    pub fn shared_tt(&self) -> Option<&WorkerTt> {
         self.shared.as_ref()
     }
 }
@@ -915,7 +920,7 @@ mod tests {
         let pos = peasants_5x8();
         let config = WorkerConfig {
             hash_mb: 16,
-            shared_table: true,
+            shared_tt: true,
             method: Method::AlphaBeta,
             warm_entries: 0,
             harvest_plies: 2,
@@ -971,7 +976,7 @@ mod tests {
         for (method, open) in [(Method::AlphaBeta, 20_000), (Method::ProofNumber, 10_000)] {
             let config = WorkerConfig {
                 hash_mb: 16,
-                shared_table: false,
+                shared_tt: false,
                 method,
                 warm_entries: 0,
                 harvest_plies: 2,
@@ -1016,11 +1021,11 @@ mod tests {
         }
     }
 
-    /// A job's `yes` names a move that achieves it, found in the table
-    /// without a search once the answer is proven: under both searches,
-    /// with a witness budget (1,000 nodes a child) too small to search the
-    /// children of Peasants' Chess 4x8's start, and every move named is
-    /// one that a fresh solver confirms.
+    /// A job's `yes` names a move that achieves it, found in the
+    /// transposition table without a search once the answer is proven:
+    /// under both searches, with a witness budget (1,000 nodes a child) too
+    /// small to search the children of Peasants' Chess 4x8's start, and
+    /// every move named is one that a fresh solver confirms.
     #[test]
     fn a_yes_names_its_move_without_searching_again() {
         use crate::rules::{parse_position, Board, Rules};
@@ -1031,7 +1036,7 @@ mod tests {
         for method in [Method::AlphaBeta, Method::ProofNumber] {
             let config = WorkerConfig {
                 hash_mb: 64,
-                shared_table: false,
+                shared_tt: false,
                 method,
                 warm_entries: 0,
                 harvest_plies: 0,
@@ -1065,13 +1070,13 @@ mod tests {
     /// interrupted, with its nodes and its warm start; one cancelled as
     /// unneeded comes back cancelled with neither to keep; one that runs
     /// out of budget is `open` with its warm start, heaviest entry first,
-    /// which an empty table takes in whole.
+    /// which an empty transposition table takes in whole.
     #[test]
     fn stopped_proof_number_jobs_say_why_and_hand_on_their_search() {
         let pos = peasants_5x8();
         let config = WorkerConfig {
             hash_mb: 16,
-            shared_table: true,
+            shared_tt: true,
             method: Method::ProofNumber,
             warm_entries: 500,
             harvest_plies: 2,
@@ -1118,7 +1123,8 @@ mod tests {
             false => e.work as u64 + 1,
         };
         assert!(warm.windows(2).all(|w| weight(&w[0]) >= weight(&w[1])));
-        // A fresh table seeded with it holds exactly its entries.
+        // A fresh transposition table seeded with it holds exactly its
+        // entries.
         let fresh = PnSolver::new(pn_config(config), None).unwrap();
         fresh.load_entries(&warm);
         let mut back = fresh.heaviest(warm.len());

@@ -21,11 +21,11 @@
 //! attacks (one rank up, one file aside) a square a black pawn can reach,
 //! no capture is ever possible, en passant included (its target is a
 //! skipped square, inside the runs): by induction over the moves, the first
-//! capture would need such a pair, so the hypothesis holds for ever. Then
-//! no promotion, no capture, no loss of a side's last pawn: the game, which
-//! always ends (every move advances a pawn), ends by stalemate. Whoever is
-//! to move, whatever the rules (en passant or not, `--seventh-rank-wins`),
-//! the value is a draw.
+//! capture would need such an attack, so the hypothesis holds for ever.
+//! Then no promotion, no capture, no loss of a side's last pawn: the game,
+//! which always ends (every move advances a pawn), ends by stalemate.
+//! Whoever is to move, whatever the rules (en passant or not,
+//! `--seventh-rank-wins`), the value is a draw.
 //!
 //! Checked against plain minimax on every reachable position of small
 //! boards under every rule set (`tests/dead_vs_minimax.rs`).

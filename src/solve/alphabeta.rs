@@ -9,9 +9,10 @@
 //! table. Moves are tried in the order of [`crate::solve::order`]'s keys.
 //!
 //! At each node the children's canonical forms are built first and their
-//! table buckets (one cache line each, in huge pages) prefetched; then
-//! every child is looked up before any is searched (enhanced transposition
-//! cutoff), which halves the nodes of the pawn game 7x7 and more.
+//! transposition table buckets (one cache line each, in huge pages)
+//! prefetched; then every child is looked up before any is searched
+//! (enhanced transposition cutoff), which halves the nodes of the pawn game
+//! 7x7 and more.
 //!
 //! Two modes: win/draw/loss only (the default, far cheaper: any win cuts),
 //! or exact values with DTM ([`SolverConfig::dtm`]).
@@ -28,10 +29,10 @@ use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crate::rules::value::{Value, Wdl};
 use crate::solve::config::SolverConfig;
-use crate::solve::leaf::{known, Counters, Known, Tally};
+use crate::solve::leaf::{leaf_value, Counters, LeafValue, Tally};
 use crate::solve::order::{alpha_beta_order, code, NO_MOVE};
 use crate::solve::profile::{self, End};
-use crate::solve::tt::{Table, Zeroed};
+use crate::solve::tt::{Tt, Zeroed};
 use crate::solve::types::{Proven, Question, RootSolution, Solution, SolveError, SolveStats};
 use crate::table::Tablebase;
 use rayon::prelude::*;
@@ -115,15 +116,15 @@ const SLOTS: usize = 3;
 // Safety: integers only; all zero is three empty slots.
 unsafe impl Zeroed for [Slot; SLOTS] {}
 
-/// The alpha-beta search's view of the shared [`Table`]: a probe compares
+/// The alpha-beta search's view of the shared [`Tt`]: a probe compares
 /// the whole 128-bit key (packed losslessly, [`pack`]); a store narrows the
 /// bounds of a known position or replaces the slot whose search took the
 /// least work.
-struct TranspositionTable(Table<[Slot; SLOTS]>);
+struct TranspositionTable(Tt<[Slot; SLOTS]>);
 
 impl TranspositionTable {
     fn new(mb: usize) -> Result<TranspositionTable, SolveError> {
-        Ok(TranspositionTable(Table::with_mib(mb.max(1))?))
+        Ok(TranspositionTable(Tt::with_mib(mb.max(1))?))
     }
 
     #[inline]
@@ -214,16 +215,17 @@ pub struct Solver<'a> {
 /// manager, so that what one worker's job proved serves the next job on
 /// any of them.
 #[derive(Clone)]
-pub struct SharedTable {
+pub struct SharedTt {
     tt: Arc<TranspositionTable>,
     dtm: bool,
 }
 
-impl SharedTable {
-    /// An empty table of `config.search.hash_mb` MiB for solvers scoring as
-    /// `config` does; [`SolveError::Memory`] if it does not fit in memory.
-    pub fn new(config: &SolverConfig) -> Result<SharedTable, SolveError> {
-        Ok(SharedTable {
+impl SharedTt {
+    /// An empty transposition table of `config.search.hash_mb` MiB for
+    /// solvers scoring as `config` does; [`SolveError::Memory`] if it does
+    /// not fit in memory.
+    pub fn new(config: &SolverConfig) -> Result<SharedTt, SolveError> {
+        Ok(SharedTt {
             tt: Arc::new(TranspositionTable::new(config.search.hash_mb)?),
             dtm: config.dtm,
         })
@@ -245,21 +247,21 @@ impl<'a> Solver<'a> {
         })
     }
 
-    /// A solver that stores into and probes `table` (whose size replaces
+    /// A solver that stores into and probes `tt` (whose size replaces
     /// `config.search.hash_mb`, and whose scoring, DTM or not, replaces
     /// `config.dtm`: entries of both kinds must never mix).
-    pub fn with_table(
+    pub fn with_tt(
         config: SolverConfig,
         tables: Option<&'a Tablebase>,
-        table: &SharedTable,
+        tt: &SharedTt,
     ) -> Solver<'a> {
         Solver {
             config: SolverConfig {
-                dtm: table.dtm,
+                dtm: tt.dtm,
                 ..config
             },
             tables,
-            tt: Arc::clone(&table.tt),
+            tt: Arc::clone(&tt.tt),
             counters: Counters::new(config.search.max_nodes),
         }
     }
@@ -321,9 +323,10 @@ impl<'a> Solver<'a> {
         out
     }
 
-    /// Puts proven results (of this solver's mode) into the transposition
-    /// table: the search then takes them as leaves. Entries beyond the
-    /// table's room replace others as any store does.
+    /// Puts proven results (of this solver's mode) into the
+    /// transposition table: the search then takes them as leaves. Entries
+    /// beyond the transposition table's room replace others as any store
+    /// does.
     pub fn load_proven(&self, proven: &[Proven]) {
         for p in proven {
             let s = p.score as i32;
@@ -471,15 +474,15 @@ impl<'a> Solver<'a> {
     ) -> Result<i32, SolveError> {
         w.tally.node(&self.counters)?;
         let class = profile::enter(pos, ply);
-        match known(
+        match leaf_value(
             pos,
             &self.config.search.shortcuts,
             self.tables,
             self.config.dtm,
             &mut w.tally.stats,
         )? {
-            Some(Known::Exact(v)) => return Ok(self.score_of(v)),
-            Some(Known::Wdl(v)) => return Ok(self.score_of_wdl(v)),
+            Some(LeafValue::Exact(v)) => return Ok(self.score_of(v)),
+            Some(LeafValue::Wdl(v)) => return Ok(self.score_of_wdl(v)),
             None => {}
         }
         let key = position_key(pos);
@@ -752,7 +755,7 @@ impl<'a> Solver<'a> {
         } else {
             let c = self.canonical(pos);
             let mut stats = SolveStats::default();
-            match known(
+            match leaf_value(
                 &c,
                 &self.config.search.shortcuts,
                 self.tables,
@@ -762,8 +765,8 @@ impl<'a> Solver<'a> {
             .ok()
             .flatten()
             {
-                Some(Known::Exact(v)) => (self.score_of(v), self.score_of(v)),
-                Some(Known::Wdl(v)) => (self.score_of_wdl(v), self.score_of_wdl(v)),
+                Some(LeafValue::Exact(v)) => (self.score_of(v), self.score_of(v)),
+                Some(LeafValue::Wdl(v)) => (self.score_of_wdl(v), self.score_of_wdl(v)),
                 None => {
                     let e = self.tt.probe(position_key(&c))?;
                     (e.lower as i32, e.upper as i32)
@@ -953,7 +956,7 @@ mod tests {
     #[test]
     fn table_keeps_full_keys_apart() {
         // One bucket: every key lands in it.
-        let tt = TranspositionTable(Table::with_buckets(1).unwrap());
+        let tt = TranspositionTable(Tt::with_buckets(1).unwrap());
         let keys: Vec<u128> = (1..=5u128).map(|i| (i << 8) | (i << 72)).collect();
         for (i, &k) in keys.iter().enumerate() {
             tt.store(k, i as i32, i as i32, NO_MOVE, i as u8);

@@ -55,9 +55,9 @@ impl Shortcuts {
     };
 }
 
-/// What the configurations of both solvers hold: the transposition
-/// table's size, the canonical forms, the threads, the node budget and
-/// the shortcuts. No `Default`: start from a solver's
+/// What the configurations of both solvers hold: the
+/// transposition table's size, the canonical forms, the threads, the node
+/// budget and the shortcuts. No `Default`: start from a solver's
 /// (`SolverConfig::default().search`, `PnConfig::default().search`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchConfig {

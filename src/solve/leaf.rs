@@ -16,20 +16,21 @@ use std::sync::Arc;
 /// Nodes a worker searches between two looks at the shared counters.
 const CHECK_EVERY: u64 = 4096;
 
-/// A value known without search.
+/// Leaf knowledge: a position's value known without search (from the
+/// rules, the shortcuts or the tables).
 #[derive(Clone, Copy)]
-pub(crate) enum Known {
+pub(crate) enum LeafValue {
     /// With its DTM.
     Exact(Value),
     /// Win/draw/loss only (a table probe that read only the WDL section).
     Wdl(Wdl),
 }
 
-impl Known {
+impl LeafValue {
     pub(crate) fn wdl(self) -> Wdl {
         match self {
-            Known::Exact(v) => v.wdl(),
-            Known::Wdl(w) => w,
+            LeafValue::Exact(v) => v.wdl(),
+            LeafValue::Wdl(w) => w,
         }
     }
 }
@@ -41,13 +42,13 @@ impl Known {
 /// themselves), then the tables. `exact`: a table probe reads the DTM too
 /// (else only the WDL section, half the blocks to decompress), and the
 /// free-runner rule, which knows a win but not its distance, is left out.
-pub(crate) fn known(
+pub(crate) fn leaf_value(
     pos: &Position,
     shortcuts: &Shortcuts,
     tables: Option<&Tablebase>,
     exact: bool,
     stats: &mut SolveStats,
-) -> Result<Option<Known>, SolveError> {
+) -> Result<Option<LeafValue>, SolveError> {
     // En passant first, as the tables' `index::domain::value` does: with
     // a right to capture en passant the rule of fact 3 may not hold
     // (height 5). Such a position is searched.
@@ -57,33 +58,33 @@ pub(crate) fn known(
     if let Some(v) = resolve_by_rule(pos) {
         stats.rule_hits += 1;
         profile::end(End::Rule);
-        return Ok(Some(Known::Exact(v)));
+        return Ok(Some(LeafValue::Exact(v)));
     }
     if shortcuts.race {
         if let Some(v) = resolve_race(pos) {
             stats.race_hits += 1;
             profile::end(End::Race);
-            return Ok(Some(Known::Exact(v)));
+            return Ok(Some(LeafValue::Exact(v)));
         }
     }
     if shortcuts.runner && !exact && resolve_runner(pos) {
         stats.runner_hits += 1;
         profile::end(End::Runner);
-        return Ok(Some(Known::Wdl(Wdl::Win)));
+        return Ok(Some(LeafValue::Wdl(Wdl::Win)));
     }
     if shortcuts.dead && is_dead(pos) {
         stats.dead_hits += 1;
         profile::end(End::Dead);
-        return Ok(Some(Known::Exact(Value::Draw)));
+        return Ok(Some(LeafValue::Exact(Value::Draw)));
     }
     if let Some(tb) = tables {
         if tb.covers(pos)? {
             stats.table_hits += 1;
             profile::end(End::Table);
             return Ok(Some(if exact {
-                Known::Exact(tb.probe(pos)?)
+                LeafValue::Exact(tb.probe(pos)?)
             } else {
-                Known::Wdl(tb.probe_wdl(pos)?)
+                LeafValue::Wdl(tb.probe_wdl(pos)?)
             }));
         }
     }

@@ -17,13 +17,13 @@ pub(crate) mod session;
 pub(crate) mod tt;
 pub(crate) mod types;
 
-pub use alphabeta::{SharedTable, Solver};
+pub use alphabeta::{SharedTt, Solver};
 pub use config::{Method, PnConfig, PnEpsilon, PnInit, SearchConfig, Shortcuts, SolverConfig};
 pub use crosscheck::{
     cross_check, CrossCheckConfig, CrossCheckError, CrossCheckReport, Disagreement,
 };
 pub use order::move_order;
-pub use pns::{PnEntry, PnSolver, ProofStep, SharedPnTable};
+pub use pns::{PnEntry, PnSolver, ProofStep, SharedPnTt};
 pub use savefile::{
     decode_proven, encode_proven, load_proven, save_proven, save_proven_union, ProvenError,
     ProvenKind,

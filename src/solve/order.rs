@@ -11,8 +11,8 @@ use crate::rules::color::Color;
 use crate::rules::moves::{Move, MoveKind, MAX_MOVES};
 use crate::rules::position::Position;
 
-/// A move as the alpha-beta search's table and killers keep it:
-/// `1 + from * 64 + to`; [`NO_MOVE`] for none.
+/// A move as the alpha-beta search's transposition table and killers keep
+/// it: `1 + from * 64 + to`; [`NO_MOVE`] for none.
 pub(crate) type MoveCode = u16;
 
 /// No move.
@@ -135,8 +135,9 @@ pub(crate) fn sort_by_keys(moves: &mut [Move], key: impl Fn(Move) -> i32) {
 }
 
 /// Orders `moves` of `pos` for alpha-beta, best guesses first: the
-/// table's best move, promotions, killers, then by [`Weights::alpha_beta`]
-/// (captures, advance, double steps, safe landings).
+/// transposition table's best move, promotions, killers, then by
+/// [`Weights::alpha_beta`] (captures, advance, double steps, safe
+/// landings).
 #[inline]
 pub(crate) fn alpha_beta_order(
     pos: &Position,

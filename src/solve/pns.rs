@@ -35,9 +35,9 @@ use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crate::rules::value::Wdl;
 use crate::solve::config::{PnConfig, PnEpsilon, PnInit};
-use crate::solve::leaf::{known, Counters, Known, Tally};
+use crate::solve::leaf::{leaf_value, Counters, LeafValue, Tally};
 use crate::solve::order::{attacked_squares, guess_cost, pn_order};
-use crate::solve::tt::{Table, Zeroed};
+use crate::solve::tt::{Tt, Zeroed};
 use crate::solve::types::{Proven, Question, RootSolution, Solution, SolveError, SolveStats};
 use crate::table::Tablebase;
 use rayon::prelude::*;
@@ -93,7 +93,7 @@ impl Entry {
         self.phi == 0 || self.delta == 0
     }
 
-    /// The entry as it leaves the table.
+    /// The entry as it leaves the transposition table.
     #[inline]
     fn to_pn(self) -> PnEntry {
         PnEntry {
@@ -121,11 +121,11 @@ impl Entry {
 // Safety: integers only; all zero is empty slots.
 unsafe impl Zeroed for [Entry; BUCKET] {}
 
-/// One entry of a proof-number table as it leaves the process: the top
-/// of a search that ran out of budget ([`PnSolver::heaviest`]), kept so
-/// that a later search of the same question, in another table, another
-/// process or another sitting, starts where this one stopped
-/// ([`PnSolver::load_entries`]).
+/// One entry of a proof-number transposition table as it leaves the
+/// process: the top of a search that ran out of budget
+/// ([`PnSolver::heaviest`]), kept so that a later search of the same
+/// question, in another transposition table, another process or another
+/// sitting, starts where this one stopped ([`PnSolver::load_entries`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct PnEntry {
     /// The question about a canonical position ([`position_key`] with bit
@@ -164,17 +164,17 @@ fn tt_key(pos: &Position, attacker_to_move: bool) -> u128 {
     k | attacker_to_move as u128
 }
 
-/// The proof-number search's view of the shared [`Table`]. Both questions
+/// The proof-number search's view of the shared [`Tt`]. Both questions
 /// about a position share a bucket (the bucket is chosen by the key
 /// without its question bit), so each answers the other where it can. A
 /// probe compares the whole key: no collision can give a wrong answer.
-struct TranspositionTable(Table<[Entry; BUCKET]>);
+struct TranspositionTable(Tt<[Entry; BUCKET]>);
 
 impl TranspositionTable {
-    /// A table of about `mb` MiB; 0 gives one bucket (for tests of
-    /// replacement).
+    /// A transposition table of about `mb` MiB; 0 gives one bucket (for
+    /// tests of replacement).
     fn new(mb: usize) -> Result<TranspositionTable, SolveError> {
-        Ok(TranspositionTable(Table::with_mib(mb)?))
+        Ok(TranspositionTable(Tt::with_mib(mb)?))
     }
 
     /// Starts loading the bucket of `key` into the cache: the probes of a
@@ -213,8 +213,8 @@ impl TranspositionTable {
         })
     }
 
-    /// Stores `e` unless the table already holds its key (whatever it
-    /// holds is at least as recent).
+    /// Stores `e` unless the transposition table already holds its key
+    /// (whatever it holds is at least as recent).
     fn insert_absent(&self, e: &PnEntry) {
         let k = words(e.key);
         self.0.with(e.key & !1, |b| {
@@ -237,7 +237,8 @@ impl TranspositionTable {
         })
     }
 
-    /// Stores every one of `entries` the table does not hold yet.
+    /// Stores every one of `entries` the transposition table does not hold
+    /// yet.
     fn load(&self, entries: &[PnEntry]) {
         for e in entries {
             self.insert_absent(e);
@@ -318,20 +319,21 @@ fn reaches(v: Wdl, attacker_to_move: bool) -> bool {
 }
 
 /// A proof-number transposition table several [`PnSolver`]s share (see
-/// [`PnSolver::with_table`]).
+/// [`PnSolver::with_tt`]).
 #[derive(Clone)]
-pub struct SharedPnTable(Arc<TranspositionTable>);
+pub struct SharedPnTt(Arc<TranspositionTable>);
 
-impl SharedPnTable {
-    /// An empty table of `mb` MiB; [`SolveError::Memory`] if it does not
-    /// fit in memory.
-    pub fn new(mb: usize) -> Result<SharedPnTable, SolveError> {
-        Ok(SharedPnTable(Arc::new(TranspositionTable::new(mb)?)))
+impl SharedPnTt {
+    /// An empty transposition table of `mb` MiB; [`SolveError::Memory`] if
+    /// it does not fit in memory.
+    pub fn new(mb: usize) -> Result<SharedPnTt, SolveError> {
+        Ok(SharedPnTt(Arc::new(TranspositionTable::new(mb)?)))
     }
 
-    /// Calls `f` with every entry the table holds, one bucket at a time
-    /// (no copy of the table is made). Safe while searches run, though a
-    /// snapshot is meant to be taken after they stop.
+    /// Calls `f` with every entry the transposition table holds, one bucket
+    /// at a time (no copy of the transposition table is made). Safe while
+    /// searches run, though a snapshot is meant to be taken after they
+    /// stop.
     pub fn for_each_entry(&self, mut f: impl FnMut(PnEntry)) {
         self.0 .0.for_each_bucket(|b| {
             for e in b.iter().filter(|e| !e.is_empty()) {
@@ -340,8 +342,8 @@ impl SharedPnTable {
         });
     }
 
-    /// Stores `entries` whose keys the table does not hold yet, as
-    /// [`PnSolver::load_entries`] does.
+    /// Stores `entries` whose keys the transposition table does not hold
+    /// yet, as [`PnSolver::load_entries`] does.
     pub fn load_entries(&self, entries: &[PnEntry]) {
         self.0.load(entries);
     }
@@ -374,18 +376,19 @@ impl<'a> PnSolver<'a> {
         })
     }
 
-    /// A solver that stores into and probes `table` (whose size replaces
-    /// `config.search.hash_mb`), with node counts, budget and stop flag of its
-    /// own: the local workers of the proof manager share one table.
-    pub fn with_table(
+    /// A solver that stores into and probes `tt` (whose size replaces
+    /// `config.search.hash_mb`), with node counts, budget and stop flag of
+    /// its own: the local workers of the proof manager share one
+    /// transposition table.
+    pub fn with_tt(
         config: PnConfig,
         tables: Option<&'a Tablebase>,
-        table: &SharedPnTable,
+        tt: &SharedPnTt,
     ) -> PnSolver<'a> {
         PnSolver {
             config,
             tables,
-            tt: Arc::clone(&table.0),
+            tt: Arc::clone(&tt.0),
             counters: Counters::new(config.search.max_nodes),
             root: AtomicU64::new(0),
         }
@@ -425,14 +428,14 @@ impl<'a> PnSolver<'a> {
 
     /// The value of `pos` known without search ([`known`]), win/draw/loss.
     fn leaf(&self, w: &mut Worker, pos: &Position) -> Result<Option<Wdl>, SolveError> {
-        let k = known(
+        let k = leaf_value(
             pos,
             &self.config.search.shortcuts,
             self.tables,
             false,
             &mut w.tally.stats,
         )?;
-        Ok(k.map(Known::wdl))
+        Ok(k.map(LeafValue::wdl))
     }
 
     /// Whether the side to move in the canonical `pos` reaches its goal,
@@ -456,8 +459,8 @@ impl<'a> PnSolver<'a> {
         Ok(None)
     }
 
-    /// The starting numbers of a canonical child not in the table, reached
-    /// by a move of [`guess_cost`] `cost`.
+    /// The starting numbers of a canonical child not in the transposition
+    /// table, reached by a move of [`guess_cost`] `cost`.
     fn init(
         &self,
         w: &mut Worker,
@@ -527,7 +530,7 @@ impl<'a> PnSolver<'a> {
 
     /// The multiple-iterative-deepening step of df-pn: searches the
     /// canonical node until φ ≥ `th_phi` or δ ≥ `th_delta` and returns
-    /// its numbers (also stored in the table).
+    /// its numbers (also stored in the transposition table).
     fn mid(
         &self,
         w: &mut Worker,
@@ -652,7 +655,8 @@ impl<'a> PnSolver<'a> {
     /// for the side to move, a stalemate drawn), as
     /// [`crate::solve::Solver::answer`] gives it. With `budget`, the search stops
     /// with [`SolveError::Stopped`] after about that many more nodes; what
-    /// it proved on the way stays in the table for the next question.
+    /// it proved on the way stays in the transposition table for the next
+    /// question.
     pub fn answer(
         &self,
         pos: &Position,
@@ -840,13 +844,13 @@ impl<'a> PnSolver<'a> {
         })
     }
 
-    /// The `max` entries of the table with the most work below them (a
-    /// solved entry counts as four times its work, as replacement counts
-    /// it), largest first. Taken when a job runs out of budget, they carry
-    /// much of its progress: a search of the same question in a fresh
-    /// table seeded with them ([`PnSolver::load_entries`]) goes on from
-    /// there instead of starting again (`examples/warm_rounds.rs`
-    /// measures how much).
+    /// The `max` entries of the transposition table with the most work
+    /// below them (a solved entry counts as four times its work, as
+    /// replacement counts it), largest first. Taken when a job runs out of
+    /// budget, they carry much of its progress: a search of the same
+    /// question in a fresh transposition table seeded with them
+    /// ([`PnSolver::load_entries`]) goes on from there instead of starting
+    /// again (`examples/warm_rounds.rs` measures how much).
     pub fn heaviest(&self, max: usize) -> Vec<PnEntry> {
         use std::cmp::Reverse;
         use std::collections::BinaryHeap;
@@ -874,17 +878,17 @@ impl<'a> PnSolver<'a> {
     }
 
     /// A proof of the answer to `question` about `pos` (a
-    /// [`PnSolver::answer`] without budget), read from the table: the
-    /// canonical positions it needs, each once, the first of them `pos`'s
-    /// (none if the game is over in `pos`).
-    /// Where the side to move reaches its goal, one child that fails it
-    /// (one already in the proof if the table shows one, else one the
-    /// table shows failing, else the first a search finds failing); where
-    /// it fails, every child. Positions the rules or the leaf knowledge
-    /// decide end it. Entries the table has lost are searched again.
-    /// Against the nodes the search visited, its size says how much of the
-    /// search went into what the proof needs (the proof found, not the
-    /// smallest one; `examples/proof_size.rs`).
+    /// [`PnSolver::answer`] without budget), read from the transposition
+    /// table: the canonical positions it needs, each once, the first of
+    /// them `pos`'s (none if the game is over in `pos`). Where the side to
+    /// move reaches its goal, one child that fails it (one already in the
+    /// proof if the transposition table shows one, else one the
+    /// transposition table shows failing, else the first a search finds
+    /// failing); where it fails, every child. Positions the rules or the
+    /// leaf knowledge decide end it. Entries the transposition table has
+    /// lost are searched again. Against the nodes the search visited, its
+    /// size says how much of the search went into what the proof needs (the
+    /// proof found, not the smallest one; `examples/proof_size.rs`).
     pub fn proof(&self, pos: &Position, question: Question) -> Result<Vec<ProofStep>, SolveError> {
         use std::collections::HashSet;
         let mut w = Worker::new();
@@ -959,17 +963,18 @@ impl<'a> PnSolver<'a> {
         Ok(out)
     }
 
-    /// Puts entries [`PnSolver::heaviest`] gave (of this game and rule
-    /// set: the keys are positions, the numbers this game's) into the
-    /// table, where it holds nothing of their keys and has room for them.
+    /// Puts entries [`PnSolver::heaviest`] gave (of this game and rule set:
+    /// the keys are positions, the numbers this game's) into the
+    /// transposition table, where it holds nothing of their keys and has
+    /// room for them.
     pub fn load_entries(&self, entries: &[PnEntry]) {
         self.tt.load(entries);
     }
 
-    /// Every position whose win/draw/loss value the table proves, with
-    /// its score as [`crate::solve::Solver::proven`] gives them in win/draw/loss
-    /// mode (1 win, 0 draw, -1 loss; no best move), sorted by key: a file
-    /// of them seeds either solver. Safe while a search runs.
+    /// Every position whose win/draw/loss value the transposition table
+    /// proves, with its score as [`crate::solve::Solver::proven`] gives them in
+    /// win/draw/loss mode (1 win, 0 draw, -1 loss; no best move), sorted by
+    /// key: a file of them seeds either solver. Safe while a search runs.
     pub fn proven(&self) -> Vec<Proven> {
         let mut out = Vec::new();
         self.tt.0.for_each_bucket(|b| {

@@ -2,8 +2,8 @@
 //! of a few slots, each bucket one or two cache lines behind its own spin
 //! lock, in an anonymous memory map asked for huge pages. What a slot holds
 //! is the search's own business (bounds and a best move for alpha-beta,
-//! proof and disproof numbers for proof-number search); the table only
-//! finds a key's bucket, locks it and hands its slots over.
+//! proof and disproof numbers for proof-number search); the transposition
+//! table only finds a key's bucket, locks it and hands its slots over.
 //!
 //! Probes compare whole keys inside the slots, so a collision of bucket
 //! indexes can never give a wrong value.
@@ -16,7 +16,7 @@ use std::sync::atomic::{
 };
 
 /// Slot arrays whose all-zero bytes are a valid value in which every slot
-/// is empty: a fresh table is zeroed memory.
+/// is empty: a fresh transposition table is zeroed memory.
 ///
 /// # Safety
 /// Implementors promise that all-zero bytes are a valid value of `Self`.
@@ -29,11 +29,11 @@ struct Bucket<S> {
     slots: UnsafeCell<S>,
 }
 
-// Safety: `slots` is only touched while `lock` is held (`Table::with`).
+// Safety: `slots` is only touched while `lock` is held (`Tt::with`).
 unsafe impl<S: Send> Sync for Bucket<S> {}
 
 /// Releases a bucket's lock when dropped, so a panic inside the closure
-/// given to [`Table::with`] unlocks the bucket on its way out.
+/// given to [`Tt::with`] unlocks the bucket on its way out.
 struct Unlock<'a>(&'a AtomicU32);
 
 impl Drop for Unlock<'_> {
@@ -50,8 +50,8 @@ pub(crate) const fn bucket_bytes<S>() -> usize {
     std::mem::size_of::<Bucket<S>>()
 }
 
-/// A table of `len` buckets of slot arrays `S`.
-pub(crate) struct Table<S> {
+/// A transposition table of `len` buckets of slot arrays `S`.
+pub(crate) struct Tt<S> {
     /// Holds the buckets' memory (all zero at first: every slot empty).
     _map: memmap2::MmapMut,
     buckets: *const Bucket<S>,
@@ -59,26 +59,27 @@ pub(crate) struct Table<S> {
 }
 
 // Safety: the buckets are shared only through `&Bucket`, whose interior
-// mutability is guarded by its lock; the map lives as long as the table.
-unsafe impl<S: Send> Send for Table<S> {}
-unsafe impl<S: Send> Sync for Table<S> {}
+// mutability is guarded by its lock; the map lives as long as the
+// transposition table.
+unsafe impl<S: Send> Send for Tt<S> {}
+unsafe impl<S: Send> Sync for Tt<S> {}
 
-impl<S: Zeroed> Table<S> {
+impl<S: Zeroed> Tt<S> {
     /// As many buckets as fit in `mb` MiB (at least one: `mb = 0` gives a
-    /// table of one bucket, for tests of replacement). An error, not an
-    /// abort, when the memory cannot be had: more than the machine has
-    /// available, or refused by the system.
-    pub(crate) fn with_mib(mb: usize) -> Result<Table<S>, SolveError> {
+    /// transposition table of one bucket, for tests of replacement). An
+    /// error, not an abort, when the memory cannot be had: more than the
+    /// machine has available, or refused by the system.
+    pub(crate) fn with_mib(mb: usize) -> Result<Tt<S>, SolveError> {
         let per = std::mem::size_of::<Bucket<S>>();
         let bytes = mb.checked_mul(1 << 20).ok_or(SolveError::Memory {
             mib: mb,
             available_mib: crate::memory::available().map(|b| b >> 20),
         })?;
-        Table::with_buckets((bytes / per).max(1))
+        Tt::with_buckets((bytes / per).max(1))
     }
 
-    /// A table of `n >= 1` buckets.
-    pub(crate) fn with_buckets(n: usize) -> Result<Table<S>, SolveError> {
+    /// A transposition table of `n >= 1` buckets.
+    pub(crate) fn with_buckets(n: usize) -> Result<Tt<S>, SolveError> {
         let bytes = n.checked_mul(std::mem::size_of::<Bucket<S>>());
         let available = crate::memory::available();
         let refused = || SolveError::Memory {
@@ -95,7 +96,7 @@ impl<S: Zeroed> Table<S> {
         let buckets = map.as_mut_ptr() as *const Bucket<S>;
         // A map starts on a page boundary, so every bucket is aligned.
         debug_assert_eq!(buckets as usize % std::mem::align_of::<Bucket<S>>(), 0);
-        Ok(Table {
+        Ok(Tt {
             _map: map,
             buckets,
             len: n,
@@ -147,8 +148,8 @@ impl<S: Zeroed> Table<S> {
     }
 
     /// Calls `f` with a copy of every bucket's slots, one bucket at a time
-    /// under its lock: no copy of the whole table is made, which for a
-    /// table of gigabytes matters.
+    /// under its lock: no copy of the whole transposition table is made,
+    /// which for a transposition table of gigabytes matters.
     pub(crate) fn for_each_bucket(&self, mut f: impl FnMut(&S)) {
         for b in self.buckets() {
             let slots = lock(b, |s| *s);
@@ -185,7 +186,7 @@ mod tests {
 
     #[test]
     fn a_panic_inside_unlocks_the_bucket() {
-        let t: Table<Pair> = Table::with_buckets(1).unwrap();
+        let t: Tt<Pair> = Tt::with_buckets(1).unwrap();
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             t.with(7, |_| panic!("a search failed with the bucket locked"))
         }));
@@ -197,7 +198,7 @@ mod tests {
 
     #[test]
     fn every_key_finds_its_bucket_and_memory_is_refused_cleanly() {
-        let t: Table<Pair> = Table::with_mib(1).unwrap();
+        let t: Tt<Pair> = Tt::with_mib(1).unwrap();
         assert_eq!(t.len, (1 << 20) / 64);
         for k in 0..10_000u128 {
             let key = k.wrapping_mul(0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C835);
@@ -207,11 +208,11 @@ mod tests {
         t.for_each_bucket(|s| n += s.0[0]);
         assert_eq!(n, 10_000);
         assert!(matches!(
-            Table::<Pair>::with_mib(usize::MAX / 2),
+            Tt::<Pair>::with_mib(usize::MAX / 2),
             Err(SolveError::Memory { .. })
         ));
         assert!(matches!(
-            Table::<Pair>::with_mib(1 << 40),
+            Tt::<Pair>::with_mib(1 << 40),
             Err(SolveError::Memory { .. })
         ));
     }

@@ -119,7 +119,7 @@ impl ProofRun {
         // one table each, as MPI ranks have.
         let config = WorkerConfig {
             hash_mb: 1,
-            shared_table: self.workers.is_multiple_of(2) || self.budgets[0] > 1000,
+            shared_tt: self.workers.is_multiple_of(2) || self.budgets[0] > 1000,
             method: self.method,
             warm_entries: self.warm_entries,
             harvest_plies: self.harvest_plies,

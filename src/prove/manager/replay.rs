@@ -1,5 +1,5 @@
 //! Replay from the log: a manager made from a proof log takes every
-//! logged answer as known, and grows the tree the log's jobs grew, each
+//! logged answer as settled, and grows the tree the log's jobs grew, each
 //! logged `open` job's node expanded again or its job continued (see the
 //! resume rule in the manager's documentation).
 
@@ -28,7 +28,7 @@ pub(super) fn split_record(pos: Position, question: Question, id: u64, dep: u64)
 }
 
 impl Manager {
-    /// A manager of `root` that takes every answer of `log` as known. The
+    /// A manager of `root` that takes every answer of `log` as settled. The
     /// root must not be a finished game.
     pub fn new(root: Position, config: ManagerConfig, log: &LogContents) -> Manager {
         let mut m = Manager::from_log(root, config, log);
@@ -47,7 +47,7 @@ impl Manager {
     /// A manager of `root` with what `log` says (answers, `open` jobs,
     /// splits, nodes spent), and no tree yet.
     fn from_log(root: Position, config: ManagerConfig, log: &LogContents) -> Manager {
-        let mut known = HashMap::new();
+        let mut answers = HashMap::new();
         let mut opened: HashMap<Pair, Opened> = HashMap::new();
         let mut counts = Counts::default();
         let mut spent: HashMap<u128, u64> = HashMap::new();
@@ -67,14 +67,14 @@ impl Manager {
                 Some(b) => {
                     // A job's own answer (with its best move) is kept over
                     // a `known` line of the same pair.
-                    let harvested = j.kind == LineKind::Known;
-                    if !(harvested && known.contains_key(&pair)) {
+                    let known = j.kind == LineKind::Known;
+                    if !(known && answers.contains_key(&pair)) {
                         let answer = DirectAnswer {
                             answer: b,
                             best: j.best.clone(),
-                            harvested,
+                            known,
                         };
-                        known.insert(pair, answer);
+                        answers.insert(pair, answer);
                     }
                 }
                 None => {
@@ -97,7 +97,7 @@ impl Manager {
             goals: Vec::new(),
             dirty: Vec::new(),
             epoch: 0,
-            known,
+            answers,
             opened,
             continued: HashSet::new(),
             splits,
@@ -108,7 +108,7 @@ impl Manager {
                 .filter(|r| r.all_moves)
                 .map(|r| position_key(&canonical(&r.pos)))
                 .collect(),
-            hints: HashMap::new(),
+            pending_known: HashMap::new(),
             records: Vec::new(),
             contradictions: Vec::new(),
             in_flight: HashMap::new(),
@@ -222,10 +222,11 @@ impl Manager {
 
     /// The nodes of the tree the log grew whose logged `open` jobs are
     /// better continued than expanded again: every logged attempt of the
-    /// node was below [`ManagerConfig::max_job_nodes`], no job below it
-    /// was answered and it was not split (on a resumed run's cold table its
-    /// expansion would only restart the breadth; answers below it would be
-    /// lost, and below a split they came from other jobs than its own).
+    /// node was below [`ManagerConfig::max_job_nodes`], no job below it was
+    /// answered and it was not split (on a resumed run's cold transposition
+    /// table its expansion would only restart the breadth; answers below it
+    /// would be lost, and below a split they came from other jobs than its
+    /// own).
     fn continuable(&self) -> HashSet<u128> {
         // Whether some node below n (n excluded) has a logged answer.
         fn answered_below(m: &Manager, n: NodeId, memo: &mut HashMap<NodeId, bool>) -> bool {
@@ -241,7 +242,7 @@ impl Manager {
                 let by_job = child
                     .pairs
                     .iter()
-                    .any(|p| p.direct.as_ref().is_some_and(|d| !d.harvested));
+                    .any(|p| p.direct.as_ref().is_some_and(|d| !d.known));
                 below |= by_job || answered_below(m, c, memo);
             }
             memo.insert(n, below);

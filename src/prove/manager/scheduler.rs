@@ -5,7 +5,9 @@
 //! below it, and names the jobs no goal needs any more.
 
 use super::tree::NodeId;
-use super::{Contradiction, DirectAnswer, Hint, Manager, Opened, Running, MAX_HINTS};
+use super::{
+    Contradiction, DirectAnswer, Manager, Opened, PendingKnown, Running, MAX_PENDING_KNOWN,
+};
 use crate::prove::log::{Answer, JobRecord, LineKind};
 use crate::prove::pair::{Pair, QUESTIONS};
 use crate::prove::warm::Warm;
@@ -192,9 +194,9 @@ impl Manager {
                 let answer = DirectAnswer {
                     answer: b,
                     best: best.clone(),
-                    harvested: false,
+                    known: false,
                 };
-                self.known.insert(pair, answer.clone());
+                self.answers.insert(pair, answer.clone());
                 self.nodes[n as usize].pairs[q].direct = Some(answer);
                 self.set_answer(n, q, b);
             }
@@ -244,19 +246,19 @@ impl Manager {
 
     /// Takes the answers job `r` (on node `n`) knew below its position:
     /// those of pairs of the tree settle them now (unless a job is on the
-    /// pair), the rest wait as hints for the nodes they may become (an
+    /// pair), the rest wait, pending, for the nodes they may become (an
     /// expansion right after this). A job stopped by the end of the run
-    /// hands its hints for the positions one ply below it to the log at
-    /// once: the next run may expand its position, and its table will be
-    /// gone.
+    /// hands its pending known answers for the positions one ply below it
+    /// to the log at once: the next run may expand its position, and its
+    /// transposition table will be gone.
     fn absorb_known(&mut self, r: &JobResult, n: NodeId) {
         for (pos, q, b) in &r.known {
             let c = canonical(pos);
             let pair = Pair::new(position_key(&c), *q);
-            if self.known.contains_key(&pair) {
+            if self.answers.contains_key(&pair) {
                 continue;
             }
-            let hint = Hint {
+            let pending = PendingKnown {
                 answer: *b,
                 from: r.id,
             };
@@ -270,14 +272,14 @@ impl Manager {
                     self.nodes[m as usize].pairs[*q].direct = Some(DirectAnswer {
                         answer: *b,
                         best: None,
-                        harvested: true,
+                        known: true,
                     });
-                    self.take_hint(c, pair, hint);
+                    self.take_known(c, pair, pending);
                     self.set_answer(m, *q, *b);
                 }
                 Some(_) => {}
-                None if self.hints.len() < MAX_HINTS => {
-                    self.hints.entry(pair).or_insert(hint);
+                None if self.pending_known.len() < MAX_PENDING_KNOWN => {
+                    self.pending_known.entry(pair).or_insert(pending);
                 }
                 None => {}
             }
@@ -289,23 +291,23 @@ impl Manager {
                 let key = position_key(&c);
                 for q in QUESTIONS {
                     let pair = Pair::new(key, q);
-                    if let Some(hint) = self.hints.remove(&pair) {
-                        self.take_hint(c, pair, hint);
+                    if let Some(pending) = self.pending_known.remove(&pair) {
+                        self.take_known(c, pair, pending);
                     }
                 }
             }
         }
     }
 
-    /// Records `hint` about `pair` (of canonical position `pos`) as known,
-    /// to be logged.
-    pub(super) fn take_hint(&mut self, pos: Position, pair: Pair, hint: Hint) {
-        self.known.insert(
+    /// Records the pending known answer `pending` about `pair` (of
+    /// canonical position `pos`) as an answer, to be logged.
+    pub(super) fn take_known(&mut self, pos: Position, pair: Pair, pending: PendingKnown) {
+        self.answers.insert(
             pair,
             DirectAnswer {
-                answer: hint.answer,
+                answer: pending.answer,
                 best: None,
-                harvested: true,
+                known: true,
             },
         );
         self.counts.known += 1;
@@ -314,12 +316,12 @@ impl Manager {
         self.records.push(JobRecord {
             pos,
             question: pair.question,
-            answer: Answer::of_bool(hint.answer),
+            answer: Answer::of_bool(pending.answer),
             nodes: 0,
             seconds: 0.0,
             best: None,
             id,
-            dep: hint.from,
+            dep: pending.from,
             kind: LineKind::Known,
         });
     }
@@ -349,7 +351,7 @@ impl Manager {
     /// continue it).
     pub fn warm_obsolete(&self, pair: Pair) -> bool {
         // A complete proof asks nothing more.
-        if self.done() || self.known.contains_key(&pair) {
+        if self.done() || self.answers.contains_key(&pair) {
             return true;
         }
         let Some(&n) = self.index.get(&pair.key) else {

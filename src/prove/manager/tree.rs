@@ -127,15 +127,15 @@ impl Manager {
         if terminal.is_none() {
             for q in QUESTIONS {
                 let pair = Pair::new(key, q);
-                if let Some(known) = self.known.get(&pair) {
-                    node.pairs[q].direct = Some(known.clone());
-                } else if let Some(hint) = self.hints.remove(&pair) {
+                if let Some(answer) = self.answers.get(&pair) {
+                    node.pairs[q].direct = Some(answer.clone());
+                } else if let Some(pending) = self.pending_known.remove(&pair) {
                     node.pairs[q].direct = Some(DirectAnswer {
-                        answer: hint.answer,
+                        answer: pending.answer,
                         best: None,
-                        harvested: true,
+                        known: true,
                     });
-                    self.take_hint(c, pair, hint);
+                    self.take_known(c, pair, pending);
                 }
             }
         }
