@@ -12,24 +12,38 @@ use peasant::prove::{self, Answer};
 use std::path::Path;
 use std::process::Command;
 
-/// The peasant built with the `mpi` feature (PEASANT_MPI_BIN) when it and
-/// `mpirun` are here; `None` (the test skips with one line) when they are
-/// not, unless PEASANT_REQUIRE_EXTERNAL=1 (then the test fails).
-fn mpi_bin() -> Option<String> {
-    let required = std::env::var("PEASANT_REQUIRE_EXTERNAL").as_deref() == Ok("1");
+fn main() -> std::process::ExitCode {
+    common::external::run_external_tests(
+        mpi_bin,
+        &mut [
+            ("mpi_ranks_give_the_local_values", &mut |bin: String| {
+                mpi_ranks_give_the_local_values(&bin)
+            }),
+            (
+                "mpi_proof_number_ranks_hand_on_their_warm_starts",
+                &mut |bin: String| mpi_proof_number_ranks_hand_on_their_warm_starts(&bin),
+            ),
+            (
+                "a_dead_mpi_worker_loses_only_its_jobs",
+                &mut |bin: String| a_dead_mpi_worker_loses_only_its_jobs(&bin),
+            ),
+        ],
+    )
+}
+
+/// The peasant built with the `mpi` feature (PEASANT_MPI_BIN), when it
+/// and `mpirun` are here; else what is missing (the tests are reported
+/// as ignored, or fail under PEASANT_REQUIRE_EXTERNAL=1).
+fn mpi_bin() -> Result<String, String> {
     let bin = std::env::var("PEASANT_MPI_BIN").ok();
     let have_mpirun = Command::new("mpirun").arg("--version").output().is_ok();
     match (bin, have_mpirun) {
-        (Some(bin), true) => Some(bin),
-        _ if required => panic!(
-            "PEASANT_REQUIRE_EXTERNAL=1 but mpirun or PEASANT_MPI_BIN (a peasant built with --features mpi) is missing"
+        (Some(bin), true) => Ok(bin),
+        _ => Err(
+            "no mpirun or no PEASANT_MPI_BIN (a peasant built with --features mpi; \
+                  tools/mpi_check.sh builds and runs it)"
+                .to_string(),
         ),
-        _ => {
-            println!(
-                "skipped: no mpirun or no PEASANT_MPI_BIN (tools/mpi_check.sh builds and runs it)"
-            );
-            None
-        }
     }
 }
 
@@ -56,13 +70,11 @@ fn mpi_prove_6x6(bin: &str, dir: &Path) -> Command {
     c
 }
 
-#[test]
-fn mpi_ranks_give_the_local_values() {
-    let Some(bin) = mpi_bin() else { return };
+fn mpi_ranks_give_the_local_values(bin: &str) {
     let pos = position("pawngame", "6x6", true);
     let expected = solved_text(&pos);
     let dir = temp_dir("prove-mpi");
-    let out = mpi_prove_6x6(&bin, &dir).output().unwrap();
+    let out = mpi_prove_6x6(bin, &dir).output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -79,12 +91,10 @@ fn mpi_ranks_give_the_local_values() {
 /// the values are solve's. A run that ends by its time limit interrupts
 /// the ranks' jobs, which are logged as `open` with their warm starts,
 /// and the next run continues them.
-#[test]
-fn mpi_proof_number_ranks_hand_on_their_warm_starts() {
-    let Some(bin) = mpi_bin() else { return };
+fn mpi_proof_number_ranks_hand_on_their_warm_starts(bin: &str) {
     let pos = position("pawngame", "6x6", true);
     let dir = temp_dir("prove-mpi-pn");
-    let mut c = mpi_prove_6x6(&bin, &dir);
+    let mut c = mpi_prove_6x6(bin, &dir);
     c.args(["--method", "pn", "--max-job-nodes", "2560"]);
     let out = c.output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -103,7 +113,7 @@ fn mpi_proof_number_ranks_hand_on_their_warm_starts() {
     let variant = position("peasants", "5x8", true).variant();
     let run = || {
         let mut c = Command::new("mpirun");
-        c.args(["--allow-run-as-root", "--oversubscribe", "-np", "3", &bin])
+        c.args(["--allow-run-as-root", "--oversubscribe", "-np", "3", bin])
             .args(["prove", "peasants", "--board", "5x8", "--dir"])
             .arg(&dir)
             .args([
@@ -178,10 +188,8 @@ fn ranks_with(token: &str) -> Vec<(u32, u32)> {
 /// true lines (a torn last line is reported, not believed), and the same
 /// command run again resumes from it to `solve`'s values without asking
 /// an answered question again.
-#[test]
-fn a_dead_mpi_worker_loses_only_its_jobs() {
+fn a_dead_mpi_worker_loses_only_its_jobs(bin: &str) {
     use std::time::{Duration, Instant};
-    let Some(bin) = mpi_bin() else { return };
     let pos = position("pawngame", "6x6", true);
     let expected = solved_text(&pos);
     let dir = temp_dir("prove-mpi-dead");
@@ -198,7 +206,7 @@ fn a_dead_mpi_worker_loses_only_its_jobs() {
         let _ = std::fs::remove_dir_all(&dir);
         let token = format!("PEASANT_DEAD_RANK_TEST={}-{attempt}", std::process::id());
         let (key, value) = token.split_once('=').unwrap();
-        let mut child = mpi_prove_6x6(&bin, &dir)
+        let mut child = mpi_prove_6x6(bin, &dir)
             .env(key, value)
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
@@ -235,7 +243,7 @@ fn a_dead_mpi_worker_loses_only_its_jobs() {
     assert!(log.damaged.iter().all(|d| d.torn), "{:?}", log.damaged);
     let before = every_line_true(&dir, pos.variant());
     assert!(before > 0, "no answer logged before the death");
-    let out = mpi_prove_6x6(&bin, &dir).output().unwrap();
+    let out = mpi_prove_6x6(bin, &dir).output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),

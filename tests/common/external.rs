@@ -20,73 +20,97 @@ pub fn required() -> bool {
 /// programs it needs (`Err` says what is missing), `test` runs with what
 /// `find` found. Honours what `cargo test` passes a test binary: `--list`,
 /// `--ignored`, `--exact`, `--skip NAME` and name filters.
-pub fn run_external<T>(
+pub fn run_external<T: Clone>(
     name: &str,
     find: impl FnOnce() -> Result<T, String>,
     test: impl FnOnce(T),
 ) -> ExitCode {
+    let mut test = Some(test);
+    run_external_tests(
+        find,
+        &mut [(name, &mut |found| (test.take().unwrap())(found))],
+    )
+}
+
+/// A test of [`run_external_tests`]: its name and its body, given what
+/// `find` found.
+pub type ExternalTest<'a, T> = (&'a str, &'a mut dyn FnMut(T));
+
+/// [`run_external`] for a file of several tests that need the same
+/// programs: `find` runs once, before the first selected test; each test
+/// gets a clone of what it found.
+pub fn run_external_tests<T: Clone>(
+    find: impl FnOnce() -> Result<T, String>,
+    tests: &mut [ExternalTest<'_, T>],
+) -> ExitCode {
     let args = Selection::from_args();
     if args.list {
-        println!("{name}: test");
+        for (name, _) in tests.iter() {
+            println!("{name}: test");
+        }
         return ExitCode::SUCCESS;
     }
     let start = Instant::now();
-    if !args.selects(name) {
-        println!("\nrunning 0 tests");
-        return summary(Counts::default().filtered_out(), start);
+    let mut counts = Counts::default();
+    let selected: Vec<usize> = (0..tests.len())
+        .filter(|&i| args.selects(tests[i].0))
+        .collect();
+    counts.filtered_out = (tests.len() - selected.len()) as u32;
+    println!(
+        "\nrunning {} test{}",
+        selected.len(),
+        if selected.len() == 1 { "" } else { "s" }
+    );
+    if selected.is_empty() {
+        return summary(counts, start);
     }
-    println!("\nrunning 1 test");
     let found = match find() {
         Ok(found) => found,
         Err(missing) if !required() => {
-            println!("test {name} ... ignored, {missing}");
-            return summary(Counts::default().ignored(), start);
+            for &i in &selected {
+                println!("test {} ... ignored, {missing}", tests[i].0);
+            }
+            counts.ignored = selected.len() as u32;
+            return summary(counts, start);
         }
         Err(missing) => {
-            eprintln!(
-                "{name}: {missing} (PEASANT_REQUIRE_EXTERNAL=1: a missing program fails the test)"
-            );
-            return failed(name, start);
+            eprintln!("{missing} (PEASANT_REQUIRE_EXTERNAL=1: a missing program fails the test)");
+            for &i in &selected {
+                println!("test {} ... FAILED", tests[i].0);
+            }
+            counts.failed = selected.len() as u32;
+            return summary(counts, start);
         }
     };
-    // The panic's message is printed by the default hook, on stderr.
-    if catch_unwind(AssertUnwindSafe(|| test(found))).is_err() {
-        return failed(name, start);
+    let mut failures = Vec::new();
+    for &i in &selected {
+        let (name, test) = &mut tests[i];
+        // The panic's message is printed by the default hook, on stderr.
+        if catch_unwind(AssertUnwindSafe(|| test(found.clone()))).is_err() {
+            println!("test {name} ... FAILED");
+            failures.push(*name);
+            counts.failed += 1;
+        } else {
+            println!("test {name} ... ok");
+            counts.passed += 1;
+        }
     }
-    println!("test {name} ... ok");
-    summary(Counts::default().passed(), start)
+    if !failures.is_empty() {
+        println!("\nfailures:");
+        for name in failures {
+            println!("    {name}");
+        }
+    }
+    summary(counts, start)
 }
 
-fn failed(name: &str, start: Instant) -> ExitCode {
-    println!("test {name} ... FAILED\n\nfailures:\n    {name}");
-    summary(Counts::default().failed(), start)
-}
-
-/// How the one test ended, as libtest counts.
+/// How the tests ended, as libtest counts.
 #[derive(Default)]
 struct Counts {
     passed: u32,
     failed: u32,
     ignored: u32,
     filtered_out: u32,
-}
-
-impl Counts {
-    fn passed(self) -> Counts {
-        Counts { passed: 1, ..self }
-    }
-    fn failed(self) -> Counts {
-        Counts { failed: 1, ..self }
-    }
-    fn ignored(self) -> Counts {
-        Counts { ignored: 1, ..self }
-    }
-    fn filtered_out(self) -> Counts {
-        Counts {
-            filtered_out: 1,
-            ..self
-        }
-    }
 }
 
 /// libtest's closing line; exit status 101 (libtest's) on a failure.
