@@ -303,9 +303,15 @@ fn check_page(s: &Json) {
 /// chromedriver is missing the test is reported as ignored, not passed
 /// (tests/common/external.rs).
 fn main() -> ExitCode {
-    common::external::run_external("explorer_follows_clicks", browser, |(chromium, driver)| {
-        explorer_follows_clicks(&chromium, &driver)
-    })
+    common::external::run_external_tests(
+        browser,
+        &mut [("explorer_follows_clicks", &mut |(chromium, driver): (
+            String,
+            String,
+        )| {
+            explorer_follows_clicks(&chromium, &driver)
+        })],
+    )
 }
 
 /// Paths of chromium and chromedriver, or what is missing.

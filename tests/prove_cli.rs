@@ -8,71 +8,32 @@ mod common;
 use common::proof::*;
 use common::*;
 
+/// `args` as owned strings.
+fn owned(args: &[&str]) -> Vec<String> {
+    args.iter().map(|a| a.to_string()).collect()
+}
+
 #[test]
 fn bad_input_is_one_line_and_status_2() {
     let dir = temp_dir("prove-bad");
     let d = dir.to_str().unwrap();
+    // A 5x5 proof in DIR with `extra`.
+    let on_5x5 = |extra: &[&str]| {
+        owned(&[&["prove", "pawngame", "--board", "5x5", "--dir", d], extra].concat())
+    };
     for args in [
-        vec!["prove", "pawngame", "--board", "9x9", "--dir", d],
-        vec!["prove", "pawngame", "--board", "5x5"],
-        vec![
-            "prove",
-            "pawngame",
-            "--board",
-            "5x5",
-            "--dir",
-            d,
-            "--workers",
-            "0",
-        ],
-        vec!["prove", "--status", d],
-        vec!["prove", "--simulate", d, "--workers", "8,x"],
-        vec![
-            "prove",
-            "pawngame",
-            "--board",
-            "5x5",
-            "--dir",
-            d,
-            "--warm-entries",
-            "4194305",
-        ],
-        vec![
-            "prove",
-            "pawngame",
-            "--board",
-            "5x5",
-            "--dir",
-            d,
-            "--emulate",
-            "0",
-        ],
-        vec![
-            "prove",
-            "pawngame",
-            "--board",
-            "5x5",
-            "--dir",
-            d,
-            "--emulate",
-            "4",
-            "--tables",
-            d,
-        ],
-        vec![
-            "prove",
-            "pawngame",
-            "--board",
-            "5x5",
-            "--dir",
-            d,
-            "--job-nodes",
-            "100",
-            "--max-job-nodes",
-            "99",
-        ],
-        vec!["prove"],
+        owned(&["prove", "pawngame", "--board", "9x9", "--dir", d]),
+        owned(&["prove", "pawngame", "--board", "5x5"]),
+        on_5x5(&["--workers", "0"]),
+        owned(&["prove", "--status", d]),
+        owned(&["prove", "--simulate", d, "--workers", "8,x"]),
+        on_5x5(&["--warm-entries", "4194305"]),
+        on_5x5(&["--emulate", "0"]),
+        on_5x5(&["--emulate", "4", "--tables", d]),
+        on_5x5(&["--job-nodes", "100", "--max-job-nodes", "99"]),
+        owned(&["prove"]),
     ] {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let (code, _, err) = run_cli(&args);
         assert_eq!(code, 2, "{args:?}: {err}");
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");

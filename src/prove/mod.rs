@@ -42,9 +42,7 @@ pub use log::{
 };
 pub use manager::{value_of, wdl_text, Contradiction, Manager, ManagerConfig, MoveValue};
 pub use pair::{ByQuestion, Pair};
-pub use run::{
-    progress_line, run, run_with_events, Progress, RunEnd, RunError, RunEvent, RunOptions,
-};
+pub use run::{run, run_with_events, Progress, RunEnd, RunError, RunEvent, RunOptions};
 pub use warm::{WarmStore, MAX_ENTRIES as MAX_WARM_ENTRIES, WARM_DIR};
 pub use worker::{
     run_job, Job, JobEnd, JobResult, JobSolver, ThreadWorkers, WorkerConfig, WorkerError, WorkerTt,

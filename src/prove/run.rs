@@ -380,13 +380,6 @@ fn log_records(manager: &mut Manager, log: &mut LogWriter) -> Result<(), RunErro
     Ok(())
 }
 
-/// One line for people: what the run has done so far (with the nodes the
-/// running jobs have searched, where the workers can tell): the text of
-/// [`RunEvent::Progress`].
-pub fn progress_line(manager: &Manager, elapsed: Duration, running_nodes: Option<u64>) -> String {
-    Progress::of(manager, elapsed, running_nodes).to_string()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

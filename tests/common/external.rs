@@ -16,29 +16,15 @@ pub fn required() -> bool {
     std::env::var("PEASANT_REQUIRE_EXTERNAL").is_ok_and(|v| v == "1")
 }
 
-/// Runs the test `name` as its file's `main`: `find` looks for the
-/// programs it needs (`Err` says what is missing), `test` runs with what
-/// `find` found. Honours what `cargo test` passes a test binary: `--list`,
-/// `--ignored`, `--exact`, `--skip NAME` and name filters.
-pub fn run_external<T: Clone>(
-    name: &str,
-    find: impl FnOnce() -> Result<T, String>,
-    test: impl FnOnce(T),
-) -> ExitCode {
-    let mut test = Some(test);
-    run_external_tests(
-        find,
-        &mut [(name, &mut |found| (test.take().unwrap())(found))],
-    )
-}
-
 /// A test of [`run_external_tests`]: its name and its body, given what
 /// `find` found.
 pub type ExternalTest<'a, T> = (&'a str, &'a mut dyn FnMut(T));
 
-/// [`run_external`] for a file of several tests that need the same
-/// programs: `find` runs once, before the first selected test; each test
-/// gets a clone of what it found.
+/// Runs a file's tests as its `main`: `find` looks for the programs they
+/// need (`Err` says what is missing), once, before the first selected
+/// test; each test gets a clone of what it found. Honours what `cargo
+/// test` passes a test binary: `--list`, `--ignored`, `--exact`, `--skip
+/// NAME` and name filters.
 pub fn run_external_tests<T: Clone>(
     find: impl FnOnce() -> Result<T, String>,
     tests: &mut [ExternalTest<'_, T>],
