@@ -70,11 +70,10 @@ fn mpi_prove_6x6(bin: &str, dir: &Path) -> Command {
     c
 }
 
-fn mpi_ranks_give_the_local_values(bin: &str) {
-    let pos = position("pawngame", "6x6", true);
-    let expected = solved_text(&pos);
-    let dir = temp_dir("prove-mpi");
-    let out = mpi_prove_6x6(bin, &dir).output().unwrap();
+/// Runs [`mpi_prove_6x6`] to its end and checks its values are
+/// `expected` (`solve`'s); its JSON summary.
+fn mpi_values(bin: &str, dir: &Path, expected: &str) -> serde_json::Value {
+    let out = mpi_prove_6x6(bin, dir).output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -83,6 +82,14 @@ fn mpi_ranks_give_the_local_values(bin: &str) {
     );
     let j = json_of(stdout.lines().find(|l| l.starts_with('{')).unwrap());
     assert_eq!(json_values_text(&j), expected);
+    j
+}
+
+fn mpi_ranks_give_the_local_values(bin: &str) {
+    let pos = position("pawngame", "6x6", true);
+    let expected = solved_text(&pos);
+    let dir = temp_dir("prove-mpi");
+    mpi_values(bin, &dir, &expected);
     every_line_true(&dir, pos.variant());
 }
 
@@ -243,15 +250,7 @@ fn a_dead_mpi_worker_loses_only_its_jobs(bin: &str) {
     assert!(log.damaged.iter().all(|d| d.torn), "{:?}", log.damaged);
     let before = every_line_true(&dir, pos.variant());
     assert!(before > 0, "no answer logged before the death");
-    let out = mpi_prove_6x6(bin, &dir).output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let j = json_of(stdout.lines().find(|l| l.starts_with('{')).unwrap());
-    assert_eq!(json_values_text(&j), expected);
+    let j = mpi_values(bin, &dir, &expected);
     assert_eq!(j["complete"], true);
     every_line_true(&dir, pos.variant());
     let log = prove::read_logs(&[dir.path().to_path_buf()], Some(pos.variant())).unwrap();
