@@ -441,16 +441,8 @@ fn negamax(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::parse::test_position as pos;
     use crate::rules::{parse_position, Board, Rules, Value};
-
-    fn pos(text: &str, board: &str) -> Position {
-        parse_position(
-            text,
-            Some(board.parse::<Board>().unwrap()),
-            Rules::default(),
-        )
-        .unwrap()
-    }
 
     #[test]
     fn dtm_choice_is_the_fastest_win() {

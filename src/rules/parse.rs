@@ -36,6 +36,13 @@ pub fn parse_position(
     )?)
 }
 
+/// `text` (a setup name or a position text) on `board` ("5x6") under the
+/// default rules: the positions of the library's unit tests.
+#[cfg(test)]
+pub(crate) fn test_position(text: &str, board: &str) -> Position {
+    parse_position(text, Some(board.parse().unwrap()), Rules::default()).unwrap()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

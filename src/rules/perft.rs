@@ -343,16 +343,8 @@ mod fast {
 mod tests {
     use super::*;
     use crate::rules::parse::parse_position;
+    use crate::rules::parse::test_position as pos;
     use crate::rules::variant::{Board, Rules};
-
-    fn pos(text: &str, board: &str) -> Position {
-        parse_position(
-            text,
-            Some(board.parse::<Board>().unwrap()),
-            Rules::default(),
-        )
-        .unwrap()
-    }
 
     #[test]
     fn one_file_peasants_is_stalemated_after_four_plies() {

@@ -217,16 +217,7 @@ pub(crate) fn guess_cost(pos: &Position, m: Move, attacked: Bitboard) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{parse_position, Board, Rules};
-
-    fn pos(text: &str, board: &str) -> Position {
-        parse_position(
-            text,
-            Some(board.parse::<Board>().unwrap()),
-            Rules::default(),
-        )
-        .unwrap()
-    }
+    use crate::rules::parse::test_position as pos;
 
     #[test]
     fn advance_counts_from_the_movers_side() {
