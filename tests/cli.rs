@@ -563,6 +563,7 @@ fn solve_stops_saves_and_resumes() {
             let file = dir.join(format!("pawngame-{no_ep}-{dtm}.proven"));
             let file = file.to_str().unwrap();
             let mut args = vec!["--json", "solve", "pawngame", "--board", "4x6", "-q"];
+            args.extend(["--method", "ab"]);
             if no_ep {
                 args.push("--no-en-passant");
             }
@@ -629,9 +630,10 @@ fn solve_stops_saves_and_resumes() {
 #[test]
 fn solve_method_pn() {
     for extra in [&[][..], &["--no-en-passant"], &["--seventh-rank-wins"]] {
-        let mut ab = vec!["--json", "solve", "pawngame", "--board", "5x5", "-q"];
-        ab.extend_from_slice(extra);
-        let mut pn = ab.clone();
+        let mut base = vec!["--json", "solve", "pawngame", "--board", "5x5", "-q"];
+        base.extend_from_slice(extra);
+        let (mut ab, mut pn) = (base.clone(), base);
+        ab.extend(["--method", "ab"]);
         pn.extend(["--method", "pn"]);
         let (a, p) = (json(&ab), json(&pn));
         for field in ["fen", "value", "dtm"] {
@@ -680,7 +682,7 @@ fn solve_method_pn() {
                 break;
             }
             let fen = g.fen();
-            let mut args = vec!["--json", "solve", &fen, "-q"];
+            let mut args = vec!["--json", "solve", &fen, "-q", "--method", "ab"];
             args.extend_from_slice(extra);
             let after = json(&args)["value"].as_str().unwrap().to_string();
             let flipped = match expected.as_str() {
@@ -765,7 +767,9 @@ fn solve_value_only() {
         ("6x6", "pawnrace:a:e"),
         ("4x6", "peasants"),
     ] {
-        let full = json(&["--json", "solve", setup, "--board", board, "-q"]);
+        let full = json(&[
+            "--json", "solve", setup, "--board", board, "-q", "--method", "ab",
+        ]);
         assert_eq!(full["value_only"], false);
         let full_moves = full["moves"].as_array().unwrap();
         for method in ["ab", "pn"] {
@@ -793,7 +797,16 @@ fn solve_value_only() {
             assert!(!v["line"].as_array().unwrap().is_empty(), "{args:?}");
         }
     }
-    let text = ok(&["solve", "pawngame", "--board", "5x5", "-q", "--value-only"]);
+    let text = ok(&[
+        "solve",
+        "pawngame",
+        "--board",
+        "5x5",
+        "-q",
+        "--value-only",
+        "--method",
+        "ab",
+    ]);
     assert!(
         text.lines().any(|l| l.starts_with("value:  draw")),
         "{text}"
@@ -812,7 +825,8 @@ fn solve_pn_saves_and_seeds_ab() {
     let file = dir.join("pawngame.proven");
     let file = file.to_str().unwrap();
     let base = ["--json", "solve", "pawngame", "--board", "5x6", "-q"];
-    let ab = json(&base);
+    let ab_args = [&base[..], &["--method", "ab"]].concat();
+    let ab = json(&ab_args);
     let mut pn_args = base.to_vec();
     pn_args.extend(["--method", "pn"]);
     let pn = json(&pn_args);
@@ -831,11 +845,88 @@ fn solve_pn_saves_and_seeds_ab() {
     assert!(again["loaded"].as_u64().unwrap() > 0);
     assert!(again["nodes"].as_u64().unwrap() < pn["nodes"].as_u64().unwrap());
     // The alpha-beta solve takes the pn file as leaves.
-    let mut ab_resumed = base.to_vec();
+    let mut ab_resumed = ab_args.clone();
     ab_resumed.extend(["--save", file]);
     let seeded = json(&ab_resumed);
     assert_eq!(seeded["value"], ab["value"]);
     assert_eq!(seeded["moves"], ab["moves"]);
     assert!(seeded["nodes"].as_u64().unwrap() < ab["nodes"].as_u64().unwrap());
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Without `--method`, `solve` and `prove` run the search
+/// `Method::default_for` picks: proof-number search for win/draw/loss,
+/// alpha-beta with `--dtm` (its node count is the named method's, so the
+/// label is not all that changed); the text says which and why, and
+/// `--method ab` still runs alpha-beta.
+#[test]
+fn the_default_method_is_the_rules_and_method_still_chooses() {
+    for (setup, board) in [
+        ("peasants", "3x6"),
+        ("pawngame", "5x5"),
+        ("pawnrace:a:d", "5x5"),
+    ] {
+        let base = ["--json", "solve", setup, "--board", board, "-q"];
+        let with = |extra: &[&str]| json(&[&base[..], extra].concat());
+        for value_only in [&[][..], &["--value-only"]] {
+            let default = with(value_only);
+            let pn = with(&[value_only, &["--method", "pn"]].concat());
+            let ab = with(&[value_only, &["--method", "ab"]].concat());
+            assert_eq!(default["method"], "pn", "{setup} {value_only:?}");
+            assert_eq!(ab["method"], "ab", "{setup} {value_only:?}");
+            assert_eq!(default["nodes"], pn["nodes"], "{setup} {value_only:?}");
+            assert_ne!(default["nodes"], ab["nodes"], "{setup} {value_only:?}");
+            assert_eq!(default["value"], ab["value"], "{setup} {value_only:?}");
+        }
+        let dtm = with(&["--dtm"]);
+        let ab_dtm = with(&["--dtm", "--method", "ab"]);
+        assert_eq!(dtm["method"], "ab", "{setup}");
+        assert_eq!(dtm["nodes"], ab_dtm["nodes"], "{setup}");
+    }
+    let text = ok(&["solve", "pawngame", "--board", "5x5", "-q"]);
+    assert!(
+        text.lines().any(|l| l
+            == "method: pn (proof-number search, the default for win/draw/loss; --method ab for alpha-beta)"),
+        "{text}"
+    );
+    let text = ok(&["solve", "pawngame", "--board", "5x5", "-q", "--dtm"]);
+    assert!(
+        text.contains("method: ab (alpha-beta, the default with --dtm)"),
+        "{text}"
+    );
+    let text = ok(&[
+        "solve", "pawngame", "--board", "5x5", "-q", "--method", "ab",
+    ]);
+    assert!(
+        text.contains("method: ab (alpha-beta, --method ab)"),
+        "{text}"
+    );
+    // prove: the workers' search in the run's JSON, and on stderr.
+    let dir = common::temp_dir("cli-prove-method");
+    for (extra, method) in [(&[][..], "pn"), (&["--method", "ab"], "ab")] {
+        let d = dir.join(method);
+        let d = d.to_str().unwrap();
+        let args = [
+            &[
+                "--board",
+                "5x5",
+                "prove",
+                "pawngame",
+                "--dir",
+                d,
+                "--workers",
+                "1",
+            ][..],
+            &["--json", "--job-nodes", "100"],
+            extra,
+        ]
+        .concat();
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let j: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+        assert_eq!(j["method"], method, "{extra:?}");
+        assert_eq!(j["value"], "draw", "{extra:?}");
+        let said = format!("prove: the workers search by {method} (");
+        assert!(stderr(&out).contains(&said), "{}", stderr(&out));
+    }
 }

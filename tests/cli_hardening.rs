@@ -514,6 +514,8 @@ fn bad_input_to_solve_is_refused_before_any_search() {
                 "peasants",
                 "--hash-mb",
                 "99999999",
+                "--method",
+                "ab",
             ],
             2,
             vec!["does not fit in memory"],

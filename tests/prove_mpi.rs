@@ -73,7 +73,10 @@ fn mpi_prove_6x6(bin: &str, dir: &Path) -> Command {
 /// Runs [`mpi_prove_6x6`] to its end and checks its values are
 /// `expected` (`solve`'s); its JSON summary.
 fn mpi_values(bin: &str, dir: &Path, expected: &str) -> serde_json::Value {
-    let out = mpi_prove_6x6(bin, dir).output().unwrap();
+    let out = mpi_prove_6x6(bin, dir)
+        .args(["--method", "ab"])
+        .output()
+        .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -214,6 +217,7 @@ fn a_dead_mpi_worker_loses_only_its_jobs(bin: &str) {
         let token = format!("PEASANT_DEAD_RANK_TEST={}-{attempt}", std::process::id());
         let (key, value) = token.split_once('=').unwrap();
         let mut child = mpi_prove_6x6(bin, &dir)
+            .args(["--method", "ab"])
             .env(key, value)
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())

@@ -427,7 +427,7 @@ fn killed_runs_resume_to_the_same_values() {
     let d = dir.to_str().unwrap();
     let mut rng = SplitMix64::new(7);
     for _ in 0..6 {
-        let mut child = peasant_command(prove_6x6_args(d, "30", &["--quiet"]))
+        let mut child = peasant_command(prove_6x6_args(d, "30", &["--method", "ab", "--quiet"]))
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
             .spawn()
@@ -441,7 +441,11 @@ fn killed_runs_resume_to_the_same_values() {
         assert!(log.damaged.iter().all(|d| d.torn), "{:?}", log.damaged);
         every_line_true(&dir, pos.variant());
     }
-    let (code, out, err) = run_cli(&prove_6x6_args(d, "30", &["--json", "--quiet"]));
+    let (code, out, err) = run_cli(&prove_6x6_args(
+        d,
+        "30",
+        &["--method", "ab", "--json", "--quiet"],
+    ));
     assert_eq!(code, 0, "{err}");
     let j = json_of(&out);
     assert_eq!(j["complete"], true);
@@ -460,7 +464,7 @@ fn a_time_limit_and_an_interruption_say_which_they_were() {
     // Peasants' Chess 5x8 takes far longer than either stop.
     let dir = temp_dir("prove-stops");
     let d = dir.to_str().unwrap();
-    let args = |secs| prove_5x8_args(d, &["--job-nodes", "100000"], secs);
+    let args = |secs| prove_5x8_args(d, &["--method", "ab", "--job-nodes", "100000"], secs);
     let (code, out, err) = run_cli(&args("1"));
     assert_eq!(code, 3, "{out}{err}");
     assert!(err.contains("stopped by --max-seconds"), "{err}");

@@ -97,7 +97,9 @@ fn unwritable(base: &Path, name: &str) -> PathBuf {
     dir.join(name)
 }
 
-const SOLVE: [&str; 5] = ["--board", "4x6", "solve", "pawngame", "--quiet"];
+const SOLVE: [&str; 7] = [
+    "--board", "4x6", "solve", "pawngame", "--quiet", "--method", "ab",
+];
 
 /// `solve --save` onto a full disk: the result is still printed, then one
 /// line names the save file and the failure, exit status 1; no save file
@@ -170,6 +172,8 @@ fn prove_args(d: &str) -> Vec<&str> {
         "--max-job-nodes",
         "40",
         "--sync-each-line",
+        "--method",
+        "ab",
         "-q",
     ]
 }

@@ -222,7 +222,8 @@ fn one_line(text: &str) -> String {
 }
 
 /// `--method`: the search of `solve` and of `prove`'s workers
-/// ([`peasant::solve::Method`], spelt as its `Display` spells it). The
+/// ([`peasant::solve::Method`], spelt as its `Display` spells it; without
+/// the flag, [`peasant::solve::Method::default_for`] chooses). The
 /// variants have no doc comments: clap would list them in `--help` and
 /// switch it to its long form (`--method`'s own text names them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

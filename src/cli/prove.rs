@@ -76,10 +76,11 @@ pub struct ProveArgs {
     /// transposition table of M times their number).
     #[arg(long, value_name = "M", default_value_t = 64)]
     pub hash_mb: usize,
-    /// The search the workers run: ab (alpha-beta, the default) or pn
-    /// (proof-number search: fewer nodes on Peasants' Chess draws).
-    #[arg(long, value_name = "METHOD", value_enum, default_value_t = MethodArg::Ab)]
-    pub method: MethodArg,
+    /// The search the workers run: ab (alpha-beta) or pn (proof-number
+    /// search, the default: fewer nodes on every game measured;
+    /// docs/PROVE.md).
+    #[arg(long, value_name = "METHOD", value_enum)]
+    pub method: Option<MethodArg>,
     /// Give each local worker its own transposition table instead of one
     /// shared transposition table (as MPI ranks have; for measurements).
     #[arg(long, hide = true)]
@@ -368,17 +369,29 @@ fn headline(m: &Manager) -> String {
     )
 }
 
-/// The end of a run: its summary (and the emulation's report), as text
-/// or one JSON object.
-fn print_run(
-    m: &Manager,
+/// What a run adds to its proof's summary.
+struct RunSummary {
+    /// Open questions at the tree's leaves.
     open: usize,
     seconds: f64,
+    /// The emulation's report, with --emulate.
     emulation: Option<prove::Emulation>,
-    json: bool,
-) {
+    /// The workers' search.
+    method: Method,
+}
+
+/// The end of a run: its summary (and the emulation's report), as text
+/// or one JSON object (with the workers' `method`).
+fn print_run(m: &Manager, run: &RunSummary, json: bool) {
+    let RunSummary {
+        open,
+        seconds,
+        emulation,
+        method,
+    } = *run;
     if json {
         let mut j = summary_json(m, open, seconds);
+        j["method"] = json!(method.to_string());
         if let Some(e) = emulation {
             j["emulation"] = json!({
                 "workers": e.workers,
@@ -571,6 +584,25 @@ impl ProveArgs {
         Ok(max_job_nodes)
     }
 
+    /// The workers' search: `--method`'s, or [`Method::default_for`]'s
+    /// (a proof answers win/draw/loss: proof-number search).
+    fn method(&self) -> Method {
+        self.method
+            .map_or_else(|| Method::default_for(false), Method::from)
+    }
+
+    /// "pn (proof-number search, the default; --method ab for
+    /// alpha-beta)", or where `--method` chose, "ab (alpha-beta, --method
+    /// ab)".
+    fn method_text(&self) -> String {
+        let method = self.method();
+        let why = match self.method {
+            Some(_) => format!("--method {method}"),
+            None => "the default; --method ab for alpha-beta".to_string(),
+        };
+        format!("{method} ({}, {why})", method.name())
+    }
+
     /// --emulate and --table-file against the other flags.
     fn check_pool_flags(&self) -> Result<(), CliError> {
         #[cfg(feature = "mpi")]
@@ -587,8 +619,8 @@ impl ProveArgs {
             } else {
                 return Ok(());
             }
-        } else if Method::from(self.method) != Method::ProofNumber {
-            "--table-file keeps a proof-number table: it needs --method pn"
+        } else if self.method() != Method::ProofNumber {
+            "--table-file keeps a proof-number table: not with --method ab"
         } else if self.emulate.is_some() || self.separate_tables {
             "--table-file keeps the table local workers share: not with --emulate"
         } else if launched {
@@ -620,7 +652,7 @@ impl ProveArgs {
         let worker = WorkerConfig {
             hash_mb: self.hash_mb,
             shared_tt: !self.separate_tables,
-            method: self.method.into(),
+            method: self.method(),
             warm_entries: self.warm_entries,
             harvest_plies: self.harvest_plies as usize,
         };
@@ -733,6 +765,9 @@ impl ProveArgs {
         let Some(mut pool) = self.pool(&plan, &universe)? else {
             return Ok(());
         };
+        if !self.quiet {
+            eprintln!("prove: the workers search by {}", self.method_text());
+        }
         let snapshot = self.snapshot(&pool, variant)?;
         let (mut manager, mut writer, warm) = self.open_proof(&plan, pool.workers().count())?;
         let stop = interrupt_flag();
@@ -765,7 +800,13 @@ impl ProveArgs {
         } else {
             manager.open_leaves()
         };
-        print_run(&manager, open, seconds, emulation, global.json);
+        let run = RunSummary {
+            open,
+            seconds,
+            emulation,
+            method: plan.worker.method,
+        };
+        print_run(&manager, &run, global.json);
         saved?;
         end_status(end)
     }

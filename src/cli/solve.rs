@@ -2,11 +2,14 @@
 //! [--hash-mb M] [--dtm] [--value-only] [--save FILE [--save-every SECS]]
 //! [--max-nodes N]`
 //!
-//! `--method ab` (the default) is the alpha-beta `Solver`; `--method pn`
-//! the proof-number `PnSolver`, which answers win/draw/loss only (`--dtm`
-//! is refused). Both keep the same win/draw/loss proven-results files, so
-//! either resumes from what the other saved. `--value-only` asks for the
-//! position's value and one best move instead of every move's value.
+//! `--method ab` is the alpha-beta `Solver`; `--method pn` the
+//! proof-number `PnSolver`, which answers win/draw/loss only (`--dtm` is
+//! refused). Without `--method` the search is
+//! [`Method::default_for`]'s: alpha-beta with `--dtm`, proof-number
+//! search otherwise (the cheaper one on every game measured). Both keep
+//! the same win/draw/loss proven-results files, so either resumes from
+//! what the other saved. `--value-only` asks for the position's value and
+//! one best move instead of every move's value.
 //!
 //! With `--save FILE` the proven results (exact values, never bounds) are
 //! loaded from FILE first if it exists, and written to it every
@@ -37,15 +40,10 @@ pub struct SolveArgs {
     /// A position text (FEN subset) or a setup name.
     pub pos: String,
     /// The search: ab (alpha-beta) or pn (proof-number search, df-pn;
-    /// win/draw/loss only).
-    #[arg(
-        long,
-        value_enum,
-        value_name = "METHOD",
-        default_value = "ab",
-        hide_possible_values = true
-    )]
-    pub method: MethodArg,
+    /// win/draw/loss only). Default: pn, or ab with --dtm (pn needs fewer
+    /// nodes on every game measured; docs/SOLVE.md).
+    #[arg(long, value_enum, value_name = "METHOD", hide_possible_values = true)]
+    pub method: Option<MethodArg>,
     /// With --method pn: how unsearched nodes' numbers start: guided
     /// (mobility plus the move's guess cost), mobility or one (to measure).
     #[arg(
@@ -198,6 +196,8 @@ impl Search {
 struct Plan {
     pos: Position,
     search: Search,
+    /// Whether `--method` chose the search (else the rule did).
+    method_given: bool,
     tables: Option<Tablebase>,
     save: Option<PathBuf>,
     session: SessionConfig,
@@ -241,6 +241,7 @@ impl SolveArgs {
         let session =
             Session::new(solver, &plan.pos, plan.save.as_deref()).map_err(proven_error)?;
         if !plan.quiet {
+            eprintln!("  method: {}", plan.method_text());
             print_loaded(&session);
         }
         // Ctrl-C stops the search so that what it proved is saved.
@@ -281,7 +282,7 @@ impl SolveArgs {
         if let Some(path) = &self.save {
             save_path_writable(path)?;
         }
-        if self.method == MethodArg::Pn && self.dtm {
+        if self.method == Some(MethodArg::Pn) && self.dtm {
             return Err(CliError::input(
                 "--dtm needs --method ab: proof-number search answers win/draw/loss only",
             ));
@@ -293,6 +294,7 @@ impl SolveArgs {
         Ok(Plan {
             pos,
             search: self.search(),
+            method_given: self.method.is_some(),
             tables,
             save: self.save.clone(),
             session: SessionConfig {
@@ -310,6 +312,12 @@ impl SolveArgs {
         })
     }
 
+    /// The search: `--method`'s, or the rule's for the question asked.
+    fn method(&self) -> Method {
+        self.method
+            .map_or_else(|| Method::default_for(self.dtm), Method::from)
+    }
+
     /// The solver's configuration, from the flags.
     fn search(&self) -> Search {
         let search = SearchConfig {
@@ -324,7 +332,7 @@ impl SolveArgs {
                 bound: !self.no_bound,
             },
         };
-        match Method::from(self.method) {
+        match self.method() {
             Method::AlphaBeta => Search::AlphaBeta(SolverConfig {
                 search,
                 dtm: self.dtm,
@@ -402,6 +410,21 @@ impl Plan {
         save_failed.map_or(Ok(()), |e| Err(proven_error(e)))
     }
 
+    /// "pn (proof-number search, the default for win/draw/loss; --method
+    /// ab for alpha-beta)", or where `--method` chose, "ab (alpha-beta,
+    /// --method ab)".
+    fn method_text(&self) -> String {
+        let method = self.search.method();
+        let why = match (self.method_given, method) {
+            (true, _) => format!("--method {method}"),
+            (false, Method::AlphaBeta) => "the default with --dtm".to_string(),
+            (false, Method::ProofNumber) => {
+                "the default for win/draw/loss; --method ab for alpha-beta".to_string()
+            }
+        };
+        format!("{method} ({}, {why})", method.name())
+    }
+
     fn solution_json(&self, s: &Solved) -> serde_json::Value {
         let stats = &s.stats;
         json!({
@@ -452,6 +475,7 @@ impl Plan {
         };
         let line: Vec<String> = s.line.iter().map(|m| m.san()).collect();
         println!("line:   {} ({kind})", line.join(" "));
+        println!("method: {}", self.method_text());
         let (stats, seconds) = (&s.stats, s.seconds);
         println!(
             "nodes:  {} ({:.2} M/s), table hits {}, rule leaves {}, race leaves {}, runner leaves {}, dead leaves {}, bound cuts {}, tt hits {}",

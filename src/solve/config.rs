@@ -255,17 +255,64 @@ impl FromStr for PnEpsilon {
 }
 
 /// Which search solves: alpha-beta or proof-number search. Written `ab`
-/// and `pn`, as the command line's `--method` takes them.
+/// and `pn`, as the command line's `--method` takes them. `Default` is
+/// alpha-beta, the library configurations' search (their node counts are
+/// pinned by tests); `peasant solve` and `peasant prove` choose by
+/// [`Method::default_for`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Method {
-    /// Alpha-beta ([`crate::solve::Solver`]): exact values with distances;
-    /// the pawn game and the Pawn Race.
+    /// Alpha-beta ([`crate::solve::Solver`]): exact values, with distances
+    /// to mate when asked.
     #[default]
     AlphaBeta,
-    /// Proof-number search ([`crate::solve::PnSolver`]): win/draw/loss;
-    /// Peasants' Chess draws (the value of 5x8 in 71,468,085 nodes with
-    /// `solve --method pn --value-only`).
+    /// Proof-number search ([`crate::solve::PnSolver`]): win/draw/loss
+    /// only, in fewer nodes on every game measured.
     ProofNumber,
+}
+
+impl Method {
+    /// The search `peasant solve` and `peasant prove` run when `--method`
+    /// is not given: alpha-beta when distances to mate are asked (`dtm`:
+    /// proof-number search answers win/draw/loss only), proof-number
+    /// search otherwise.
+    ///
+    /// The rule is what was measured: proof-number search needs fewer
+    /// nodes on every game family, for the value alone (`--value-only`)
+    /// and for every first move's value, and though each of its nodes
+    /// costs more (about twice alpha-beta's), it is faster everywhere a
+    /// solve takes more than a second. One thread, 256 MiB, alpha-beta ->
+    /// proof-number nodes, value only / every move (docs/SOLVE.md has
+    /// the commands and the times):
+    ///
+    /// - Peasants' Chess 4x8: 5,959,768 -> 853,273 / 5,605,526 -> 922,689;
+    ///   5x8 (4096 MiB): 700,937,015 -> 71,468,085 (8 min -> 87 s).
+    /// - The pawn game 7x7: 10,641,146 -> 1,574,579 / 18,377,037 ->
+    ///   3,215,369; without en passant 12,242,328 -> 2,221,927 /
+    ///   19,770,688 -> 4,574,109; 8x8 after 1.g4 h6 2.f4 a5 (a win,
+    ///   1024 MiB): 72,828,715 -> 10,534,893.
+    /// - Pawn Race 8x8 (1024 MiB) c:c 54,512,915 -> 13,786,447 /
+    ///   59,762,172 -> 12,857,184, d:d 34,485,556 -> 8,720,065 /
+    ///   59,802,618 -> 14,271,092; every gap pair of 6x6 and 7x7, summed:
+    ///   6x6 307,015 -> 133,869 / 500,783 -> 197,678, 7x7 24,971,146 ->
+    ///   6,708,379 / 58,428,408 -> 14,977,144 (fewer on each pair).
+    ///
+    /// The one exception is too small to time: the pawn game 6x6 without
+    /// en passant, value only, 15,450 -> 15,589 nodes.
+    pub fn default_for(dtm: bool) -> Method {
+        if dtm {
+            Method::AlphaBeta
+        } else {
+            Method::ProofNumber
+        }
+    }
+
+    /// The search's name for people: "alpha-beta", "proof-number search".
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::AlphaBeta => "alpha-beta",
+            Method::ProofNumber => "proof-number search",
+        }
+    }
 }
 
 impl fmt::Display for Method {
@@ -280,6 +327,8 @@ impl fmt::Display for Method {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::parse::test_position;
+    use crate::rules::position::Position;
 
     #[test]
     fn settings_print_as_they_parse() {
@@ -296,6 +345,90 @@ mod tests {
         }
         let e = "two".parse::<PnInit>().unwrap_err();
         assert_eq!(e.to_string(), "expected guided, mobility or one");
+    }
+
+    /// Distances to mate are alpha-beta's alone; every other question goes
+    /// to proof-number search.
+    #[test]
+    fn default_method_rule() {
+        assert_eq!(Method::default_for(true), Method::AlphaBeta);
+        assert_eq!(Method::default_for(false), Method::ProofNumber);
+    }
+
+    /// The nodes a fresh solver of `method` (16 MiB) needs for `pos`: its
+    /// value alone, or every move's value.
+    fn solve_nodes(method: Method, pos: &Position, value_only: bool) -> u64 {
+        use crate::solve::{PnSolver, Solve, Solver};
+        let ab = SolverConfig::default();
+        let pn = PnConfig::default();
+        let (ab_search, pn_search) = (
+            SearchConfig {
+                hash_mb: 16,
+                ..ab.search
+            },
+            SearchConfig {
+                hash_mb: 16,
+                ..pn.search
+            },
+        );
+        let solver: Box<dyn Solve> = match method {
+            Method::AlphaBeta => Box::new(
+                Solver::new(
+                    SolverConfig {
+                        search: ab_search,
+                        ..ab
+                    },
+                    None,
+                )
+                .unwrap(),
+            ),
+            Method::ProofNumber => Box::new(
+                PnSolver::new(
+                    PnConfig {
+                        search: pn_search,
+                        ..pn
+                    },
+                    None,
+                )
+                .unwrap(),
+            ),
+        };
+        let none = |_, _| {};
+        match value_only {
+            true => solver.solve_value(pos, &none),
+            false => solver.solve_root(pos, &none),
+        }
+        .unwrap();
+        solver.stats().nodes
+    }
+
+    /// The rule against the two searches: on a board of each game family,
+    /// for the value alone and for every first move's value, the search
+    /// [`Method::default_for`] picks (win/draw/loss) needs fewer nodes than
+    /// the other (the measurements behind the rule, in small). A rule that
+    /// gives any of these games to alpha-beta fails here.
+    #[test]
+    fn default_method_is_the_cheaper_search_on_each_family() {
+        let chosen = Method::default_for(false);
+        let other = match chosen {
+            Method::AlphaBeta => Method::ProofNumber,
+            Method::ProofNumber => Method::AlphaBeta,
+        };
+        for (setup, board) in [
+            ("peasants", "3x8"),
+            ("pawngame", "6x6"),
+            ("pawnrace:a:d", "6x6"),
+        ] {
+            let pos = test_position(setup, board);
+            for value_only in [true, false] {
+                let c = solve_nodes(chosen, &pos, value_only);
+                let o = solve_nodes(other, &pos, value_only);
+                assert!(
+                    c < o,
+                    "{setup} {board}, value only {value_only}: {chosen} {c} nodes, {other} {o}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -336,9 +336,11 @@ pub fn prove_5x8_args<'a>(dir: &'a str, extra: &[&'a str], secs: &'a str) -> Vec
     args
 }
 
-/// `prove POS --board 5x5 --dir DIR --all-moves`, then `extra`.
+/// `prove POS --board 5x5 --dir DIR --all-moves --method ab`, then
+/// `extra`.
 pub fn prove_5x5_in(pos: &str, dir: &str, extra: &[&str]) -> (i32, String, String) {
     let mut args = vec!["prove", pos, "--board", "5x5", "--dir", dir, "--all-moves"];
+    args.extend(["--method", "ab"]);
     args.extend_from_slice(extra);
     run_cli(&args)
 }
