@@ -1,17 +1,21 @@
 //! The Pawn Race tournament's line protocol, spoken to the built binary by
-//! scripted opponents (random and greedy): `peasant` wins every game as
-//! black from the gaps it chooses and as white from a setup where white
-//! wins (d:d, README's grid), and bad input from the other side ends the
-//! game with one line on stderr and exit status 2. Reply times are
-//! measured and printed (run with `--nocapture`), not asserted: the
-//! normal suite thinks 0.5 s a move to stay fast; the ignored test
+//! scripted opponents (random and greedy): `peasant` wins every game of
+//! every 8x8 setup a side wins (31 up to the mirror image), playing the
+//! side that wins it; as black across a round it chooses setups the rules
+//! allow and wins them; bad input from the other side ends the game with
+//! one line on stderr and exit status 2. Reply times are measured and
+//! printed (run with `--nocapture`), not asserted: the normal suite
+//! thinks 0.5 s a move to stay fast; the ignored test
 //! `full_clock_replies_within_five_seconds` plays with the default clock
-//! (3.5 s of thought) and asserts each reply within 5 s.
+//! (3.5 s of thought) and asserts each reply within 5 s
+//! (tools/pawnrace_full_clock.sh).
 
 #[allow(unused_imports)]
 mod common;
 
-use peasant::explore::pawnrace::{parse_gaps, same_setup, start_position, BLACK_WINS};
+use peasant::explore::pawnrace::{
+    gaps_text, mirror, opposite, parse_gaps, same_setup, start_position, Gaps, BLACK_WINS,
+};
 use peasant::{
     rules::{Color, Move, Outcome, Position, Rules},
     SplitMix64,
@@ -107,13 +111,17 @@ struct Played {
     longest_reply: Duration,
 }
 
-/// One game: `peasant` plays `color`; as black it proposes the gaps and the
-/// opponent confirms them, as white the opponent sends `gaps`.
+/// One game: `peasant` plays `color`; as black it proposes the gaps
+/// (`gaps` if not empty, else its own choice) and the opponent confirms
+/// them, as white the opponent sends `gaps`.
 fn game(color: Color, gaps: &str, kind: Opponent, seed: u64, think: &str) -> Played {
     let mut rng = SplitMix64::new(seed);
     let mut args = vec!["--as", color.name()];
     if !think.is_empty() {
         args.extend(["--think", think]);
+    }
+    if color == Color::Black && !gaps.is_empty() {
+        args.extend(["--gaps", gaps]);
     }
     let mut p = Peasant::start(&args);
     let gaps = if color == Color::Black {
@@ -155,31 +163,54 @@ fn game(color: Color, gaps: &str, kind: Opponent, seed: u64, think: &str) -> Pla
     }
 }
 
-fn wins_every_game(think: &str, seeds: &[u64]) {
+/// Every 8x8 setup a side wins, up to the mirror image (white's gap on
+/// files a to d), with the side that wins it: black 5, white 26.
+fn won_setups() -> Vec<(Gaps, Color)> {
+    (0..4u8)
+        .flat_map(|w| (0..8u8).map(move |b| (w, b)))
+        .filter(|&g| g != (0, 0))
+        .map(|g| {
+            let black = BLACK_WINS.iter().any(|&w| same_setup(w, g));
+            (g, if black { Color::Black } else { Color::White })
+        })
+        .collect()
+}
+
+/// `peasant` plays the winning side of every setup a side wins, against
+/// the random and the greedy opponent in turn (each setup once a seed,
+/// every other one as its mirror image), and must win every game.
+fn wins_every_game(think: &str, seeds: &[u64]) -> Duration {
     let mut jobs = Vec::new();
     for &seed in seeds {
-        for kind in [Opponent::Random, Opponent::Greedy] {
-            for color in [Color::Black, Color::White] {
-                jobs.push((color, kind, seed));
-            }
+        for (i, (g, color)) in won_setups().into_iter().enumerate() {
+            let kind = if (i as u64 + seed).is_multiple_of(2) {
+                Opponent::Random
+            } else {
+                Opponent::Greedy
+            };
+            let g = if i % 2 == 1 { mirror(g) } else { g };
+            jobs.push((color, gaps_text(g), kind, seed));
         }
     }
-    assert!(!jobs.is_empty(), "no game to play");
+    assert_eq!(jobs.len(), 31 * seeds.len(), "no game to play");
+    let mut longest = Duration::ZERO;
     // Two games at a time (the machine has two cores).
     for two in jobs.chunks(2) {
         let handles: Vec<_> = two
             .iter()
-            .map(|&(color, kind, seed)| {
+            .cloned()
+            .map(|(color, gaps, kind, seed)| {
                 let think = think.to_string();
                 std::thread::spawn(move || {
-                    (color, kind, seed, game(color, "DD", kind, seed, &think))
+                    let played = game(color, &gaps, kind, seed, &think);
+                    (color, gaps, kind, seed, played)
                 })
             })
             .collect();
         for h in handles {
-            let (color, kind, seed, played) = h.join().unwrap();
+            let (color, gaps, kind, seed, played) = h.join().unwrap();
             println!(
-                "peasant as {color} vs {kind:?} (seed {seed}): {:?} in {} plies, longest reply {:.2} s",
+                "peasant as {color} on {gaps} vs {kind:?} (seed {seed}): {:?} in {} plies, longest reply {:.2} s",
                 played.outcome,
                 played.plies,
                 played.longest_reply.as_secs_f64()
@@ -187,10 +218,12 @@ fn wins_every_game(think: &str, seeds: &[u64]) {
             assert_eq!(
                 played.outcome,
                 Some(Outcome::Decisive { winner: color }),
-                "peasant as {color} against {kind:?} (seed {seed})"
+                "peasant as {color} on {gaps} against {kind:?} (seed {seed})"
             );
+            longest = longest.max(played.longest_reply);
         }
     }
+    longest
 }
 
 /// The seeds of the opponents' games: `PEASANT_PROTOCOL_SEEDS=1,2,3`
@@ -214,29 +247,53 @@ fn seeds() -> Vec<u64> {
 }
 
 #[test]
-fn wins_against_random_and_greedy() {
+fn wins_every_setup_against_random_and_greedy() {
     wins_every_game("0.5", &seeds());
 }
 
+/// With the tournament's clock (the default 3.5 s of thought), every
+/// reply within its 5 s (tools/pawnrace_full_clock.sh runs it).
 #[test]
-#[ignore = "plays with the tournament clock: about a minute a game"]
+#[ignore = "plays every setup with the tournament clock: many minutes"]
 fn full_clock_replies_within_five_seconds() {
-    let mut jobs = Vec::new();
-    for kind in [Opponent::Random, Opponent::Greedy] {
-        for color in [Color::Black, Color::White] {
-            jobs.push((color, kind));
+    let longest = wins_every_game("", &seeds());
+    println!("longest reply {:.2} s", longest.as_secs_f64());
+    assert!(longest < Duration::from_secs(5));
+}
+
+/// Black's own choice, game after game of a round, is a setup black wins
+/// and one the rules allow (a different setup each game, at most one with
+/// opposite gaps), and peasant wins it.
+#[test]
+fn black_chooses_a_round_of_setups_and_wins_them() {
+    let mut used: Vec<Gaps> = Vec::new();
+    for (game_no, kind) in [Opponent::Greedy, Opponent::Random, Opponent::Greedy]
+        .into_iter()
+        .enumerate()
+    {
+        let avoid: Vec<String> = used.iter().map(|&g| gaps_text(g)).collect();
+        let avoid = avoid.join(",");
+        let mut args = vec!["--as", "black", "--think", "0.5"];
+        if !avoid.is_empty() {
+            args.extend(["--avoid", &avoid]);
         }
-    }
-    for (color, kind) in jobs {
-        let played = game(color, "DD", kind, 7, "");
-        println!(
-            "peasant as {color} vs {kind:?}: {:?} in {} plies, longest reply {:.2} s",
-            played.outcome,
-            played.plies,
-            played.longest_reply.as_secs_f64()
+        let mut p = Peasant::start(&args);
+        let g = parse_gaps(&p.read()).unwrap();
+        let _ = p.finish();
+        assert!(BLACK_WINS.iter().any(|&w| same_setup(w, g)), "{g:?}");
+        assert!(!used.iter().any(|&u| same_setup(u, g)), "{g:?} twice");
+        assert!(
+            !(opposite(g) && used.iter().any(|&u| opposite(u))),
+            "two opposite setups"
         );
-        assert_eq!(played.outcome, Some(Outcome::Decisive { winner: color }));
-        assert!(played.longest_reply < Duration::from_secs(5));
+        let played = game(Color::Black, &gaps_text(g), kind, game_no as u64, "0.5");
+        assert_eq!(
+            played.outcome,
+            Some(Outcome::Decisive {
+                winner: Color::Black
+            })
+        );
+        used.push(g);
     }
 }
 
@@ -276,57 +333,47 @@ fn bad_input_from_the_other_side() {
     let _ = p.finish();
 }
 
-/// Every book position is c:c after one white move, every white first
-/// move has one, and each reply is legal.
+/// The book answers only the real rules: under other rules the same
+/// moves get no book reply.
 #[test]
-fn book_covers_the_first_moves_of_its_gaps() {
-    use peasant::explore::pawnrace::{book_reply, BOOK};
+fn book_answers_only_the_real_rules() {
+    use peasant::explore::pawnrace::book_reply;
     let start = start_position((2, 2), Rules::default());
-    let mut covered = 0;
     for &m in start.legal_moves().iter() {
-        let after = start.play(m);
-        if BOOK.iter().any(|(fen, _)| *fen == after.to_string()) {
-            assert!(book_reply(&after).is_some(), "{m}");
-            covered += 1;
-        }
+        assert!(book_reply(&start.play(m)).is_some(), "{m}");
     }
-    // Every entry is one of them, and every white first move has one.
-    assert_eq!(covered, BOOK.len());
-    assert_eq!(covered, start.legal_moves().len());
-    // Not under other rules.
     let no_ep = Rules {
         en_passant: false,
         seventh_rank_wins: false,
     };
     let other = start_position((2, 2), no_ep);
-    let first = other.legal_moves()[0];
-    assert_eq!(book_reply(&other.play(first)), None);
+    for &m in other.legal_moves().iter() {
+        assert_eq!(book_reply(&other.play(m)), None, "{m}");
+    }
 }
 
-/// Each book reply wins: white, to move after it, loses (minutes of search).
+/// Every move of the committed book proven again, and the book whole
+/// (minutes of search; `peasant book --check results/pawnrace-book.txt`
+/// is the same check from the command line).
 #[test]
-#[ignore = "re-solves the book: minutes"]
-fn book_replies_win() {
-    use peasant::explore::pawnrace::BOOK;
-    use peasant::{
-        rules::parse_position,
-        solve::{Question, SearchConfig, Solver, SolverConfig},
-    };
-    let solver = Solver::new(
-        SolverConfig {
+#[ignore = "proves the whole book again: minutes"]
+fn book_moves_win() {
+    use peasant::explore::{book, pawnrace};
+    use peasant::solve::{PnConfig, PnSolver, SearchConfig};
+    let solver = PnSolver::new(
+        PnConfig {
             search: SearchConfig {
-                hash_mb: 1024,
-                ..SolverConfig::default().search
+                hash_mb: 2048,
+                ..PnConfig::default().search
             },
-            ..SolverConfig::default()
+            ..PnConfig::default()
         },
         None,
     )
     .unwrap();
-    for (fen, reply) in BOOK {
-        let pos = parse_position(fen, None, Rules::default()).unwrap();
-        let after = pos.play(pos.parse_move(reply).unwrap());
-        let white_avoids_loss = solver.answer(&after, Question::AvoidsLoss, None).unwrap();
-        assert!(!white_avoids_loss, "{fen} {reply}");
+    for section in pawnrace::book().sections() {
+        let report = book::check(Some(&solver), section)
+            .unwrap_or_else(|e| panic!("{}: {e}", section.start_text));
+        assert_eq!(report.moves, section.lines.len());
     }
 }

@@ -2,6 +2,7 @@
 //! options, `--json`, and the rule that bad input gets one line on stderr and
 //! exit status 2.
 
+mod book;
 mod gen;
 mod perft;
 mod play;
@@ -110,6 +111,9 @@ pub enum Command {
     /// Prove a position's value with jobs farmed to workers, logged durably
     /// in a proof directory (resumable, mergeable, checkable).
     Prove(prove::ProveArgs),
+    /// Build a book of proven winning moves for the side that wins each
+    /// position, or check one.
+    Book(book::BookArgs),
 }
 
 /// A command's failure: what to print and which exit status to give.
@@ -170,6 +174,7 @@ pub fn main() -> i32 {
         Command::Play(args) => args.run(&cli.global),
         Command::Serve(args) => args.run(&cli.global),
         Command::Prove(args) => args.run(&cli.global),
+        Command::Book(args) => args.run(&cli.global),
     };
     match result {
         Ok(()) => EXIT_SUCCESS,

@@ -8,11 +8,16 @@
 //! (`a4`, `bxc6`, en passant captures written the same way), white first.
 //! The program stops when the game is over or its input ends; a move it
 //! cannot read or that is illegal is an error naming it.
+//!
+//! It plays from its book of proven winning moves ([`book`]) while the
+//! game is in it, then searches within its time.
 
+use crate::explore::book::Book;
 use crate::explore::engine::{Player, PlayerConfig};
 use crate::rules::{file_char, file_from_char, parse_position, Board, Color, Position, Rules};
 use crate::table::Tablebase;
 use std::io::{self, BufRead, Write};
+use std::sync::OnceLock;
 use std::time::Duration;
 
 /// A gap pair: white's gap file, black's gap file (0 = file a).
@@ -30,6 +35,12 @@ pub const DRAWS: [Gaps; 1] = [(0, 0)];
 /// The mirror image of a gap pair on the 8x8 board.
 pub fn mirror(g: Gaps) -> Gaps {
     (7 - g.0, 7 - g.1)
+}
+
+/// Whether the gaps are directly opposite each other (the same file), which
+/// the tournament allows black to choose once a round.
+pub fn opposite(g: Gaps) -> bool {
+    g.0 == g.1
 }
 
 /// Whether two gap pairs are the same setup up to the mirror image.
@@ -58,11 +69,16 @@ pub fn gaps_text(g: Gaps) -> String {
     )
 }
 
-/// Black's choice of gaps: the first gap pair where black wins that is not
-/// (up to its mirror image) in `avoid`; else a draw; else any gap pair not
-/// avoided; else c:c.
+/// Black's choice of gaps, as the tournament's rules allow it across a
+/// round given the setups black has chosen in it so far (`avoid`): never
+/// the same setup twice (mirror images count as the same), and at most
+/// one setup with opposite gaps. The first gap pair so allowed where black
+/// wins; else a draw; else any allowed gap pair; else c:c.
 pub fn choose_gaps(avoid: &[Gaps]) -> Gaps {
-    let free = |g: &Gaps| !avoid.iter().any(|&a| same_setup(a, *g));
+    let opposite_used = avoid.iter().any(|&a| opposite(a));
+    // Not chosen before in the round, and not a second opposite setup.
+    let used = |g: Gaps| avoid.iter().any(|&a| same_setup(a, g));
+    let free = |g: &Gaps| !used(*g) && (!opposite_used || !opposite(*g));
     let all = (0..8u8).flat_map(|w| (0..8u8).map(move |b| (w, b)));
     BLACK_WINS
         .into_iter()
@@ -78,50 +94,27 @@ pub fn start_position(g: Gaps, rules: Rules) -> Position {
     parse_position(&name, Some(Board::STANDARD), rules).expect("every gap pair is a position")
 }
 
-/// Black's winning reply to each white first move of the gap pair c:c
-/// (black's first choice), as position text after white's move and the
-/// reply; each found by `peasant solve '<FEN>' --value-only --hash-mb
-/// 2048` (nodes in the comments; tests/pawnrace_protocol.rs re-solves
-/// them in an ignored test). Only the real rules (with en passant).
-pub const BOOK: &[(&str, &str)] = &[
-    // 1. a4 a5: 12.5 M nodes
-    ("8/pp1ppppp/8/8/P7/8/1P1PPPPP/8 b -", "a5"),
-    // 1. b4 b5: 15.2 M nodes
-    ("8/pp1ppppp/8/8/1P6/8/P2PPPPP/8 b -", "b5"),
-    // 1. d4 f5: 23.7 M nodes
-    ("8/pp1ppppp/8/8/3P4/8/PP2PPPP/8 b -", "f5"),
-    // 1. e4 g5: 34.3 M nodes
-    ("8/pp1ppppp/8/8/4P3/8/PP1P1PPP/8 b -", "g5"),
-    // 1. f4 f5: 28.0 M nodes
-    ("8/pp1ppppp/8/8/5P2/8/PP1PP1PP/8 b -", "f5"),
-    // 1. g4 e5: 33.2 M nodes
-    ("8/pp1ppppp/8/8/6P1/8/PP1PPP1P/8 b -", "e5"),
-    // 1. h4 d5: 29.9 M nodes
-    ("8/pp1ppppp/8/8/7P/8/PP1PPPP1/8 b -", "d5"),
-    // 1. a3 e5: 52.3 M nodes
-    ("8/pp1ppppp/8/8/8/P7/1P1PPPPP/8 b -", "e5"),
-    // 1. b3 e5: 52.8 M nodes
-    ("8/pp1ppppp/8/8/8/1P6/P2PPPPP/8 b -", "e5"),
-    // 1. d3 d5: 38.8 M nodes
-    ("8/pp1ppppp/8/8/8/3P4/PP2PPPP/8 b -", "d5"),
-    // 1. e3 e5: 40.8 M nodes
-    ("8/pp1ppppp/8/8/8/4P3/PP1P1PPP/8 b -", "e5"),
-    // 1. f3 e5: 40.2 M nodes
-    ("8/pp1ppppp/8/8/8/5P2/PP1PP1PP/8 b -", "e5"),
-    // 1. g3 f5: 46.5 M nodes
-    ("8/pp1ppppp/8/8/8/6P1/PP1PPP1P/8 b -", "f5"),
-    // 1. h3 e5: 42.9 M nodes
-    ("8/pp1ppppp/8/8/8/7P/PP1PPPP1/8 b -", "e5"),
-];
+/// The book of proven winning moves (results/pawnrace-book.txt, built
+/// by tools/pawnrace_book.sh with `peasant book`, checked by `peasant
+/// book --check`): for black, every setup black wins to 6 plies (a
+/// winning reply to every white move at plies 2, 4 and 6); for white,
+/// every setup white wins to 5 plies (a winning first move, and a winning
+/// move against every black reply at plies 3 and 5). Each setup stands
+/// for itself and its mirror image.
+pub const BOOK_TEXT: &str = include_str!("../../results/pawnrace-book.txt");
 
-/// The book's reply in `pos`, if it has one (real rules only).
+/// The book, read once.
+pub fn book() -> &'static Book {
+    static BOOK: OnceLock<Book> = OnceLock::new();
+    BOOK.get_or_init(|| Book::parse(BOOK_TEXT).expect("the committed Pawn Race book reads"))
+}
+
+/// The book's move in `pos`, if it has one (real rules, 8x8 only).
 pub fn book_reply(pos: &Position) -> Option<crate::rules::Move> {
     if pos.variant().rules != Rules::default() || pos.board() != Board::STANDARD {
         return None;
     }
-    let fen = pos.to_string();
-    let (_, reply) = BOOK.iter().find(|(f, _)| *f == fen)?;
-    pos.parse_move(reply).ok()
+    book().reply(pos)
 }
 
 /// How one side plays the protocol.
@@ -261,8 +254,22 @@ mod tests {
         assert_eq!(gaps_text(choose_gaps(&[])), "CC");
         // f:f is c:c's mirror image.
         assert_eq!(choose_gaps(&[parse_gaps("FF").unwrap()]), (0, 5));
+        // c:c used up the round's one setup with opposite gaps: neither
+        // d:d nor the draw a:a may follow it.
         let every_win: Vec<Gaps> = BLACK_WINS.iter().map(|&g| mirror(g)).collect();
-        assert_eq!(choose_gaps(&every_win), (0, 0));
+        let next = choose_gaps(&every_win);
+        assert!(!opposite(next) && !every_win.iter().any(|&w| same_setup(w, next)));
+        assert_eq!(next, (0, 1));
+        // The other wins used, c:c (opposite gaps) is still allowed; once
+        // an opposite setup is used, black wins no setup left and draws
+        // none it may choose (a:a is opposite too).
+        assert_eq!(choose_gaps(&every_win[1..]), (2, 2));
+        let others: Vec<Gaps> = every_win[1..].to_vec();
+        assert_eq!(
+            choose_gaps(&[others.clone(), vec![(2, 2)]].concat()),
+            (0, 1)
+        );
+        assert_eq!(choose_gaps(&[others, vec![(1, 1)]].concat()), (0, 1));
         assert_eq!(parse_gaps("ah"), Some((0, 7)));
         assert_eq!(parse_gaps("AI"), None);
         assert_eq!(parse_gaps("ABC"), None);
