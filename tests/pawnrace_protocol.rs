@@ -115,8 +115,21 @@ struct Played {
 /// (`gaps` if not empty, else its own choice) and the opponent confirms
 /// them, as white the opponent sends `gaps`.
 fn game(color: Color, gaps: &str, kind: Opponent, seed: u64, think: &str) -> Played {
+    game_with(color, gaps, kind, seed, think, &[])
+}
+
+/// [`game`] with more arguments for `peasant play`.
+fn game_with(
+    color: Color,
+    gaps: &str,
+    kind: Opponent,
+    seed: u64,
+    think: &str,
+    extra: &[&str],
+) -> Played {
     let mut rng = SplitMix64::new(seed);
     let mut args = vec!["--as", color.name()];
+    args.extend(extra);
     if !think.is_empty() {
         args.extend(["--think", think]);
     }
@@ -294,6 +307,16 @@ fn black_chooses_a_round_of_setups_and_wins_them() {
             })
         );
         used.push(g);
+    }
+}
+
+/// Past the book the moves are proven by proof-number search unless
+/// `--method ab` asks for alpha-beta, which wins too.
+#[test]
+fn alpha_beta_past_the_book_wins_too() {
+    for (color, gaps) in [(Color::White, "DD"), (Color::Black, "BD")] {
+        let played = game_with(color, gaps, Opponent::Greedy, 5, "0.5", &["--method", "ab"]);
+        assert_eq!(played.outcome, Some(Outcome::Decisive { winner: color }));
     }
 }
 

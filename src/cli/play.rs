@@ -7,6 +7,7 @@ use super::{CliError, GlobalArgs};
 use clap::{Args, ValueEnum};
 use peasant::explore::pawnrace::{self, parse_gaps, ProtocolConfig, ProtocolError};
 use peasant::explore::{game, Player, PlayerConfig};
+use peasant::solve::Method;
 use peasant::{
     rules::{Board, Color, Variant},
     table::Tablebase,
@@ -55,9 +56,19 @@ pub struct PlayArgs {
     /// Transposition table of each solver, MiB.
     #[arg(long, value_name = "M", default_value_t = 256)]
     pub hash_mb: usize,
+    /// The search that proves each move's win/draw/loss questions: pn
+    /// (proof-number search, the default, as for solve) or ab.
+    #[arg(long, value_enum, value_name = "METHOD", hide_possible_values = true)]
+    pub method: Option<super::MethodArg>,
 }
 
 impl PlayArgs {
+    /// `--method`'s search, else the rule's for win/draw/loss questions.
+    fn method(&self) -> Method {
+        self.method
+            .map_or_else(|| Method::default_for(false), Method::from)
+    }
+
     fn think(&self, default: f64) -> Result<Duration, CliError> {
         let secs = self.think.unwrap_or(default);
         if !(secs.is_finite() && secs > 0.0 && secs <= 86_400.0) {
@@ -102,6 +113,7 @@ impl PlayArgs {
         let player = Player::new(
             PlayerConfig {
                 hash_mb: self.hash_mb,
+                method: self.method(),
                 ..PlayerConfig::default()
             },
             tb.as_ref(),
@@ -157,6 +169,7 @@ impl PlayArgs {
             think: self.think(3.5)?,
             rules: global.rules(),
             hash_mb: self.hash_mb,
+            method: self.method(),
         };
         let tb = self.tablebase(Variant::new(Board::STANDARD, global.rules()));
         let stdin = io::stdin();

@@ -13,7 +13,10 @@
 use crate::explore::oracle::{exact, table_analysis, wdl_only, with_deadline, Source};
 use crate::rules::{Color, Move, Outcome, Position, Wdl};
 use crate::solve::order::{attacked_squares, Weights};
-use crate::solve::{Question, SearchConfig, Solution, SolveError, Solver, SolverConfig};
+use crate::solve::{
+    Method, PnConfig, PnSolver, Question, SearchConfig, Solution, Solve, SolveError, Solver,
+    SolverConfig,
+};
 use crate::table::Tablebase;
 use std::time::{Duration, Instant};
 
@@ -46,6 +49,10 @@ pub struct PlayerConfig {
     pub hash_mb: usize,
     /// Share of the time for proofs before the heuristic search (0..1).
     pub proof_share: f64,
+    /// The search that proves each move's win/draw/loss questions:
+    /// alpha-beta, or proof-number search (fewer nodes on every game
+    /// measured, `solve::Method::default_for`).
+    pub method: Method,
 }
 
 impl Default for PlayerConfig {
@@ -54,6 +61,7 @@ impl Default for PlayerConfig {
             dtm: true,
             hash_mb: 128,
             proof_share: 0.75,
+            method: Method::AlphaBeta,
         }
     }
 }
@@ -63,8 +71,35 @@ impl Default for PlayerConfig {
 pub struct Player<'t> {
     config: PlayerConfig,
     tables: Option<&'t Tablebase>,
-    wdl: Solver<'t>,
+    wdl: WdlSearch<'t>,
     dtm: Option<Solver<'t>>,
+}
+
+/// The search behind a player's win/draw/loss questions.
+enum WdlSearch<'t> {
+    AlphaBeta(Solver<'t>),
+    ProofNumber(PnSolver<'t>),
+}
+
+impl WdlSearch<'_> {
+    fn solver(&self) -> &dyn Solve {
+        match self {
+            WdlSearch::AlphaBeta(s) => s,
+            WdlSearch::ProofNumber(s) => s,
+        }
+    }
+
+    fn answer(
+        &self,
+        pos: &Position,
+        question: Question,
+        budget: Option<u64>,
+    ) -> Result<bool, SolveError> {
+        match self {
+            WdlSearch::AlphaBeta(s) => s.answer(pos, question, budget),
+            WdlSearch::ProofNumber(s) => s.answer(pos, question, budget),
+        }
+    }
 }
 
 /// What the win/draw/loss questions established about one move.
@@ -99,10 +134,24 @@ impl<'t> Player<'t> {
                 tables,
             )
         };
+        let wdl = match config.method {
+            Method::AlphaBeta => WdlSearch::AlphaBeta(solver(false)?),
+            Method::ProofNumber => WdlSearch::ProofNumber(PnSolver::new(
+                PnConfig {
+                    search: SearchConfig {
+                        hash_mb: config.hash_mb,
+                        threads: 1,
+                        ..PnConfig::default().search
+                    },
+                    ..PnConfig::default()
+                },
+                tables,
+            )?),
+        };
         Ok(Player {
             config,
             tables,
-            wdl: solver(false)?,
+            wdl,
             dtm: config.dtm.then(|| solver(true)).transpose()?,
         })
     }
@@ -209,7 +258,7 @@ impl<'t> Player<'t> {
     fn prove_moves(&self, pos: &Position, order: &[Move], until: Instant) -> Vec<Finding> {
         let mut found = vec![Finding::Unknown; order.len()];
         let solver = &self.wdl;
-        with_deadline(solver, Some(until), || {
+        with_deadline(solver.solver(), Some(until), || {
             let mut budget: u64 = 2_000;
             loop {
                 for (i, &m) in order.iter().enumerate() {
@@ -266,7 +315,7 @@ impl<'t> Player<'t> {
             }
         }
         let solver = &self.wdl;
-        with_deadline(solver, Some(until), || {
+        with_deadline(solver.solver(), Some(until), || {
             let wins = solver.answer(pos, Question::Wins, None).ok()?;
             if wins {
                 return Some((wdl_only(Wdl::Win), Source::Search));

@@ -13,7 +13,9 @@
 //! says where it stops being proven.
 
 use crate::rules::{Move, Position, Value, Variant, Wdl};
-use crate::solve::{Proven, Question, SearchConfig, Solution, SolveError, Solver, SolverConfig};
+use crate::solve::{
+    Proven, Question, SearchConfig, Solution, Solve, SolveError, Solver, SolverConfig,
+};
 use crate::table::{TableError, Tablebase};
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -192,11 +194,7 @@ pub fn solution_key(s: &Solution) -> i32 {
 /// raises the stop flag then, unless `f` returns first. The flag is
 /// lowered again afterwards so the solver (and its transposition table)
 /// can be used again.
-pub fn with_deadline<T>(
-    solver: &Solver<'_>,
-    deadline: Option<Instant>,
-    f: impl FnOnce() -> T,
-) -> T {
+pub fn with_deadline<T>(solver: &dyn Solve, deadline: Option<Instant>, f: impl FnOnce() -> T) -> T {
     let Some(deadline) = deadline else {
         return f();
     };

@@ -132,6 +132,8 @@ pub struct ProtocolConfig {
     pub rules: Rules,
     /// Transposition table per solver, MiB.
     pub hash_mb: usize,
+    /// The search that proves moves past the book.
+    pub method: crate::solve::Method,
 }
 
 /// Why the protocol stopped early.
@@ -170,6 +172,7 @@ pub fn run<R: BufRead, W: Write>(
         PlayerConfig {
             dtm: false,
             hash_mb: config.hash_mb,
+            method: config.method,
             ..PlayerConfig::default()
         },
         tables,
