@@ -268,14 +268,6 @@ fn a_draw_has_no_book() {
     ));
 }
 
-/// The 32 setups of 8x8 Pawn Race up to the mirror image: white's gap on
-/// files a to d.
-fn setups() -> Vec<Gaps> {
-    (0..4u8)
-        .flat_map(|w| (0..8u8).map(move |b| (w, b)))
-        .collect()
-}
-
 #[test]
 fn the_pawn_race_book_covers_every_setup_a_side_wins() {
     let book = pawnrace::book();
@@ -284,7 +276,7 @@ fn the_pawn_race_book_covers_every_setup_a_side_wins() {
         "{} bytes: over the tournament's 1 MB",
         pawnrace::BOOK_TEXT.len()
     );
-    let all = setups();
+    let all: Vec<Gaps> = pawnrace::setups().collect();
     assert_eq!(all.len(), 32);
     for g in &all {
         assert!(!all.iter().any(|&o| o != *g && same_setup(o, *g)));

@@ -14,7 +14,7 @@
 mod common;
 
 use peasant::explore::pawnrace::{
-    gaps_text, mirror, opposite, parse_gaps, same_setup, start_position, Gaps, BLACK_WINS,
+    gaps_text, mirror, opposite, parse_gaps, same_setup, setups, start_position, Gaps, BLACK_WINS,
 };
 use peasant::{
     rules::{Color, Move, Outcome, Position, Rules},
@@ -179,8 +179,7 @@ fn game_with(
 /// Every 8x8 setup a side wins, up to the mirror image (white's gap on
 /// files a to d), with the side that wins it: black 5, white 26.
 fn won_setups() -> Vec<(Gaps, Color)> {
-    (0..4u8)
-        .flat_map(|w| (0..8u8).map(move |b| (w, b)))
+    setups()
         .filter(|&g| g != (0, 0))
         .map(|g| {
             let black = BLACK_WINS.iter().any(|&w| same_setup(w, g));

@@ -9,11 +9,12 @@
 //! every move of a book again and checks that it answers every move of
 //! the other side within its plies.
 
+use super::solve::solve_error;
 use super::{print_json, CliError, GlobalArgs};
 use clap::Args;
 use peasant::explore::book::{self, Book, BookError, Section};
 use peasant::rules::{Position, Variant};
-use peasant::solve::{PnConfig, PnSolver, SearchConfig, SolveError};
+use peasant::solve::{PnConfig, PnSolver, SearchConfig};
 use serde_json::json;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -41,13 +42,6 @@ pub struct BookArgs {
     /// No progress lines on stderr.
     #[arg(long, short)]
     pub quiet: bool,
-}
-
-fn solve_error(e: SolveError) -> CliError {
-    match e {
-        SolveError::Memory { .. } => CliError::input(e),
-        _ => CliError::failure(e),
-    }
 }
 
 fn book_error(e: BookError) -> CliError {

@@ -71,35 +71,9 @@ impl Default for PlayerConfig {
 pub struct Player<'t> {
     config: PlayerConfig,
     tables: Option<&'t Tablebase>,
-    wdl: WdlSearch<'t>,
+    /// The win/draw/loss search (`config.method`'s).
+    wdl: Box<dyn Solve + 't>,
     dtm: Option<Solver<'t>>,
-}
-
-/// The search behind a player's win/draw/loss questions.
-enum WdlSearch<'t> {
-    AlphaBeta(Solver<'t>),
-    ProofNumber(PnSolver<'t>),
-}
-
-impl WdlSearch<'_> {
-    fn solver(&self) -> &dyn Solve {
-        match self {
-            WdlSearch::AlphaBeta(s) => s,
-            WdlSearch::ProofNumber(s) => s,
-        }
-    }
-
-    fn answer(
-        &self,
-        pos: &Position,
-        question: Question,
-        budget: Option<u64>,
-    ) -> Result<bool, SolveError> {
-        match self {
-            WdlSearch::AlphaBeta(s) => s.answer(pos, question, budget),
-            WdlSearch::ProofNumber(s) => s.answer(pos, question, budget),
-        }
-    }
 }
 
 /// What the win/draw/loss questions established about one move.
@@ -134,9 +108,9 @@ impl<'t> Player<'t> {
                 tables,
             )
         };
-        let wdl = match config.method {
-            Method::AlphaBeta => WdlSearch::AlphaBeta(solver(false)?),
-            Method::ProofNumber => WdlSearch::ProofNumber(PnSolver::new(
+        let wdl: Box<dyn Solve + 't> = match config.method {
+            Method::AlphaBeta => Box::new(solver(false)?),
+            Method::ProofNumber => Box::new(PnSolver::new(
                 PnConfig {
                     search: SearchConfig {
                         hash_mb: config.hash_mb,
@@ -258,7 +232,7 @@ impl<'t> Player<'t> {
     fn prove_moves(&self, pos: &Position, order: &[Move], until: Instant) -> Vec<Finding> {
         let mut found = vec![Finding::Unknown; order.len()];
         let solver = &self.wdl;
-        with_deadline(solver.solver(), Some(until), || {
+        with_deadline(solver.as_ref(), Some(until), || {
             let mut budget: u64 = 2_000;
             loop {
                 for (i, &m) in order.iter().enumerate() {
@@ -315,7 +289,7 @@ impl<'t> Player<'t> {
             }
         }
         let solver = &self.wdl;
-        with_deadline(solver.solver(), Some(until), || {
+        with_deadline(solver.as_ref(), Some(until), || {
             let wins = solver.answer(pos, Question::Wins, None).ok()?;
             if wins {
                 return Some((wdl_only(Wdl::Win), Source::Search));

@@ -37,6 +37,12 @@ pub fn mirror(g: Gaps) -> Gaps {
     (7 - g.0, 7 - g.1)
 }
 
+/// The 32 setups of the 8x8 board: every gap pair up to its mirror image,
+/// each as the one with white's gap on files a to d.
+pub fn setups() -> impl Iterator<Item = Gaps> {
+    (0..4u8).flat_map(|w| (0..8u8).map(move |b| (w, b)))
+}
+
 /// Whether the gaps are directly opposite each other (the same file), which
 /// the tournament allows black to choose once a round.
 pub fn opposite(g: Gaps) -> bool {

@@ -288,13 +288,6 @@ pub enum JobSolver<'a> {
 /// What a worker asks of its search beyond [`Solve`], whichever search it
 /// runs.
 trait JobSearch: Solve {
-    /// See [`JobSolver::answer`].
-    fn answer(
-        &self,
-        pos: &Position,
-        question: Question,
-        budget: Option<u64>,
-    ) -> Result<bool, SolveError>;
     /// See [`JobSolver::node_counter`].
     fn node_counter(&self) -> Arc<AtomicU64>;
     /// See [`JobSolver::known_answer`].
@@ -304,14 +297,6 @@ trait JobSearch: Solve {
 }
 
 impl JobSearch for Solver<'_> {
-    fn answer(
-        &self,
-        pos: &Position,
-        question: Question,
-        budget: Option<u64>,
-    ) -> Result<bool, SolveError> {
-        Solver::answer(self, pos, question, budget)
-    }
     fn node_counter(&self) -> Arc<AtomicU64> {
         Solver::node_counter(self)
     }
@@ -325,14 +310,6 @@ impl JobSearch for Solver<'_> {
 }
 
 impl JobSearch for PnSolver<'_> {
-    fn answer(
-        &self,
-        pos: &Position,
-        question: Question,
-        budget: Option<u64>,
-    ) -> Result<bool, SolveError> {
-        PnSolver::answer(self, pos, question, budget)
-    }
     fn node_counter(&self) -> Arc<AtomicU64> {
         PnSolver::node_counter(self)
     }

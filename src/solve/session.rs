@@ -11,7 +11,7 @@
 use super::alphabeta::Solver;
 use super::pns::PnSolver;
 use super::savefile::{load_proven, save_proven_union, ProvenError, ProvenKind};
-use super::types::{Proven, RootSolution, Solution, SolveError, SolveStats};
+use super::types::{Proven, Question, RootSolution, Solution, SolveError, SolveStats};
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use std::path::{Path, PathBuf};
@@ -47,6 +47,15 @@ pub trait Solve: Sync {
     ) -> Result<RootSolution, SolveError>;
     /// A line of perfect play from `pos` to the end of the game.
     fn line(&self, pos: &Position) -> Result<Vec<Move>, SolveError>;
+    /// The answer to `question` about `pos`, within about `budget` more
+    /// nodes if given ([`SolveError::Stopped`] past it); what the search
+    /// proved stays in the transposition table for the next question.
+    fn answer(
+        &self,
+        pos: &Position,
+        question: Question,
+        budget: Option<u64>,
+    ) -> Result<bool, SolveError>;
     /// More for a progress line to say (the proof-number search's root
     /// numbers).
     fn note(&self) -> String {
@@ -87,6 +96,14 @@ impl Solve for Solver<'_> {
     fn line(&self, pos: &Position) -> Result<Vec<Move>, SolveError> {
         Solver::line(self, pos)
     }
+    fn answer(
+        &self,
+        pos: &Position,
+        question: Question,
+        budget: Option<u64>,
+    ) -> Result<bool, SolveError> {
+        Solver::answer(self, pos, question, budget)
+    }
 }
 
 impl Solve for PnSolver<'_> {
@@ -121,6 +138,14 @@ impl Solve for PnSolver<'_> {
     }
     fn line(&self, pos: &Position) -> Result<Vec<Move>, SolveError> {
         PnSolver::line(self, pos)
+    }
+    fn answer(
+        &self,
+        pos: &Position,
+        question: Question,
+        budget: Option<u64>,
+    ) -> Result<bool, SolveError> {
+        PnSolver::answer(self, pos, question, budget)
     }
     fn note(&self) -> String {
         let (phi, delta) = self.root_numbers();
