@@ -88,13 +88,14 @@ fn all_moves_equal_solve_with_tiny_budgets_on_1_2_3_workers() {
 
 /// Workers that run the proof-number search (`prove --method pn`) give
 /// the same values as `solve` on every small case, with tiny budgets on
-/// 1, 2 and 3 workers (shared or separate tables), and log only true
-/// answers.
+/// 1, 2 and 3 workers (shared or separate tables) of one or two threads
+/// each, and log only true answers.
 #[test]
 fn proof_number_workers_equal_solve() {
     for (i, (name, pos)) in cases().into_iter().enumerate() {
         let expected = solved_text(&pos);
         let workers = 1 + (i + 1) % 3;
+        let threads = 1 + i % 2;
         let budget = if name.contains("6x6") || name.contains("3x8") {
             [200, 400, 800][i % 3]
         } else {
@@ -105,10 +106,14 @@ fn proof_number_workers_equal_solve() {
         let (got, end, m) = ProofRun::new(budgets[0])
             .largest(budgets[1])
             .workers(workers)
+            .threads(threads)
             .method(Method::ProofNumber)
             .run(&pos, &dir);
         assert_eq!(end, RunEnd::Complete, "{name}");
-        assert_eq!(got, expected, "{name} ({pos}), {workers} pn workers");
+        assert_eq!(
+            got, expected,
+            "{name} ({pos}), {workers} pn workers of {threads} threads"
+        );
         // One worker grows the tree only from jobs that run out; more
         // workers may grow it by splitting running jobs before any does.
         let log = read(&dir, pos.variant());
@@ -120,20 +125,33 @@ fn proof_number_workers_equal_solve() {
     }
 }
 
-/// `prove --method pn` on the command line: the pawn game 6x6 with every
-/// first move, as `solve` gives it; a method it does not know is refused
-/// in one line (exit status 2) before any directory is made.
+/// `prove --method pn --threads 2` on the command line: the pawn game 6x6
+/// with every first move, as `solve` gives it; a method it does not know,
+/// threads for alpha-beta jobs and no threads at all are refused in one
+/// line (exit status 2) before any directory is made.
 #[test]
 fn the_command_line_runs_proof_number_workers() {
     let pos = position("pawngame", "6x6", true);
     let dir = temp_dir("prove-cli-pn");
     let d = dir.to_str().unwrap();
-    let args = |method| prove_6x6_args(d, "200", &["--method", method, "--json", "--quiet"]);
-    let (code, out, err) = run_cli(&args("alpha"));
-    assert_eq!(code, 2, "{out}{err}");
-    assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(!dir.exists(), "a refused run made its directory");
-    let (code, out, err) = run_cli(&args("pn"));
+    let args = |method, threads| {
+        let extra = [
+            "--method",
+            method,
+            "--threads",
+            threads,
+            "--json",
+            "--quiet",
+        ];
+        prove_6x6_args(d, "200", &extra)
+    };
+    for (method, threads) in [("alpha", "1"), ("ab", "2"), ("pn", "0")] {
+        let (code, out, err) = run_cli(&args(method, threads));
+        assert_eq!(code, 2, "{method} {threads}: {out}{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(!dir.exists(), "a refused run made its directory");
+    }
+    let (code, out, err) = run_cli(&args("pn", "2"));
     assert_eq!(code, 0, "{err}");
     let j = json_of(&out);
     assert_eq!(json_values_text(&j), solved_text(&pos));
@@ -303,6 +321,7 @@ fn answers_known_below_a_job_settle_positions_without_jobs() {
             method,
             warm_entries: 0,
             harvest_plies: 2,
+            threads: 1,
         };
         let mut pool = LyingWorkers(ThreadWorkers::new(1, config, None).unwrap());
         let config = expanding(2_000, 1);

@@ -14,7 +14,7 @@
 //! a check that found a disagreement, 2 bad input, 3 stopped by
 //! `--max-jobs`, 130 stopped by Ctrl-C (the log keeps every finished job).
 
-use super::solve::solve_error;
+use super::solve::{solve_error, MAX_THREADS};
 use super::{print_json, CliError, GlobalArgs, MethodArg, EXIT_INTERRUPTED, EXIT_STOPPED};
 use clap::{ArgGroup, Args};
 use peasant::prove::{
@@ -58,6 +58,11 @@ pub struct ProveArgs {
     /// worker counts (8,64,256,1024).
     #[arg(long, value_name = "N")]
     pub workers: Option<String>,
+    /// Threads each worker puts on its job's question, sharing the
+    /// worker's transposition table (proof-number jobs only): `--workers R
+    /// --threads T` runs R jobs at a time on R times T threads.
+    #[arg(long, value_name = "T", default_value_t = 1)]
+    pub threads: usize,
     /// Node budget of a position's first job.
     #[arg(long, value_name = "N", default_value_t = 1_000_000)]
     pub job_nodes: u64,
@@ -609,7 +614,15 @@ impl ProveArgs {
         let launched = prove::mpi::launched();
         #[cfg(not(feature = "mpi"))]
         let launched = false;
-        let bad = if self.emulate.is_some() && self.tables.is_some() {
+        let bad = if self.threads == 0 {
+            "--threads must be at least 1"
+        } else if self.threads > 1 && self.method() != Method::ProofNumber {
+            "--threads above 1 needs proof-number jobs: not with --method ab"
+        } else if self.threads > 1 && self.emulate.is_some() {
+            "--emulate counts one thread a worker: not with --threads"
+        } else if self.threads > MAX_THREADS {
+            "--threads: more threads than any machine has cores"
+        } else if self.emulate.is_some() && self.tables.is_some() {
             "--emulate runs without --tables (its workers solve by search alone)"
         } else if self.emulate == Some(0) {
             "--emulate N: N must be at least 1"
@@ -655,6 +668,7 @@ impl ProveArgs {
             method: self.method(),
             warm_entries: self.warm_entries,
             harvest_plies: self.harvest_plies as usize,
+            threads: self.threads,
         };
         Ok(RunPlan {
             root,

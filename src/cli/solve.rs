@@ -63,11 +63,17 @@ pub struct SolveArgs {
     /// With --method pn: weak proof numbers (max instead of sum; to measure).
     #[arg(long, hide = true)]
     pub pn_weak: bool,
+    /// With --method pn and --threads above 1: threads do not steer away
+    /// from the positions other threads are searching (to measure).
+    #[arg(long, hide = true)]
+    pub pn_no_spread: bool,
     /// Answer positions of classes whose tables are in DIR from the tables
     /// (classes without a table are searched).
     #[arg(long, value_name = "DIR")]
     pub tables: Option<PathBuf>,
-    /// Threads for the first moves (they share one transposition table).
+    /// Threads, sharing one transposition table: they share out the first
+    /// moves, or with --value-only and proof-number search they search the
+    /// position together.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub threads: usize,
     /// Size of the transposition table in MiB.
@@ -158,7 +164,7 @@ fn setting<T: FromStr<Err = SettingError>>(text: &str) -> Result<T, String> {
 }
 
 /// More root threads than any machine this runs on has cores.
-const MAX_THREADS: usize = 1024;
+pub(crate) const MAX_THREADS: usize = 1024;
 
 /// The search a solve runs, configured.
 enum Search {
@@ -352,6 +358,7 @@ impl SolveArgs {
                 init: self.pn_init,
                 epsilon: self.pn_epsilon,
                 weak: self.pn_weak,
+                spread: !self.pn_no_spread,
             }),
         }
     }

@@ -196,6 +196,7 @@ mod tests {
             method: Default::default(),
             warm_entries: 0,
             harvest_plies: 2,
+            threads: 1,
         };
         let mut w = EmulatedWorkers::new(3, config);
         let job = |id, budget| Job {

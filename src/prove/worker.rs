@@ -571,6 +571,9 @@ pub struct WorkerConfig {
     /// How many plies below a job's position its worker reports what its
     /// transposition table proved (`harvest`; 0: nothing).
     pub harvest_plies: usize,
+    /// Threads each worker puts on its job's question, sharing its
+    /// transposition table (proof-number jobs; alpha-beta jobs run on one).
+    pub threads: usize,
 }
 
 /// The solver configuration of a worker.
@@ -590,7 +593,7 @@ pub fn pn_config(config: WorkerConfig) -> PnConfig {
     PnConfig {
         search: crate::solve::SearchConfig {
             hash_mb: config.hash_mb,
-            threads: 1,
+            threads: config.threads,
             ..PnConfig::default().search
         },
         ..PnConfig::default()
@@ -901,6 +904,7 @@ mod tests {
             method: Method::AlphaBeta,
             warm_entries: 0,
             harvest_plies: 2,
+            threads: 1,
         };
         let mut workers = ThreadWorkers::new(1, config, None).unwrap();
         assert_eq!(workers.running_nodes(), Some(0));
@@ -957,6 +961,7 @@ mod tests {
                 method,
                 warm_entries: 0,
                 harvest_plies: 2,
+                threads: 1,
             };
             let solver = JobSolver::new(config, None, None).unwrap();
             let never = AtomicBool::new(false);
@@ -990,6 +995,7 @@ mod tests {
                     &job,
                     &WorkerConfig {
                         harvest_plies: 0,
+                        threads: 1,
                         ..config
                     },
                 );
@@ -1017,6 +1023,7 @@ mod tests {
                 method,
                 warm_entries: 0,
                 harvest_plies: 0,
+                threads: 1,
             };
             let solver = JobSolver::new(config, None, None).unwrap();
             // The start and its first moves, both questions: every yes.
@@ -1057,6 +1064,7 @@ mod tests {
             method: Method::ProofNumber,
             warm_entries: 500,
             harvest_plies: 2,
+            threads: 1,
         };
         let job = |id, budget| Job {
             id,

@@ -131,6 +131,11 @@ pub struct PnConfig {
     /// children plus one for each other unsolved child, instead of the sum,
     /// which counts a subtree shared by transpositions once per path.
     pub weak: bool,
+    /// With several threads on one question (`search.threads` > 1 and
+    /// one position's value): each thread steers away from the children
+    /// the others are in (virtual proof numbers). Off only to measure what
+    /// it is worth.
+    pub spread: bool,
 }
 
 impl Default for PnConfig {
@@ -149,6 +154,7 @@ impl Default for PnConfig {
             init: PnInit::Guided,
             epsilon: PnEpsilon::Stick,
             weak: false,
+            spread: true,
         }
     }
 }

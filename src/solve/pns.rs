@@ -41,7 +41,7 @@ use crate::solve::tt::{Tt, Zeroed};
 use crate::solve::types::{Proven, Question, RootSolution, Solution, SolveError, SolveStats};
 use crate::table::Tablebase;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 
 /// A proof or disproof number; [`INF`] means the other number is 0.
@@ -275,16 +275,93 @@ impl TranspositionTable {
 
 /// What one thread keeps to itself while searching.
 #[derive(Default)]
-struct Worker {
+struct Worker<'t> {
     tally: Tally,
     /// Children lists of finished [`PnSolver::mid`] calls, kept for the
     /// next ones (one allocation per depth instead of one per node).
     spare: Vec<Vec<Child>>,
+    /// The threads searching the same question with this one, if any.
+    team: Option<&'t Team>,
+    /// With a team: the keys of the nodes this thread is in, root first.
+    path: Vec<u128>,
+    /// With a team: the depth on [`Worker::path`] of a node another thread
+    /// has solved, up to which this thread goes back.
+    unwind_to: Option<usize>,
+    /// Searches one thread at a time even where the configuration has
+    /// several ([`PnSolver::solve_root`]'s threads share the moves).
+    solo: bool,
 }
 
-impl Worker {
-    fn new() -> Worker {
+impl Worker<'static> {
+    fn new() -> Worker<'static> {
         Worker::default()
+    }
+}
+
+impl<'t> Worker<'t> {
+    fn in_team(team: &'t Team) -> Worker<'t> {
+        Worker {
+            team: Some(team),
+            ..Worker::default()
+        }
+    }
+}
+
+/// How often (in a thread's own nodes) a thread of a team looks up its path
+/// for a node another thread has solved.
+const LOOK_UP_EVERY: u64 = 1024;
+
+/// What the threads searching one question together share besides the
+/// transposition table (SPDFPN, Pawlewicz and Hayward 2013; Kaneko 2010):
+/// how many of them are in each node, so that each steers away from the
+/// children others are searching, and whether one of them failed.
+struct Team {
+    /// Threads in each node, by a hash of its key (a collision only makes a
+    /// node look busier than it is: an order, never a value).
+    busy: Vec<AtomicU16>,
+    /// Whether the children others are in look worse ([`PnConfig::spread`]).
+    spread: bool,
+    /// Set by a thread whose search failed: the others stop.
+    failed: AtomicBool,
+}
+
+impl Team {
+    const BITS: u32 = 18;
+
+    fn new(spread: bool) -> Team {
+        Team {
+            busy: (0..1 << Self::BITS).map(|_| AtomicU16::new(0)).collect(),
+            spread,
+            failed: AtomicBool::new(false),
+        }
+    }
+
+    #[inline]
+    fn slot(&self, key: u128) -> &AtomicU16 {
+        let h = ((key as u64) ^ ((key >> 64) as u64)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        &self.busy[(h >> (64 - Self::BITS)) as usize]
+    }
+
+    #[inline]
+    fn enter(&self, key: u128) {
+        // At most 65,535 threads (the command line allows 1,024).
+        self.slot(key).fetch_add(1, Relaxed);
+    }
+
+    #[inline]
+    fn leave(&self, key: u128) {
+        self.slot(key).fetch_sub(1, Relaxed);
+    }
+
+    /// δ of a child as the choice of the next child to search sees it: an
+    /// unsolved child other threads are in counts once more for each.
+    #[inline]
+    fn virtual_delta(&self, c: &Child) -> Number {
+        if !self.spread || c.delta == 0 || c.delta >= BIG {
+            return c.delta;
+        }
+        let b = self.slot(c.key).load(Relaxed) as u64;
+        (c.delta as u64 * (1 + b)).min(BIG as u64) as Number
     }
 }
 
@@ -316,6 +393,27 @@ fn reaches(v: Wdl, attacker_to_move: bool) -> bool {
     } else {
         v != Wdl::Loss
     }
+}
+
+/// The child a thread of a team searches next, and the second-smallest δ
+/// beside it, both by [`Team::virtual_delta`]: the child with the smallest
+/// virtual δ among those whose real δ is below `th_phi` (the one with the
+/// smallest real δ is, so there is always one; a child at or above it would
+/// come back at once, with nothing searched).
+fn team_choice(children: &[Child], th_phi: Number, team: &Team) -> (usize, Number) {
+    let (mut best, mut v1, mut d2) = (usize::MAX, INF, INF);
+    for (i, c) in children.iter().enumerate() {
+        let v = team.virtual_delta(c);
+        if c.delta < th_phi && (best == usize::MAX || v < v1) {
+            if best != usize::MAX {
+                d2 = d2.min(v1);
+            }
+            (best, v1) = (i, v);
+        } else {
+            d2 = d2.min(v);
+        }
+    }
+    (best, d2)
 }
 
 /// A proof-number transposition table several [`PnSolver`]s share (see
@@ -530,8 +628,52 @@ impl<'a> PnSolver<'a> {
 
     /// The multiple-iterative-deepening step of df-pn: searches the
     /// canonical node until φ ≥ `th_phi` or δ ≥ `th_delta` and returns
-    /// its numbers (also stored in the transposition table).
+    /// its numbers (also stored in the transposition table). A thread of a
+    /// team also comes back early where another thread has solved the node
+    /// or one above it.
     fn mid(
+        &self,
+        w: &mut Worker,
+        pos: &Position,
+        key: u128,
+        th_phi: Number,
+        th_delta: Number,
+        root: bool,
+    ) -> Result<(Number, Number), SolveError> {
+        let Some(team) = w.team else {
+            return self.mid_node(w, pos, key, th_phi, th_delta, root);
+        };
+        team.enter(key);
+        w.path.push(key);
+        let r = if w.tally.total.is_multiple_of(LOOK_UP_EVERY) {
+            self.look_up_path(w, team)
+        } else {
+            Ok(())
+        };
+        let r = r.and_then(|()| self.mid_node(w, pos, key, th_phi, th_delta, root));
+        w.path.pop();
+        team.leave(key);
+        r
+    }
+
+    /// A thread of a team looks up its path, root first, for a node that
+    /// another thread has solved, and if it finds one goes back to it
+    /// ([`Worker::unwind_to`]). Stops the thread if another has failed.
+    fn look_up_path(&self, w: &mut Worker, team: &Team) -> Result<(), SolveError> {
+        if team.failed.load(Relaxed) {
+            return Err(SolveError::Stopped);
+        }
+        for (depth, &k) in w.path.iter().enumerate() {
+            if matches!(self.tt.probe(k), Some((phi, delta)) if phi == 0 || delta == 0) {
+                w.unwind_to = Some(depth);
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// [`PnSolver::mid`] of one node.
+    fn mid_node(
         &self,
         w: &mut Worker,
         pos: &Position,
@@ -552,6 +694,18 @@ impl<'a> PnSolver<'a> {
         }
         let (mut phi, mut delta);
         loop {
+            if w.team.is_some() {
+                // What the other threads have found meanwhile.
+                if let Some((p, d)) = self.tt.probe(key).filter(|&(p, d)| p == 0 || d == 0) {
+                    (phi, delta) = (p, d);
+                    break;
+                }
+                for c in children.iter_mut() {
+                    if let Some(pd) = self.tt.probe(c.key) {
+                        (c.phi, c.delta) = pd;
+                    }
+                }
+            }
             // φ = min δ(child) with the best child and the second-best δ;
             // δ = Σ φ(child), saturating below INF unless a child is lost.
             let (mut best, mut d1, mut d2) = (0, INF, INF);
@@ -586,6 +740,9 @@ impl<'a> PnSolver<'a> {
             if phi >= th_phi || delta >= th_delta {
                 break;
             }
+            if let Some(team) = w.team {
+                (best, d2) = team_choice(&children, th_phi, team);
+            }
             let c = &children[best];
             let child_th_phi =
                 (th_delta as u64 - delta as u64 + c.phi as u64).min(INF as u64) as Number;
@@ -601,6 +758,13 @@ impl<'a> PnSolver<'a> {
             let c = &mut children[best];
             c.phi = cp;
             c.delta = cd;
+            if let Some(depth) = w.unwind_to {
+                // Another thread solved this node or one above it.
+                if w.path.len() - 1 > depth {
+                    break;
+                }
+                w.unwind_to = None;
+            }
         }
         w.spare.push(children);
         self.tt.store(key, phi, delta, w.tally.total - before);
@@ -628,9 +792,52 @@ impl<'a> PnSolver<'a> {
         } else if let Some(r) = self.settled(w, &c, attacker_to_move)? {
             return Ok(r);
         }
-        let (phi, delta) = self.mid(w, &c, key, INF, INF, true)?;
+        let (phi, delta) = if self.config.search.threads > 1 && w.team.is_none() && !w.solo {
+            self.mid_team(&c, key)?
+        } else {
+            self.mid(w, &c, key, INF, INF, true)?
+        };
         debug_assert!(phi == 0 || delta == 0);
         Ok(phi == 0)
+    }
+
+    /// Searches the canonical node `key` of `pos` to the end on
+    /// `config.search.threads` threads sharing the transposition table,
+    /// each a df-pn search from this node that steers away from the nodes
+    /// the others are in ([`Team`]) and goes back where another has solved
+    /// a node above it. The first to solve the node ends every search.
+    fn mid_team(&self, pos: &Position, key: u128) -> Result<(Number, Number), SolveError> {
+        let team = Team::new(self.config.spread);
+        let run = || {
+            let mut w = Worker::in_team(&team);
+            let r = self.mid(&mut w, pos, key, INF, INF, true);
+            if r.is_err() {
+                team.failed.store(true, Relaxed);
+            }
+            self.flush(&mut w);
+            r
+        };
+        let results: Vec<_> = std::thread::scope(|s| {
+            let others: Vec<_> = (1..self.config.search.threads)
+                .map(|_| s.spawn(run))
+                .collect();
+            let mut results = vec![run()];
+            for h in others {
+                results.push(h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
+            }
+            results
+        });
+        // A solved node wins over the errors of threads stopped after it;
+        // of the errors, one that is not a stop says most.
+        let mut error = None;
+        for r in results {
+            match r {
+                Ok(pd) => return Ok(pd),
+                Err(SolveError::Stopped) => {}
+                Err(e) => error = error.or(Some(e)),
+            }
+        }
+        Err(error.unwrap_or(SolveError::Stopped))
     }
 
     /// The proof and disproof numbers (φ, δ) of the latest question's root
@@ -752,7 +959,10 @@ impl<'a> PnSolver<'a> {
                 .par_iter()
                 .with_max_len(1)
                 .map(|&m| {
-                    let mut w = Worker::new();
+                    let mut w = Worker {
+                        solo: true,
+                        ..Worker::new()
+                    };
                     let v = self.wdl_with(&mut w, &pos.play(m)).map(Wdl::before_move);
                     self.flush(&mut w);
                     let v = v?;

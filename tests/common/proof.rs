@@ -46,6 +46,8 @@ pub struct ProofRun {
     pub all_moves: bool,
     pub warm_entries: usize,
     pub harvest_plies: usize,
+    /// Threads each proof-number worker puts on its job.
+    pub threads: usize,
 }
 
 impl ProofRun {
@@ -58,6 +60,7 @@ impl ProofRun {
             all_moves: true,
             warm_entries: 1000,
             harvest_plies: 2,
+            threads: 1,
         }
     }
 
@@ -100,6 +103,10 @@ impl ProofRun {
         }
     }
 
+    pub fn threads(self, threads: usize) -> ProofRun {
+        ProofRun { threads, ..self }
+    }
+
     pub fn harvest_plies(self, harvest_plies: usize) -> ProofRun {
         ProofRun {
             harvest_plies,
@@ -123,6 +130,7 @@ impl ProofRun {
             method: self.method,
             warm_entries: self.warm_entries,
             harvest_plies: self.harvest_plies,
+            threads: self.threads,
         };
         // Proof-number workers keep their warm starts in the directory.
         let warm = prove::WarmStore::new(dir, pos.variant());

@@ -1,0 +1,142 @@
+//! Several threads on one proof-number question (`search.threads` > 1):
+//! the threads share one transposition table, steer away from the nodes the
+//! others are in and go back where another has solved a node above them.
+//! Values must be those of plain minimax on every position of small boards
+//! and those of the one-thread search on bigger questions; only the nodes
+//! may differ. A thread that trusts a wrong "solved" notice, or stores one,
+//! gives a wrong value here.
+
+mod common;
+
+use common::{minimax, reachable_positions, variants, MinimaxMemo};
+use peasant::{rules::*, solve::*};
+
+fn config(hash_mb: usize, threads: usize, spread: bool) -> PnConfig {
+    let d = PnConfig::default();
+    PnConfig {
+        search: SearchConfig {
+            hash_mb,
+            threads,
+            ..d.search
+        },
+        spread,
+        ..d
+    }
+}
+
+/// Every configuration gives minimax's value on every position reachable
+/// from every setup of the board (and from random positions), each solver
+/// keeping its transposition table from one position to the next.
+fn check_board(w: u8, h: u8, randoms: usize, configs: &[(&str, PnConfig)]) {
+    for v in variants(w, h) {
+        let mut memo = MinimaxMemo::default();
+        let all = reachable_positions(v, true, randoms);
+        assert!(!all.is_empty());
+        let solvers: Vec<(&str, PnSolver)> = configs
+            .iter()
+            .map(|&(name, c)| (name, PnSolver::new(c, None).unwrap()))
+            .collect();
+        for p in &all {
+            let expected = minimax(p, &mut memo).wdl();
+            for (name, s) in &solvers {
+                assert_eq!(s.wdl(p).unwrap(), expected, "{v} {name}: {p}");
+            }
+        }
+    }
+}
+
+#[test]
+fn threads_equal_minimax_on_tiny_boards() {
+    for (w, h) in [(4, 4), (6, 4), (3, 5), (4, 5)] {
+        check_board(
+            w,
+            h,
+            100,
+            &[
+                ("2 threads, one bucket", config(0, 2, true)),
+                ("4 threads, 1 MiB", config(1, 4, true)),
+                ("3 threads, 1 MiB, no spread", config(1, 3, false)),
+            ],
+        );
+    }
+}
+
+#[test]
+fn threads_equal_minimax_on_small_boards() {
+    for (w, h) in [(5, 5), (3, 6)] {
+        check_board(
+            w,
+            h,
+            100,
+            &[
+                ("4 threads, one bucket", config(0, 4, true)),
+                ("3 threads, 4 MiB", config(4, 3, true)),
+            ],
+        );
+    }
+}
+
+/// Questions big enough that the threads meet in the same subtrees many
+/// times: each thread count's values are the one-thread search's, both
+/// questions of every first move of each setup.
+#[test]
+fn threads_equal_one_thread_on_bigger_questions() {
+    let cases = [
+        ("peasants", 4, 7, Rules::ALL[0]),
+        ("pawngame", 5, 6, Rules::ALL[0]),
+        ("pawngame", 6, 5, Rules::ALL[1]),
+    ];
+    for (setup, w, h, rules) in cases {
+        let board = Board::new(w, h).unwrap();
+        let v = Variant::new(board, rules);
+        let start = parse_position(setup, Some(board), rules).unwrap();
+        let one = PnSolver::new(config(16, 1, true), None).unwrap();
+        let teams: Vec<_> = [(2, true), (4, true), (8, true), (4, false)]
+            .iter()
+            .map(|&(t, spread)| {
+                (
+                    t,
+                    spread,
+                    PnSolver::new(config(16, t, spread), None).unwrap(),
+                )
+            })
+            .collect();
+        let mut positions = vec![start];
+        positions.extend(start.legal_moves().iter().map(|&m| start.play(m)));
+        for p in &positions {
+            let expected = one.wdl(p).unwrap();
+            for (t, spread, s) in &teams {
+                assert_eq!(
+                    s.wdl(p).unwrap(),
+                    expected,
+                    "{v} {t} threads, spread {spread}: {p}"
+                );
+            }
+        }
+        for (t, _, s) in &teams {
+            assert!(s.stats().nodes > 0, "{t} threads searched");
+        }
+    }
+}
+
+/// A team stopped by its node budget says so, and the same solver asked
+/// again with more budget finishes with the one-thread answer: what the
+/// threads proved stays in the table.
+#[test]
+fn a_team_stops_at_its_budget_and_goes_on() {
+    let start = parse_position("peasants", Some(Board::new(4, 7).unwrap()), Rules::ALL[0]).unwrap();
+    let one = PnSolver::new(config(16, 1, true), None).unwrap();
+    let expected = one.answer(&start, Question::AvoidsLoss, None).unwrap();
+    let team = PnSolver::new(config(16, 4, true), None).unwrap();
+    assert!(matches!(
+        team.answer(&start, Question::AvoidsLoss, Some(2_000)),
+        Err(SolveError::Stopped)
+    ));
+    let stopped_at = team.stats().nodes;
+    // The threads stop at their next look at the budget, not much later.
+    assert!(stopped_at < 2_000 + 4 * 8_192, "{stopped_at}");
+    assert_eq!(
+        team.answer(&start, Question::AvoidsLoss, None).unwrap(),
+        expected
+    );
+}
