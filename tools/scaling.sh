@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# The scaling table of the proofs (issue "every core on the hardest
+# question"): for each benchmark, one thread's `solve --value-only` of the
+# same question with the same method (the baseline), then real runs of R
+# workers of T threads each and emulated runs of N workers with tables of
+# their own (as MPI ranks have), as one Markdown table: workers, threads
+# per worker, real or emulated, wall seconds or makespan in nodes, nodes,
+# speedup over the baseline (wall time when real, nodes when emulated) and
+# efficiency (speedup per thread).
+#
+#   tools/scaling.sh [BENCH...]     (default: peasants6x7 peasants5x8)
+#
+# Benchmarks:
+#   peasants6x7    Peasants' Chess 6x7, `solve --value-only --threads R*T`
+#                  (proof-number threads on one question), 2 GiB table
+#   peasants5x8    Peasants' Chess 5x8, `prove --method pn`, 10 M-node
+#                  first jobs growing to 40 M, 8 GiB of tables in all
+#   pawngame-b4a5  the 8x8 pawn game after 1.b4 a5, `prove --method ab`,
+#                  2 M-node jobs, 16 GiB of tables in all (minutes a run)
+#   peasants4x8    Peasants' Chess 4x8, `prove --method pn`, 25,000-node
+#                  jobs: a seconds-long check that the script works
+#
+# Environment: PEASANT (binary; default target/release/peasant, built
+# first if missing), CONFIGS (real runs as RxT, default "1x1 2x1 1x2";
+# e.g. "1x1 2x1 4x1 8x1 16x1 1x16 4x4" on 16 cores), EMULATE (emulated
+# worker counts for the prove benchmarks, default "16"; empty for none),
+# MACHINE (what the table says it ran on; default the CPU model and core
+# count). Every run starts from an empty proof directory; wall times are
+# of the whole process, one run each.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=${PEASANT:-target/release/peasant}
+[ -x "$BIN" ] || cargo build --release --quiet
+CONFIGS=${CONFIGS:-1x1 2x1 1x2}
+EMULATE=${EMULATE-16}
+MACHINE=${MACHINE:-"$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(nproc) cores"}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+[ $# -gt 0 ] || set -- peasants6x7 peasants5x8
+
+# Runs a command; prints "WALL NODES MAKESPAN VALUE" from its --json
+# output (with --emulate, NODES is the work of all workers; "-" where a
+# figure does not apply).
+measure() {
+  /usr/bin/time -f "%e" -o "$TMP/time" "$@" --json --quiet >"$TMP/out" 2>"$TMP/err" ||
+    { echo "failed: $* ($(tail -1 "$TMP/err"))" >&2; return 1; }
+  python3 - "$TMP/out" "$(tail -1 "$TMP/time")" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+e = r.get("emulation", {})
+print(sys.argv[2], e.get("work_nodes", r["nodes"]), e.get("makespan_nodes", "-"),
+      r.get("value") or "-")
+PY
+}
+
+row() { printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$@"; }
+ratio() { python3 -c "import sys; a, b = map(float, sys.argv[1:]); print(f'{a / b:.2f}x')" "$@"; }
+per() { python3 -c "import sys; a, b, t = map(float, sys.argv[1:]); print(f'{a / b / t:.2f}')" "$@"; }
+commas() { python3 -c "import sys; print(f'{int(sys.argv[1]):,}')" "$1"; }
+
+echo "Machine: $MACHINE. Binary: $("$BIN" --version 2>/dev/null || echo "$BIN")."
+echo
+row benchmark workers "threads each" "real or emulated" "wall s / makespan nodes" nodes "speedup" efficiency value
+row --- --- --- --- --- --- --- --- ---
+for bench in "$@"; do
+  case $bench in
+    peasants6x7) pos=(peasants --board 6x7); method=pn; hash=2048; kind=solve; flags=() ;;
+    peasants5x8) pos=(peasants --board 5x8); method=pn; hash=8192; kind=prove
+      flags=(--job-nodes 10000000 --max-job-nodes 40000000) ;;
+    peasants4x8) pos=(peasants --board 4x8); method=pn; hash=512; kind=prove
+      flags=(--job-nodes 25000 --max-job-nodes 1600000) ;;
+    pawngame-b4a5) pos=('8/1ppppppp/8/p7/1P6/8/P1PPPPPP/8 w -'); method=ab; hash=16384; kind=prove
+      flags=(--job-nodes 2000000) ;;
+    *) echo "unknown benchmark $bench" >&2; exit 2 ;;
+  esac
+  read -r bwall bnodes _ bvalue < <(measure "$BIN" solve "${pos[@]}" --value-only --threads 1 \
+    --method $method --hash-mb $hash)
+  row "$bench" "one \`solve --value-only\`" 1 real "$bwall" "$(commas "$bnodes")" 1.00x 1.00 "$bvalue"
+  done_threads=" "
+  for c in $CONFIGS; do
+    r=${c%x*}; t=${c#*x}
+    if [ $kind = solve ]; then
+      # One search of R*T threads: run each count once.
+      t=$((r * t)); r=1
+      [[ $done_threads == *" $t "* ]] && continue
+      done_threads="$done_threads$t "
+      read -r wall nodes _ value < <(measure "$BIN" solve "${pos[@]}" --value-only \
+        --threads "$t" --method $method --hash-mb $hash)
+    else
+      rm -rf "$TMP/dir"
+      read -r wall nodes _ value < <(measure "$BIN" prove "${pos[@]}" --dir "$TMP/dir" \
+        --method $method --workers "$r" --threads "$t" --hash-mb $((hash / r)) "${flags[@]}")
+    fi
+    row "$bench" "$r" "$t" real "$wall" "$(commas "$nodes")" "$(ratio "$bwall" "$wall")" \
+      "$(per "$bwall" "$wall" $((r * t)))" "$value"
+  done
+  if [ $kind = prove ]; then
+    for n in $EMULATE; do
+      rm -rf "$TMP/dir"
+      read -r _ work span value < <(measure "$BIN" prove "${pos[@]}" --dir "$TMP/dir" \
+        --method $method --emulate "$n" --hash-mb $((hash / n > 16 ? hash / n : 16)) "${flags[@]}")
+      row "$bench" "$n" 1 emulated "$(commas "$span")" "$(commas "$work")" \
+        "$(ratio "$bnodes" "$span")" "$(per "$bnodes" "$span" "$n")" "$value"
+    done
+  fi
+done
