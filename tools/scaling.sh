@@ -25,7 +25,9 @@
 # e.g. "1x1 2x1 4x1 8x1 16x1 1x16 4x4" on 16 cores), EMULATE (emulated
 # worker counts for the prove benchmarks, default "16"; empty for none),
 # MACHINE (what the table says it ran on; default the CPU model and core
-# count). Every run starts from an empty proof directory; wall times are
+# count), NO_SPREAD (non-empty: the one-question benchmark also runs each
+# thread count with threads that ignore where the others are, the hidden
+# `--pn-no-spread`, to show what spreading them is worth). Every run starts from an empty proof directory; wall times are
 # of the whole process, one run each.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -93,6 +95,13 @@ for bench in "$@"; do
     fi
     row "$bench" "$r" "$t" real "$wall" "$(commas "$nodes")" "$(ratio "$bwall" "$wall")" \
       "$(per "$bwall" "$wall" $((r * t)))" "$value"
+    if [ $kind = solve ] && [ -n "${NO_SPREAD:-}" ] && [ "$t" -gt 1 ]; then
+      # The same threads, each ignoring where the others are.
+      read -r w2 n2 _ v2 < <(measure "$BIN" solve "${pos[@]}" --value-only \
+        --threads "$t" --method $method --hash-mb $hash --pn-no-spread)
+      row "$bench" 1 "$t, not spreading" real "$w2" "$(commas "$n2")" "$(ratio "$bwall" "$w2")" \
+        "$(per "$bwall" "$w2" "$t")" "$v2"
+    fi
   done
   if [ $kind = prove ]; then
     for n in $EMULATE; do
