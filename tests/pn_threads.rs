@@ -1,6 +1,7 @@
 //! Several threads on one proof-number question (`search.threads` > 1):
 //! the threads share one transposition table, steer away from the nodes the
-//! others are in and go back where another has solved a node above them.
+//! others are in and go back where another has solved a node above them;
+//! a position's value puts half of them on each of its two questions.
 //! Values must be those of plain minimax on every position of small boards
 //! and those of the one-thread search on bigger questions; only the nodes
 //! may differ. A thread that trusts a wrong "solved" notice, or stores one,
@@ -39,7 +40,14 @@ fn check_board(w: u8, h: u8, randoms: usize, configs: &[(&str, PnConfig)]) {
         for p in &all {
             let expected = minimax(p, &mut memo).wdl();
             for (name, s) in &solvers {
+                // Both questions at once, then each on its own.
                 assert_eq!(s.wdl(p).unwrap(), expected, "{v} {name}: {p}");
+                assert_eq!(s.wins(p).unwrap(), expected == Wdl::Win, "{v} {name}: {p}");
+                assert_eq!(
+                    s.loses(p).unwrap(),
+                    expected == Wdl::Loss,
+                    "{v} {name}: {p}"
+                );
             }
         }
     }

@@ -365,6 +365,14 @@ impl Team {
     }
 }
 
+/// What [`PnSolver::known_or_node`] finds.
+enum Known {
+    /// The answer, without search.
+    Answer(bool),
+    /// The canonical position to search, and its key.
+    Search(Position, u128),
+}
+
 /// A child of a node being searched.
 struct Child {
     pos: Position,
@@ -779,26 +787,132 @@ impl<'a> PnSolver<'a> {
         pos: &Position,
         attacker_to_move: bool,
     ) -> Result<bool, SolveError> {
-        if pos.winner_by_rule().is_some() {
-            return Ok(reaches(Wdl::Loss, attacker_to_move));
-        }
-        let c = canonical_with(pos, self.config.search.canonical);
-        let key = tt_key(&c, attacker_to_move);
-        if let Some((phi, delta)) = self.tt.probe(key) {
-            w.tally.stats.tt_hits += 1;
-            if phi == 0 || delta == 0 {
-                return Ok(phi == 0);
-            }
-        } else if let Some(r) = self.settled(w, &c, attacker_to_move)? {
-            return Ok(r);
-        }
-        let (phi, delta) = if self.config.search.threads > 1 && w.team.is_none() && !w.solo {
+        let (c, key) = match self.known_or_node(w, pos, attacker_to_move)? {
+            Known::Answer(r) => return Ok(r),
+            Known::Search(c, key) => (c, key),
+        };
+        let (phi, delta) = if self.teams(w) {
             self.mid_team(&c, key)?
         } else {
             self.mid(w, &c, key, INF, INF, true)?
         };
         debug_assert!(phi == 0 || delta == 0);
         Ok(phi == 0)
+    }
+
+    /// Whether a search by `w` runs on the configuration's threads as a
+    /// team (several threads, and `w` is not one of a team or of the
+    /// root's shared-out moves already).
+    fn teams(&self, w: &Worker) -> bool {
+        self.config.search.threads > 1 && w.team.is_none() && !w.solo
+    }
+
+    /// The answer to a question about `pos` if known without search (the
+    /// rules, a solved entry, the leaf knowledge), else the canonical node
+    /// to search and its key.
+    fn known_or_node(
+        &self,
+        w: &mut Worker,
+        pos: &Position,
+        attacker_to_move: bool,
+    ) -> Result<Known, SolveError> {
+        if pos.winner_by_rule().is_some() {
+            return Ok(Known::Answer(reaches(Wdl::Loss, attacker_to_move)));
+        }
+        let c = canonical_with(pos, self.config.search.canonical);
+        let key = tt_key(&c, attacker_to_move);
+        if let Some((phi, delta)) = self.tt.probe(key) {
+            w.tally.stats.tt_hits += 1;
+            if phi == 0 || delta == 0 {
+                return Ok(Known::Answer(phi == 0));
+            }
+        } else if let Some(r) = self.settled(w, &c, attacker_to_move)? {
+            return Ok(Known::Answer(r));
+        }
+        Ok(Known::Search(c, key))
+    }
+
+    /// The win/draw/loss value of `pos` on the configuration's threads:
+    /// both questions at once, half the threads on each, where both are
+    /// needed (the answer is then a draw or a loss unless the side to move
+    /// wins, and a loss needs only "does it avoid losing?"). A thread whose
+    /// question is answered joins the other's team if that answer is still
+    /// needed, and calls the other team off if not.
+    fn wdl_teams(&self, w: &mut Worker, pos: &Position) -> Result<Wdl, SolveError> {
+        let wins = self.known_or_node(w, pos, true)?;
+        if matches!(wins, Known::Answer(true)) {
+            return Ok(Wdl::Win);
+        }
+        let avoids = self.known_or_node(w, pos, false)?;
+        let draw_or_loss = |avoids| if avoids { Wdl::Draw } else { Wdl::Loss };
+        let (c, keys) = match (wins, avoids) {
+            (Known::Answer(_), Known::Answer(a)) => return Ok(draw_or_loss(a)),
+            (Known::Answer(_), Known::Search(c, k)) => {
+                return Ok(draw_or_loss(self.mid_team(&c, k)?.0 == 0));
+            }
+            (Known::Search(..), Known::Answer(false)) => return Ok(Wdl::Loss),
+            (Known::Search(c, k), Known::Answer(true)) => {
+                let win = self.mid_team(&c, k)?.0 == 0;
+                return Ok(if win { Wdl::Win } else { Wdl::Draw });
+            }
+            (Known::Search(c, kw), Known::Search(_, ka)) => (c, [kw, ka]),
+        };
+        let teams = [Team::new(self.config.spread), Team::new(self.config.spread)];
+        let answers = [std::sync::OnceLock::new(), std::sync::OnceLock::new()];
+        let error = std::sync::Mutex::new(None);
+        // Searches question `q` in its team; its answer, if it finds one.
+        let play = |q: usize| -> Option<bool> {
+            let mut w = Worker::in_team(&teams[q]);
+            let r = self.mid(&mut w, &c, keys[q], INF, INF, true);
+            self.flush(&mut w);
+            match r {
+                Ok((phi, _)) => {
+                    let _ = answers[q].set(phi == 0);
+                    Some(phi == 0)
+                }
+                Err(e) => {
+                    teams[q].failed.store(true, Relaxed);
+                    if !matches!(e, SolveError::Stopped) {
+                        error
+                            .lock()
+                            .expect("no thread panics holding it")
+                            .get_or_insert(e);
+                    }
+                    None
+                }
+            }
+        };
+        let run = |q: usize| {
+            if let Some(reached) = play(q) {
+                // "Wins?" answered no, or "avoids losing?" yes: the other
+                // question decides between the two values left.
+                let other_needed = if q == 0 { !reached } else { reached };
+                if other_needed {
+                    play(1 - q);
+                } else {
+                    teams[1 - q].failed.store(true, Relaxed);
+                }
+            }
+        };
+        let threads = self.config.search.threads;
+        std::thread::scope(|s| {
+            let others: Vec<_> = (1..threads)
+                .map(|i| s.spawn(move || run((i >= threads.div_ceil(2)) as usize)))
+                .collect();
+            run(0);
+            for h in others {
+                h.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+            }
+        });
+        match (answers[0].get(), answers[1].get()) {
+            (Some(true), _) => Ok(Wdl::Win),
+            (Some(false), Some(true)) => Ok(Wdl::Draw),
+            (_, Some(false)) => Ok(Wdl::Loss),
+            _ => Err(error
+                .into_inner()
+                .expect("no thread panics holding it")
+                .unwrap_or(SolveError::Stopped)),
+        }
     }
 
     /// Searches the canonical node `key` of `pos` to the end on
@@ -910,6 +1024,9 @@ impl<'a> PnSolver<'a> {
     }
 
     fn wdl_with(&self, w: &mut Worker, pos: &Position) -> Result<Wdl, SolveError> {
+        if self.teams(w) {
+            return self.wdl_teams(w, pos);
+        }
         Ok(if self.reaches_goal(w, pos, true)? {
             Wdl::Win
         } else if !self.reaches_goal(w, pos, false)? {
