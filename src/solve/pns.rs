@@ -873,6 +873,9 @@ impl<'a> PnSolver<'a> {
                 Err(e) => {
                     teams[q].failed.store(true, Relaxed);
                     if !matches!(e, SolveError::Stopped) {
+                        // A failure, not a stop: the other answer would
+                        // not give the value alone.
+                        teams[1 - q].failed.store(true, Relaxed);
                         error
                             .lock()
                             .expect("no thread panics holding it")
