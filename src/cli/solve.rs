@@ -276,6 +276,13 @@ impl SolveArgs {
         if self.threads == 0 {
             return Err(CliError::input("--threads must be at least 1"));
         }
+        if self.profile && self.method() != Method::AlphaBeta {
+            // The profile counts alpha-beta's nodes; proof-number search
+            // would leave it empty.
+            return Err(CliError::input(
+                "--profile counts alpha-beta's nodes: add --method ab",
+            ));
+        }
         if self.threads > MAX_THREADS {
             return Err(CliError::input(format!(
                 "--threads {}: at most {MAX_THREADS}",
