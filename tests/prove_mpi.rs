@@ -96,7 +96,8 @@ fn mpi_ranks_give_the_local_values(bin: &str) {
     every_line_true(&dir, pos.variant());
 }
 
-/// Proof-number workers on MPI ranks (a table each): warm starts travel
+/// Proof-number workers on MPI ranks (a table each, two threads on each
+/// job, as one rank per machine runs them): warm starts travel
 /// with the jobs and results, so every continued job may go to any rank;
 /// the values are solve's. A run that ends by its time limit interrupts
 /// the ranks' jobs, which are logged as `open` with their warm starts,
@@ -105,7 +106,14 @@ fn mpi_proof_number_ranks_hand_on_their_warm_starts(bin: &str) {
     let pos = position("pawngame", "6x6", true);
     let dir = temp_dir("prove-mpi-pn");
     let mut c = mpi_prove_6x6(bin, &dir);
-    c.args(["--method", "pn", "--max-job-nodes", "2560"]);
+    c.args([
+        "--method",
+        "pn",
+        "--max-job-nodes",
+        "2560",
+        "--threads",
+        "2",
+    ]);
     let out = c.output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
