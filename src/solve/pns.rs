@@ -1362,6 +1362,48 @@ impl<'a> PnSolver<'a> {
 mod tests {
     use super::*;
 
+    /// The child a thread of a team searches next: the smallest δ when no
+    /// other thread is anywhere, the next one where others are in it
+    /// (seen as (k+1)·δ), never a child at or above the threshold (it
+    /// would come back with nothing searched), and solved children as
+    /// they are.
+    #[test]
+    fn a_team_thread_steers_away_from_busy_children() {
+        let pos = crate::rules::parse::test_position("pawngame", "4x4");
+        let child = |key: u128, delta: Number| Child {
+            pos,
+            key,
+            phi: 1,
+            delta,
+        };
+        let children = [child(2, 5), child(4, 8), child(6, 30)];
+        let team = Team::new(true);
+        assert_eq!(team_choice(&children, INF, &team), (0, 8));
+        // One thread in the first child: 10 > 8.
+        team.enter(2);
+        assert_eq!(team_choice(&children, INF, &team), (1, 10));
+        // Below the threshold 8 only the first child qualifies.
+        assert_eq!(team_choice(&children, 8, &team).0, 0);
+        // Two threads in the second child too: 5·2 = 10 < 8·3 = 24.
+        team.enter(4);
+        team.enter(4);
+        assert_eq!(team_choice(&children, INF, &team), (0, 24));
+        team.leave(2);
+        team.leave(4);
+        team.leave(4);
+        assert_eq!(team_choice(&children, INF, &team), (0, 8));
+        // Without spreading, the others are not seen.
+        let blind = Team::new(false);
+        blind.enter(2);
+        assert_eq!(team_choice(&children, INF, &blind), (0, 8));
+        // A solved child's δ (0 or INF) is never inflated.
+        let solved = [child(2, 0), child(4, INF)];
+        team.enter(2);
+        team.enter(4);
+        assert_eq!(team.virtual_delta(&solved[0]), 0);
+        assert_eq!(team.virtual_delta(&solved[1]), INF);
+    }
+
     #[test]
     fn buckets_are_two_cache_lines() {
         assert_eq!(std::mem::size_of::<Entry>(), 28);
