@@ -26,9 +26,11 @@
 # e.g. "1x1 2x1 4x1 8x1 16x1 1x16 4x4" on 16 cores), EMULATE (emulated
 # worker counts for the prove benchmarks, default "16"; empty for none),
 # MACHINE (what the table says it ran on; default the CPU model and core
-# count), NO_SPREAD (non-empty: the one-question benchmark also runs each
+# count), NO_SPREAD (non-empty: the `solve` benchmark also runs each
 # thread count with threads that ignore where the others are, the hidden
-# `--pn-no-spread`, to show what spreading them is worth). Every run starts from an empty proof directory; wall times are
+# `--pn-no-spread`, to show what spreading them is worth; from 4 threads,
+# since a value's two questions take half the threads each and a team of
+# one has no one to steer away from). Every run starts from an empty proof directory; wall times are
 # of the whole process, one run each.
 set -euo pipefail
 cd "$(dirname "$0")/.."
