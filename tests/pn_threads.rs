@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::{minimax, reachable_positions, variants, MinimaxMemo};
+use common::{pn_agrees_with_minimax, reachable_positions, variants, MinimaxMemo};
 use peasant::{rules::*, solve::*};
 
 fn config(hash_mb: usize, threads: usize, spread: bool) -> PnConfig {
@@ -37,19 +37,8 @@ fn check_board(w: u8, h: u8, randoms: usize, configs: &[(&str, PnConfig)]) {
             .iter()
             .map(|&(name, c)| (name, PnSolver::new(c, None).unwrap()))
             .collect();
-        for p in &all {
-            let expected = minimax(p, &mut memo).wdl();
-            for (name, s) in &solvers {
-                // Both questions at once, then each on its own.
-                assert_eq!(s.wdl(p).unwrap(), expected, "{v} {name}: {p}");
-                assert_eq!(s.wins(p).unwrap(), expected == Wdl::Win, "{v} {name}: {p}");
-                assert_eq!(
-                    s.loses(p).unwrap(),
-                    expected == Wdl::Loss,
-                    "{v} {name}: {p}"
-                );
-            }
-        }
+        // Both questions at once, then each on its own.
+        assert!(pn_agrees_with_minimax(v, &all, &solvers, &mut memo) > 0);
     }
 }
 

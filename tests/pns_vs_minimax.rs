@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::{gen, minimax, reachable_positions, variants, MinimaxMemo};
+use common::{gen, minimax, pn_agrees_with_minimax, reachable_positions, variants, MinimaxMemo};
 use peasant::{index::*, rules::*, solve::*, table::*};
 
 /// A configuration; the one-sided bound (off by default) is on with a
@@ -30,30 +30,6 @@ fn config(hash_mb: usize, init: PnInit, epsilon: PnEpsilon) -> PnConfig {
         epsilon,
         ..PnConfig::default()
     }
-}
-
-/// Each solver gives minimax's win/draw/loss value on every position.
-fn check(
-    v: Variant,
-    all: &[Position],
-    solvers: &[(&str, PnSolver)],
-    memo: &mut MinimaxMemo,
-) -> usize {
-    let t = std::time::Instant::now();
-    for p in all {
-        let expected = minimax(p, memo).wdl();
-        for (name, s) in solvers {
-            assert_eq!(s.wdl(p).unwrap(), expected, "{v} {name}: {p}");
-            assert_eq!(s.wins(p).unwrap(), expected == Wdl::Win, "{v} {name}: {p}");
-            assert_eq!(
-                s.loses(p).unwrap(),
-                expected == Wdl::Loss,
-                "{v} {name}: {p}"
-            );
-        }
-    }
-    eprintln!("pn {v}: {} positions, {:?}", all.len(), t.elapsed());
-    all.len()
 }
 
 /// Boards whose every position is checked with every configuration,
@@ -90,7 +66,7 @@ fn pn_equals_minimax_on_tiny_boards() {
                     PnSolver::new(config(1, PnInit::Guided, PnEpsilon::Shift(1)), None).unwrap(),
                 ),
             ];
-            assert!(check(v, &all, &solvers, &mut memo) > 0);
+            assert!(pn_agrees_with_minimax(v, &all, &solvers, &mut memo) > 0);
         }
     }
 }
@@ -111,7 +87,7 @@ fn pn_equals_minimax_on_small_boards() {
                     PnSolver::new(config(4, PnInit::Guided, PnEpsilon::Stick), None).unwrap(),
                 ),
             ];
-            assert!(check(v, &all, &solvers, &mut memo) > 0);
+            assert!(pn_agrees_with_minimax(v, &all, &solvers, &mut memo) > 0);
         }
     }
 }
@@ -130,7 +106,7 @@ fn pn_equals_minimax_on_big_boards_from_random_positions() {
                 "4 MiB",
                 PnSolver::new(config(4, PnInit::Guided, PnEpsilon::Stick), None).unwrap(),
             )];
-            assert!(check(v, &all, &solvers, &mut memo) > 0);
+            assert!(pn_agrees_with_minimax(v, &all, &solvers, &mut memo) > 0);
         }
     }
 }
@@ -159,7 +135,7 @@ fn pn_equals_minimax_on_big_boards() {
                     PnSolver::new(config(0, PnInit::Guided, PnEpsilon::Stick), None).unwrap();
                 solvers.push(("one bucket", tiny));
             }
-            assert!(check(v, &all, &solvers, &mut memo) > 0);
+            assert!(pn_agrees_with_minimax(v, &all, &solvers, &mut memo) > 0);
         }
     }
 }
@@ -185,7 +161,7 @@ fn pn_with_tables_equals_minimax() {
                     PnSolver::new(config(0, PnInit::One, PnEpsilon::Stick), Some(&tb)).unwrap(),
                 ),
             ];
-            assert!(check(v, &all, &solvers, &mut memo) > 0);
+            assert!(pn_agrees_with_minimax(v, &all, &solvers, &mut memo) > 0);
             assert!(solvers[0].1.stats().table_hits > 0);
         }
     }

@@ -9,7 +9,9 @@
 pub mod external;
 pub mod oracle;
 pub mod proof;
-pub use oracle::{minimax, FxHasher, MinimaxMemo};
+// Not every test program uses each of them.
+#[allow(unused_imports)]
+pub use oracle::{minimax, pn_agrees_with_minimax, FxHasher, MinimaxMemo};
 
 use peasant::{
     generate::{generate, GenConfig, Target},

@@ -3,7 +3,8 @@
 //! positions already valued. Everything clever in the library is checked
 //! against it on every position of small boards.
 
-use peasant::rules::{Position, Value};
+use peasant::rules::{Position, Value, Variant, Wdl};
+use peasant::solve::PnSolver;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -61,4 +62,30 @@ pub fn minimax(pos: &Position, memo: &mut MinimaxMemo) -> Value {
     let v = best.unwrap_or(Value::Draw);
     memo.insert(*pos, v);
     v
+}
+
+/// Each proof-number solver gives minimax's win/draw/loss value on every
+/// position of `all` (variant `v`), and answers each question on its own
+/// accordingly; prints the time taken and returns how many positions.
+pub fn pn_agrees_with_minimax(
+    v: Variant,
+    all: &[Position],
+    solvers: &[(&str, PnSolver)],
+    memo: &mut MinimaxMemo,
+) -> usize {
+    let t = std::time::Instant::now();
+    for p in all {
+        let expected = minimax(p, memo).wdl();
+        for (name, s) in solvers {
+            assert_eq!(s.wdl(p).unwrap(), expected, "{v} {name}: {p}");
+            assert_eq!(s.wins(p).unwrap(), expected == Wdl::Win, "{v} {name}: {p}");
+            assert_eq!(
+                s.loses(p).unwrap(),
+                expected == Wdl::Loss,
+                "{v} {name}: {p}"
+            );
+        }
+    }
+    eprintln!("pn {v}: {} positions, {:?}", all.len(), t.elapsed());
+    all.len()
 }
