@@ -321,8 +321,9 @@ struct Team {
     busy: Vec<AtomicU16>,
     /// Whether the children others are in look worse ([`PnConfig::spread`]).
     spread: bool,
-    /// Set by a thread whose search failed: the others stop.
-    failed: AtomicBool,
+    /// Set when the team's threads are to stop: one of them failed, or
+    /// the answer to its question is no longer needed.
+    called_off: AtomicBool,
 }
 
 impl Team {
@@ -332,7 +333,7 @@ impl Team {
         Team {
             busy: (0..1 << Self::BITS).map(|_| AtomicU16::new(0)).collect(),
             spread,
-            failed: AtomicBool::new(false),
+            called_off: AtomicBool::new(false),
         }
     }
 
@@ -422,6 +423,99 @@ fn team_choice(children: &[Child], th_phi: Number, team: &Team) -> (usize, Numbe
         }
     }
     (best, d2)
+}
+
+/// The threads of one search of a canonical position: a [`Team`] for each
+/// of its questions (`keys`), each question's answer once a thread has
+/// found it (taken from the thread, not the table, whose entry may be
+/// replaced meanwhile) and the first failure that was not a stop.
+struct Teams<'s, 'a> {
+    solver: &'s PnSolver<'a>,
+    pos: Position,
+    keys: Vec<u128>,
+    teams: Vec<Team>,
+    answers: Vec<std::sync::OnceLock<bool>>,
+    error: std::sync::Mutex<Option<SolveError>>,
+}
+
+impl<'s, 'a> Teams<'s, 'a> {
+    fn new(solver: &'s PnSolver<'a>, pos: Position, keys: &[u128]) -> Teams<'s, 'a> {
+        Teams {
+            solver,
+            pos,
+            keys: keys.to_vec(),
+            teams: keys
+                .iter()
+                .map(|_| Team::new(solver.config.spread))
+                .collect(),
+            answers: keys.iter().map(|_| std::sync::OnceLock::new()).collect(),
+            error: std::sync::Mutex::new(None),
+        }
+    }
+
+    /// Runs `job(i, threads)` on each of the configuration's threads (the
+    /// calling thread is the first) and waits for them all.
+    fn run(&self, job: impl Fn(usize, usize) + Sync) {
+        let threads = self.solver.config.search.threads;
+        let job = &job;
+        std::thread::scope(|s| {
+            let others: Vec<_> = (1..threads)
+                .map(|i| s.spawn(move || job(i, threads)))
+                .collect();
+            job(0, threads);
+            for h in others {
+                h.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+            }
+        });
+    }
+
+    /// Searches question `q` in its team until it is answered; the answer,
+    /// or `None` if this thread stopped first. A thread that fails stops
+    /// its team, and a failure that is not a stop stops every team (no
+    /// answer alone gives what was asked).
+    fn play(&self, q: usize) -> Option<bool> {
+        let mut w = Worker::in_team(&self.teams[q]);
+        let r = self
+            .solver
+            .mid(&mut w, &self.pos, self.keys[q], INF, INF, true);
+        self.solver.flush(&mut w);
+        match r {
+            Ok((phi, _)) => {
+                let _ = self.answers[q].set(phi == 0);
+                Some(phi == 0)
+            }
+            Err(e) => {
+                self.call_off(q);
+                if !matches!(e, SolveError::Stopped) {
+                    (0..self.teams.len()).for_each(|t| self.call_off(t));
+                    self.error
+                        .lock()
+                        .expect("no thread panics holding it")
+                        .get_or_insert(e);
+                }
+                None
+            }
+        }
+    }
+
+    /// Stops every thread of question `q`'s team at its next look up its
+    /// path.
+    fn call_off(&self, q: usize) {
+        self.teams[q].called_off.store(true, Relaxed);
+    }
+
+    fn answer(&self, q: usize) -> Option<bool> {
+        self.answers[q].get().copied()
+    }
+
+    /// Why no answer came: the first failure, else a stop.
+    fn error(&self) -> SolveError {
+        self.error
+            .lock()
+            .expect("no thread panics holding it")
+            .take()
+            .unwrap_or(SolveError::Stopped)
+    }
 }
 
 /// A proof-number transposition table several [`PnSolver`]s share (see
@@ -666,9 +760,10 @@ impl<'a> PnSolver<'a> {
 
     /// A thread of a team looks up its path, root first, for a node that
     /// another thread has solved, and if it finds one goes back to it
-    /// ([`Worker::unwind_to`]). Stops the thread if another has failed.
+    /// ([`Worker::unwind_to`]). Stops the thread if its team is called
+    /// off.
     fn look_up_path(&self, w: &mut Worker, team: &Team) -> Result<(), SolveError> {
-        if team.failed.load(Relaxed) {
+        if team.called_off.load(Relaxed) {
             return Err(SolveError::Stopped);
         }
         for (depth, &k) in w.path.iter().enumerate() {
@@ -791,11 +886,10 @@ impl<'a> PnSolver<'a> {
             Known::Answer(r) => return Ok(r),
             Known::Search(c, key) => (c, key),
         };
-        let (phi, delta) = if self.teams(w) {
-            self.mid_team(&c, key)?
-        } else {
-            self.mid(w, &c, key, INF, INF, true)?
-        };
+        if self.teams(w) {
+            return self.mid_team(&c, key);
+        }
+        let (phi, delta) = self.mid(w, &c, key, INF, INF, true)?;
         debug_assert!(phi == 0 || delta == 0);
         Ok(phi == 0)
     }
@@ -848,113 +942,49 @@ impl<'a> PnSolver<'a> {
         let (c, keys) = match (wins, avoids) {
             (Known::Answer(_), Known::Answer(a)) => return Ok(draw_or_loss(a)),
             (Known::Answer(_), Known::Search(c, k)) => {
-                return Ok(draw_or_loss(self.mid_team(&c, k)?.0 == 0));
+                return Ok(draw_or_loss(self.mid_team(&c, k)?));
             }
             (Known::Search(..), Known::Answer(false)) => return Ok(Wdl::Loss),
             (Known::Search(c, k), Known::Answer(true)) => {
-                let win = self.mid_team(&c, k)?.0 == 0;
+                let win = self.mid_team(&c, k)?;
                 return Ok(if win { Wdl::Win } else { Wdl::Draw });
             }
             (Known::Search(c, kw), Known::Search(_, ka)) => (c, [kw, ka]),
         };
-        let teams = [Team::new(self.config.spread), Team::new(self.config.spread)];
-        let answers = [std::sync::OnceLock::new(), std::sync::OnceLock::new()];
-        let error = std::sync::Mutex::new(None);
-        // Searches question `q` in its team; its answer, if it finds one.
-        let play = |q: usize| -> Option<bool> {
-            let mut w = Worker::in_team(&teams[q]);
-            let r = self.mid(&mut w, &c, keys[q], INF, INF, true);
-            self.flush(&mut w);
-            match r {
-                Ok((phi, _)) => {
-                    let _ = answers[q].set(phi == 0);
-                    Some(phi == 0)
-                }
-                Err(e) => {
-                    teams[q].failed.store(true, Relaxed);
-                    if !matches!(e, SolveError::Stopped) {
-                        // A failure, not a stop: the other answer would
-                        // not give the value alone.
-                        teams[1 - q].failed.store(true, Relaxed);
-                        error
-                            .lock()
-                            .expect("no thread panics holding it")
-                            .get_or_insert(e);
-                    }
-                    None
-                }
-            }
-        };
-        let run = |q: usize| {
-            if let Some(reached) = play(q) {
+        let teams = Teams::new(self, c, &keys);
+        teams.run(|i, threads| {
+            let q = (i >= threads.div_ceil(2)) as usize;
+            if let Some(reached) = teams.play(q) {
                 // "Wins?" answered no, or "avoids losing?" yes: the other
                 // question decides between the two values left.
                 let other_needed = if q == 0 { !reached } else { reached };
                 if other_needed {
-                    play(1 - q);
+                    teams.play(1 - q);
                 } else {
-                    teams[1 - q].failed.store(true, Relaxed);
+                    teams.call_off(1 - q);
                 }
             }
-        };
-        let threads = self.config.search.threads;
-        std::thread::scope(|s| {
-            let others: Vec<_> = (1..threads)
-                .map(|i| s.spawn(move || run((i >= threads.div_ceil(2)) as usize)))
-                .collect();
-            run(0);
-            for h in others {
-                h.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
-            }
         });
-        match (answers[0].get(), answers[1].get()) {
+        match (teams.answer(0), teams.answer(1)) {
             (Some(true), _) => Ok(Wdl::Win),
             (Some(false), Some(true)) => Ok(Wdl::Draw),
             (_, Some(false)) => Ok(Wdl::Loss),
-            _ => Err(error
-                .into_inner()
-                .expect("no thread panics holding it")
-                .unwrap_or(SolveError::Stopped)),
+            _ => Err(teams.error()),
         }
     }
 
-    /// Searches the canonical node `key` of `pos` to the end on
-    /// `config.search.threads` threads sharing the transposition table,
-    /// each a df-pn search from this node that steers away from the nodes
-    /// the others are in ([`Team`]) and goes back where another has solved
-    /// a node above it. The first to solve the node ends every search.
-    fn mid_team(&self, pos: &Position, key: u128) -> Result<(Number, Number), SolveError> {
-        let team = Team::new(self.config.spread);
-        let run = || {
-            let mut w = Worker::in_team(&team);
-            let r = self.mid(&mut w, pos, key, INF, INF, true);
-            if r.is_err() {
-                team.failed.store(true, Relaxed);
-            }
-            self.flush(&mut w);
-            r
-        };
-        let results: Vec<_> = std::thread::scope(|s| {
-            let others: Vec<_> = (1..self.config.search.threads)
-                .map(|_| s.spawn(run))
-                .collect();
-            let mut results = vec![run()];
-            for h in others {
-                results.push(h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
-            }
-            results
+    /// Whether the side to move in the canonical node `key` of `pos`
+    /// reaches its goal, searched to the end on `config.search.threads`
+    /// threads sharing the transposition table: each a df-pn search from
+    /// this node that steers away from the nodes the others are in
+    /// ([`Team`]) and goes back where another has solved a node above it.
+    /// The first to solve the node ends every search.
+    fn mid_team(&self, pos: &Position, key: u128) -> Result<bool, SolveError> {
+        let team = Teams::new(self, *pos, &[key]);
+        team.run(|_, _| {
+            team.play(0);
         });
-        // A solved node wins over the errors of threads stopped after it;
-        // of the errors, one that is not a stop says most.
-        let mut error = None;
-        for r in results {
-            match r {
-                Ok(pd) => return Ok(pd),
-                Err(SolveError::Stopped) => {}
-                Err(e) => error = error.or(Some(e)),
-            }
-        }
-        Err(error.unwrap_or(SolveError::Stopped))
+        team.answer(0).ok_or_else(|| team.error())
     }
 
     /// The proof and disproof numbers (φ, δ) of the latest question's root
