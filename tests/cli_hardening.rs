@@ -490,8 +490,7 @@ fn edge_inputs_that_have_answers_get_the_right_ones() {
 }
 
 /// `solve`'s bad inputs, refused in one line before any search: a
-/// transposition table that cannot be had, absurd thread counts, a
-/// profile of proof-number search (it counts alpha-beta's nodes), a save
+/// transposition table that cannot be had, absurd thread counts, a save
 /// file that could never be written, a table directory that is not one.
 #[test]
 fn bad_input_to_solve_is_refused_before_any_search() {
@@ -539,11 +538,6 @@ fn bad_input_to_solve_is_refused_before_any_search() {
             vec!["--board", "4x4", "solve", "pawngame", "--threads", "100000"],
             2,
             vec!["--threads"],
-        ),
-        (
-            vec!["--board", "4x4", "solve", "pawngame", "--profile"],
-            2,
-            vec!["--profile", "--method ab"],
         ),
         (
             vec!["--board", "4x4", "solve", "pawngame", "--save", &sub],

@@ -113,8 +113,10 @@ pub struct SolveArgs {
     #[arg(long, hide = true)]
     pub no_safe_landing: bool,
     /// Count where the nodes go (pawns, segments, depth, what ended them)
-    /// and print the profile on stdout after the solve (alpha-beta; one
-    /// thread for complete counts).
+    /// and print the profile on stdout after the solve. With proof-number
+    /// search, the searched and win-now columns are its expansions (its
+    /// node count) and the others the children settled before they were
+    /// expanded.
     #[arg(long, hide = true)]
     pub profile: bool,
     /// No enhanced transposition cutoff (looking up every child before
@@ -230,6 +232,7 @@ struct Solved<'a> {
 impl SolveArgs {
     pub fn run(&self, global: &GlobalArgs) -> Result<(), CliError> {
         let plan = self.plan(global)?;
+        let proof_number = matches!(plan.search, Search::ProofNumber(_));
         let (ab, pn);
         let solver: &dyn Solve = match plan.search {
             Search::AlphaBeta(config) => {
@@ -262,6 +265,12 @@ impl SolveArgs {
             }
         });
         if plan.profile {
+            if proof_number {
+                println!(
+                    "proof-number search: searched and win-now count its expansions \
+                     (its nodes), the other columns the children settled before expansion"
+                );
+            }
             println!("{}", peasant::solve::profile::take());
         }
         plan.finish(&session, end, interrupts.load(Ordering::SeqCst) > 0)
@@ -275,13 +284,6 @@ impl SolveArgs {
         }
         if self.threads == 0 {
             return Err(CliError::input("--threads must be at least 1"));
-        }
-        if self.profile && self.method() != Method::AlphaBeta {
-            // The profile counts alpha-beta's nodes; proof-number search
-            // would leave it empty.
-            return Err(CliError::input(
-                "--profile counts alpha-beta's nodes: add --method ab",
-            ));
         }
         if self.threads > MAX_THREADS {
             return Err(CliError::input(format!(

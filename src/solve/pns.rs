@@ -37,6 +37,7 @@ use crate::rules::value::Wdl;
 use crate::solve::config::{PnConfig, PnEpsilon, PnInit};
 use crate::solve::leaf::{leaf_value, Counters, LeafValue, Tally};
 use crate::solve::order::{attacked_squares, guess_cost, pn_order};
+use crate::solve::profile::{self, End};
 use crate::solve::tt::{Tt, Zeroed};
 use crate::solve::types::{Proven, Question, RootSolution, Solution, SolveError, SolveStats};
 use crate::table::Tablebase;
@@ -290,6 +291,9 @@ struct Worker<'t> {
     /// Searches one thread at a time even where the configuration has
     /// several ([`PnSolver::solve_root`]'s threads share the moves).
     solo: bool,
+    /// Plies below the question's root of the node being searched (for
+    /// `solve --profile`).
+    depth: usize,
 }
 
 impl Worker<'static> {
@@ -624,6 +628,7 @@ impl<'a> PnSolver<'a> {
 
     fn flush(&self, w: &mut Worker) {
         self.counters.flush(&mut w.tally.stats);
+        profile::flush();
     }
 
     /// The value of `pos` known without search ([`known`]), win/draw/loss.
@@ -654,6 +659,7 @@ impl<'a> PnSolver<'a> {
         }
         if self.config.search.shortcuts.bound && attacker_to_move && !may_win(pos, pos.turn()) {
             w.tally.stats.bound_hits += 1;
+            profile::end(End::Bound);
             return Ok(Some(false));
         }
         Ok(None)
@@ -668,13 +674,18 @@ impl<'a> PnSolver<'a> {
         attacker_to_move: bool,
         cost: Number,
     ) -> Result<(Number, Number), SolveError> {
+        // The child's class, for the knowledge that may settle it.
+        profile::enter(pos, w.depth + 1);
         if let Some(r) = self.settled(w, pos, attacker_to_move)? {
             return Ok(solved(r));
         }
         Ok(match self.config.init {
             PnInit::One => (1, 1),
             PnInit::Mobility | PnInit::Guided => match pos.count_moves() {
-                0 => solved(reaches(Wdl::Draw, attacker_to_move)),
+                0 => {
+                    profile::end(End::Stalemate);
+                    solved(reaches(Wdl::Draw, attacker_to_move))
+                }
                 n if self.config.init == PnInit::Guided => (1, n + cost),
                 n => (1, n),
             },
@@ -786,12 +797,20 @@ impl<'a> PnSolver<'a> {
         root: bool,
     ) -> Result<(Number, Number), SolveError> {
         w.tally.node(&self.counters)?;
+        let class = profile::enter(pos, w.depth);
         let attacker_to_move = key & 1 == 1;
         let before = w.tally.total;
         let mut children = w.spare.pop().unwrap_or_default();
         children.clear();
         if let Some((phi, delta)) = self.expand(w, pos, attacker_to_move, &mut children)? {
             w.spare.push(children);
+            if profile::enabled() {
+                let end = match pos.count_moves() {
+                    0 => End::Stalemate,
+                    _ => End::WinNow,
+                };
+                profile::end_with(class, end);
+            }
             self.tt.store(key, phi, delta, 1);
             return Ok((phi, delta));
         }
@@ -857,7 +876,10 @@ impl<'a> PnSolver<'a> {
                     th_phi.min(d2.saturating_add(grow))
                 }
             };
-            let (cp, cd) = self.mid(w, &c.pos, c.key, child_th_phi, child_th_delta, false)?;
+            w.depth += 1;
+            let r = self.mid(w, &c.pos, c.key, child_th_phi, child_th_delta, false);
+            w.depth -= 1;
+            let (cp, cd) = r?;
             let c = &mut children[best];
             c.phi = cp;
             c.delta = cd;
@@ -871,6 +893,7 @@ impl<'a> PnSolver<'a> {
         }
         w.spare.push(children);
         self.tt.store(key, phi, delta, w.tally.total - before);
+        profile::end_with(class, End::Searched);
         Ok((phi, delta))
     }
 
@@ -913,6 +936,9 @@ impl<'a> PnSolver<'a> {
         if pos.winner_by_rule().is_some() {
             return Ok(Known::Answer(reaches(Wdl::Loss, attacker_to_move)));
         }
+        if pos.count_moves() == 0 {
+            return Ok(Known::Answer(reaches(Wdl::Draw, attacker_to_move)));
+        }
         let c = canonical_with(pos, self.config.search.canonical);
         let key = tt_key(&c, attacker_to_move);
         if let Some((phi, delta)) = self.tt.probe(key) {
@@ -920,8 +946,11 @@ impl<'a> PnSolver<'a> {
             if phi == 0 || delta == 0 {
                 return Ok(Known::Answer(phi == 0));
             }
-        } else if let Some(r) = self.settled(w, &c, attacker_to_move)? {
-            return Ok(Known::Answer(r));
+        } else {
+            profile::enter(&c, w.depth);
+            if let Some(r) = self.settled(w, &c, attacker_to_move)? {
+                return Ok(Known::Answer(r));
+            }
         }
         Ok(Known::Search(c, key))
     }

@@ -1,0 +1,168 @@
+//! `solve --profile` (hidden): where a solve's nodes go, for both
+//! searches. The profile must add up to the solve's own counts: with
+//! alpha-beta every node entered is one row entry; with proof-number
+//! search the searched and win-now columns are its expansions (its node
+//! count) and the knowledge columns are the children the leaf knowledge
+//! settled (the solve's rule, race, runner and dead leaves).
+
+#[allow(unused_imports)]
+mod common;
+
+/// The columns of a profile table, in order after "nodes" and "%".
+const ENDS: [&str; 11] = [
+    "rule",
+    "race",
+    "runner",
+    "dead",
+    "bound",
+    "table",
+    "tt",
+    "etc",
+    "win-now",
+    "stalemate",
+    "searched",
+];
+
+/// The numbers of the profile row whose first cell is `name`, in the
+/// table whose header's first cell is `table`: its node count, then one
+/// count per column of [`ENDS`].
+fn row(out: &str, table: &str, name: &str) -> (u64, Vec<u64>) {
+    let mut in_table = false;
+    for line in out.lines() {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        if cells.len() < 3 {
+            in_table = false;
+            continue;
+        }
+        if cells[1] == table {
+            assert_eq!(&cells[4..4 + ENDS.len()], &ENDS, "header: {line}");
+            in_table = true;
+        } else if in_table && cells[1] == name {
+            let n = |s: &str| s.parse::<u64>().unwrap_or_else(|_| panic!("{line}"));
+            return (
+                n(cells[2]),
+                cells[4..4 + ENDS.len()].iter().map(|s| n(s)).collect(),
+            );
+        }
+    }
+    panic!("no row {name} in table {table}:\n{out}");
+}
+
+/// The solve's own count `name` from its summary line, as in "rule leaves
+/// 213439" (or "nodes:  853273").
+fn count(out: &str, name: &str) -> u64 {
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("nodes:"))
+        .unwrap_or_else(|| panic!("no nodes line:\n{out}"));
+    let at = line
+        .find(name)
+        .unwrap_or_else(|| panic!("{name} in {line}"))
+        + name.len();
+    let digits: String = line[at..]
+        .trim_start_matches([':', ' '])
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().unwrap()
+}
+
+fn profile(args: &[&str]) -> String {
+    let out = common::run_peasant(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The sum of the rows of the table `table` (by pawns, segments, depth).
+fn table_sum(out: &str, table: &str) -> u64 {
+    let mut sum = 0;
+    let mut in_table = false;
+    for line in out.lines() {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        if cells.len() < 3 {
+            in_table = false;
+            continue;
+        }
+        if cells[1] == table {
+            in_table = true;
+        } else if in_table && cells[1].chars().all(|c| c.is_ascii_digit()) {
+            sum += cells[2].parse::<u64>().unwrap();
+        }
+    }
+    sum
+}
+
+#[test]
+fn a_proof_number_profile_counts_its_expansions_and_settled_children() {
+    for board in ["4x6", "4x7"] {
+        let out = profile(&[
+            "--board",
+            board,
+            "solve",
+            "peasants",
+            "--value-only",
+            "--profile",
+            "--quiet",
+        ]);
+        let (total, ends) = row(&out, "class", "all nodes");
+        let col = |name: &str| ends[ENDS.iter().position(|&e| e == name).unwrap()];
+        assert_eq!(
+            col("searched") + col("win-now"),
+            count(&out, "nodes"),
+            "{board}\n{out}"
+        );
+        for (column, leaves) in [
+            ("rule", "rule leaves"),
+            ("race", "race leaves"),
+            ("runner", "runner leaves"),
+            ("dead", "dead leaves"),
+        ] {
+            assert_eq!(col(column), count(&out, leaves), "{board}: {column}\n{out}");
+        }
+        assert_eq!(ends.iter().sum::<u64>(), total);
+        // A child settled as dead is classed as dead: the leaves are
+        // classed by their own positions.
+        let (dead, _) = row(
+            &out,
+            "class",
+            "dead (no capture or promotion can ever happen)",
+        );
+        assert_eq!(dead, col("dead"), "{board}\n{out}");
+        assert!(col("searched") > 0 && col("rule") > 0, "{board}\n{out}");
+        for table in ["pawns", "segments", "depth"] {
+            assert_eq!(table_sum(&out, table), total, "{board}: {table}\n{out}");
+        }
+        // Each question's root (the value's, then those of the line
+        // shown) is at depth 0 and searched: nothing else is.
+        let (roots, root_ends) = row(&out, "depth", "0");
+        assert!(
+            roots >= 2 && root_ends[ENDS.len() - 1] == roots,
+            "{board}\n{out}"
+        );
+    }
+}
+
+#[test]
+fn an_alpha_beta_profile_counts_every_node() {
+    let out = profile(&[
+        "--board",
+        "4x6",
+        "solve",
+        "peasants",
+        "--value-only",
+        "--method",
+        "ab",
+        "--profile",
+        "--quiet",
+    ]);
+    let (total, ends) = row(&out, "class", "all nodes");
+    assert_eq!(total, count(&out, "nodes"), "{out}");
+    assert_eq!(ends[0], count(&out, "rule leaves"), "{out}");
+    for table in ["pawns", "segments", "depth"] {
+        assert_eq!(table_sum(&out, table), total, "{table}\n{out}");
+    }
+}
