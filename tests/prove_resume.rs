@@ -11,7 +11,7 @@ use common::proof::*;
 use common::*;
 use peasant::prove::{self, Answer, LogContents, LogWriter, Manager, ManagerConfig, RunEnd};
 use peasant::rules::Wdl;
-use peasant::solve::Method;
+use peasant::solve::{Method, Question};
 use peasant::solve::{Solver, SolverConfig};
 use peasant::*;
 use std::path::Path;
@@ -159,6 +159,55 @@ fn a_resumed_run_continues_logged_attempts_below_the_largest_budget() {
         && (j.pos, j.question) == (first.pos, first.question)
         && j.nodes <= 4 * first.nodes));
     every_line_true(&dir, pos.variant());
+}
+
+/// A job that runs out while another worker is idle is continued and its
+/// position expanded as well; when the answers its worker knew below it
+/// (`known` lines) settle its pair, the proof goes on without the
+/// continuation. The log then holds the small `open` attempt and no job's
+/// answer below it, which alone would have the resumed run continue the
+/// attempt rather than expand it: a complete proof must resume complete,
+/// its pair settled by the expansion, not asked again.
+#[test]
+fn a_pair_settled_by_known_answers_below_its_open_job_resumes_settled() {
+    let pos = position("pawngame", "5x5", true);
+    let config = ManagerConfig {
+        job_nodes: 100,
+        max_job_nodes: 6400,
+        growth: 4,
+        workers: 2,
+        all_moves: true,
+    };
+    let solver = fresh_solver();
+    let mut log = read(&temp_dir("prove-resume-known-settles"), pos.variant());
+    let mut m = Manager::new(pos, config, &log);
+    let first = m.next_job().unwrap();
+    // Its worker ran out, but knew both answers of every child.
+    let mut r = result_of(first.id, Answer::Open, false);
+    for &mv in first.pos.legal_moves().iter() {
+        let child = first.pos.play(mv);
+        for q in [Question::Wins, Question::AvoidsLoss] {
+            r.known
+                .push((child, q, solver.answer(&child, q, None).unwrap()));
+        }
+    }
+    finish_into(&mut m, &r, &mut log);
+    assert!(m.counts.known > 0);
+    // The rest of the proof by stand-in workers, one job at a time (the
+    // continuation is no longer needed: the known answers settled it).
+    while !m.complete() {
+        let job = m.next_job().unwrap();
+        assert_ne!((job.pos, job.question), (first.pos, first.question));
+        finish_into(&mut m, &true_result(&solver, &job), &mut log);
+    }
+    let mut resumed = Manager::new(pos, config, &log);
+    assert!(
+        resumed.complete(),
+        "resumed: {}; asks {:?}",
+        values_text(&resumed),
+        resumed.next_job().map(|j| (j.pos.to_string(), j.question))
+    );
+    assert_eq!(values_text(&resumed), values_text(&m));
 }
 
 /// A proof-number proof cut into runs of one job, as a long proof is cut

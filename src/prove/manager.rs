@@ -42,9 +42,10 @@
 //! Answers already in the proof log settle their pairs when a node is made,
 //! so nothing logged is solved again. A logged `open` of a pair the log
 //! does not answer is continued where the log left it if its largest
-//! attempt was below [`ManagerConfig::max_job_nodes`] and no job below its
-//! node was answered: the pair's next job gets [`ManagerConfig::growth`]
-//! times that attempt (a resumed run's transposition table is cold, so this
+//! attempt was below [`ManagerConfig::max_job_nodes`], no job below its
+//! node was answered and the answers below it (`known` ones) settle none of
+//! its questions: the pair's next job gets [`ManagerConfig::growth`] times
+//! that attempt (a resumed run's transposition table is cold, so this
 //! redoes the attempt's work, a 1/growth share of the new budget, where
 //! expanding would restart the breadth below it). Otherwise (the attempt
 //! had the largest budget, or the log holds answers below it) its node is

@@ -223,10 +223,10 @@ impl Manager {
     /// The nodes of the tree the log grew whose logged `open` jobs are
     /// better continued than expanded again: every logged attempt of the
     /// node was below [`ManagerConfig::max_job_nodes`], no job below it was
-    /// answered and it was not split (on a resumed run's cold transposition
-    /// table its expansion would only restart the breadth; answers below it
-    /// would be lost, and below a split they came from other jobs than its
-    /// own).
+    /// answered, the answers below it settle none of its questions and it
+    /// was not split (on a resumed run's cold transposition table its
+    /// expansion would only restart the breadth; answers below it would be
+    /// lost, and below a split they came from other jobs than its own).
     fn continuable(&self) -> HashSet<u128> {
         // Whether some node below n (n excluded) has a logged answer.
         fn answered_below(m: &Manager, n: NodeId, memo: &mut HashMap<NodeId, bool>) -> bool {
@@ -258,9 +258,23 @@ impl Manager {
                 .logged_opens(node.key)
                 .map(|(_, open)| open.most_nodes)
                 .collect();
+            // A question its children settle (`known` answers can: a job
+            // that ran out while another worker was idle was expanded as
+            // well, and its children's known answers settled it before
+            // its continuation ran) is settled again by expanding, free,
+            // where a continuation would ask it again: a complete proof
+            // would not resume complete. (A question without an answer of
+            // its own settled otherwise is one implied by the node's other
+            // answer: then the node's value is known and it is never
+            // expanded anyway.)
+            let settled_below = node
+                .pairs
+                .iter()
+                .any(|p| p.ans.is_some() && p.direct.is_none());
             if !attempts.is_empty()
                 && attempts.iter().all(|&a| a < self.config.max_job_nodes)
                 && !self.splits.contains(&node.key)
+                && !settled_below
                 && !answered_below(self, n as NodeId, &mut memo)
             {
                 keys.insert(node.key);
