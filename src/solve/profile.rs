@@ -1,5 +1,7 @@
-//! Where the nodes of an alpha-beta solve go (`peasant solve --profile`):
-//! every node the search enters is counted by its number of pawns, its
+//! Where the nodes of a solve go (`peasant solve --profile`): every node
+//! the alpha-beta search enters (the proof-number search: every node it
+//! expands, and every child its leaf knowledge settles before expansion,
+//! classed by the child) is counted by its number of pawns, its
 //! number of wall-separated segments, its depth (plies below the root),
 //! what ended it, and whether it is dead ([`crate::rules::is_dead`]), holds
 //! a dead segment, a file that looks quiet, or a frozen segment, and
@@ -181,7 +183,10 @@ pub(crate) fn enabled() -> bool {
 }
 
 /// The class of a node: pawns, segments, depth, flags and quiet files
-/// packed in one word.
+/// packed in one word. Kept out of line: the searches call [`enter`] at
+/// every node, and with profiling off its body must stay small there.
+#[cold]
+#[inline(never)]
 fn classify(pos: &Position, ply: usize) -> u32 {
     let (white, black) = (pos.pawns(Color::White).0, pos.pawns(Color::Black).0);
     let pawns = (white | black).count_ones();
@@ -300,6 +305,8 @@ pub(crate) fn bound_settles() {
     }
 }
 
+#[cold]
+#[inline(never)]
 fn record(class: u32, end: End) {
     LOCAL.with(|l| {
         let mut l = l.borrow_mut();
