@@ -946,11 +946,10 @@ impl<'a> PnSolver<'a> {
             if phi == 0 || delta == 0 {
                 return Ok(Known::Answer(phi == 0));
             }
-        } else {
-            profile::enter(&c, w.depth);
-            if let Some(r) = self.settled(w, &c, attacker_to_move)? {
-                return Ok(Known::Answer(r));
-            }
+        }
+        profile::enter(&c, w.depth);
+        if let Some(r) = self.settled(w, &c, attacker_to_move)? {
+            return Ok(Known::Answer(r));
         }
         Ok(Known::Search(c, key))
     }
@@ -1059,21 +1058,11 @@ impl<'a> PnSolver<'a> {
     /// leaf knowledge; `None` if it would have to search. How the proof
     /// manager keeps what an `open` job proved below its position.
     pub fn known_answer(&self, pos: &Position, question: Question) -> Option<bool> {
-        let attacker_to_move = question == Question::Wins;
-        if pos.winner_by_rule().is_some() {
-            return Some(reaches(Wdl::Loss, attacker_to_move));
-        }
-        if pos.count_moves() == 0 {
-            return Some(reaches(Wdl::Draw, attacker_to_move));
-        }
-        let c = canonical_with(pos, self.config.search.canonical);
-        match self.tt.probe(tt_key(&c, attacker_to_move)) {
-            Some((phi, delta)) if phi == 0 || delta == 0 => Some(phi == 0),
-            // A throwaway worker: the leaf rules' counts are not the search's.
-            _ => self
-                .settled(&mut Worker::new(), &c, attacker_to_move)
-                .ok()
-                .flatten(),
+        // A throwaway worker: the leaf rules' counts are not the search's.
+        let mut w = Worker::new();
+        match self.known_or_node(&mut w, pos, question == Question::Wins) {
+            Ok(Known::Answer(r)) => Some(r),
+            _ => None,
         }
     }
 
