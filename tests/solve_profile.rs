@@ -8,25 +8,14 @@
 #[allow(unused_imports)]
 mod common;
 
-/// The columns of a profile table, in order after "nodes" and "%".
-const ENDS: [&str; 11] = [
-    "rule",
-    "race",
-    "runner",
-    "dead",
-    "bound",
-    "table",
-    "tt",
-    "etc",
-    "win-now",
-    "stalemate",
-    "searched",
-];
+use peasant::solve::profile::END_NAMES as ENDS;
 
-/// The numbers of the profile row whose first cell is `name`, in the
-/// table whose header's first cell is `table`: its node count, then one
-/// count per column of [`ENDS`].
-fn row(out: &str, table: &str, name: &str) -> (u64, Vec<u64>) {
+/// The rows of the profile table whose header's first cell is `table`:
+/// each row's first cell, its node count and one count per column of
+/// [`ENDS`] (the quiet-files table, which has no such columns, gives
+/// none).
+fn rows(out: &str, table: &str) -> Vec<(String, u64, Vec<u64>)> {
+    let mut rows = Vec::new();
     let mut in_table = false;
     for line in out.lines() {
         let cells: Vec<&str> = line.split('|').map(str::trim).collect();
@@ -37,15 +26,23 @@ fn row(out: &str, table: &str, name: &str) -> (u64, Vec<u64>) {
         if cells[1] == table {
             assert_eq!(&cells[4..4 + ENDS.len()], &ENDS, "header: {line}");
             in_table = true;
-        } else if in_table && cells[1] == name {
+        } else if in_table && !cells[1].starts_with("---") {
             let n = |s: &str| s.parse::<u64>().unwrap_or_else(|_| panic!("{line}"));
-            return (
-                n(cells[2]),
-                cells[4..4 + ENDS.len()].iter().map(|s| n(s)).collect(),
-            );
+            let ends = cells[4..4 + ENDS.len()].iter().map(|s| n(s)).collect();
+            rows.push((cells[1].to_string(), n(cells[2]), ends));
         }
     }
-    panic!("no row {name} in table {table}:\n{out}");
+    rows
+}
+
+/// The row `name` of the table `table`: its node count and its counts by
+/// what ended the nodes.
+fn row(out: &str, table: &str, name: &str) -> (u64, Vec<u64>) {
+    rows(out, table)
+        .into_iter()
+        .find(|r| r.0 == name)
+        .map(|(_, n, ends)| (n, ends))
+        .unwrap_or_else(|| panic!("no row {name} in table {table}:\n{out}"))
 }
 
 /// The solve's own count `name` from its summary line, as in "rule leaves
@@ -79,21 +76,7 @@ fn profile(args: &[&str]) -> String {
 
 /// The sum of the rows of the table `table` (by pawns, segments, depth).
 fn table_sum(out: &str, table: &str) -> u64 {
-    let mut sum = 0;
-    let mut in_table = false;
-    for line in out.lines() {
-        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
-        if cells.len() < 3 {
-            in_table = false;
-            continue;
-        }
-        if cells[1] == table {
-            in_table = true;
-        } else if in_table && cells[1].chars().all(|c| c.is_ascii_digit()) {
-            sum += cells[2].parse::<u64>().unwrap();
-        }
-    }
-    sum
+    rows(out, table).iter().map(|r| r.1).sum()
 }
 
 #[test]

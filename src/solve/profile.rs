@@ -62,7 +62,9 @@ pub enum End {
 }
 
 const ENDS: usize = 11;
-const END_NAMES: [&str; ENDS] = [
+/// The profile tables' columns after "nodes" and "%", one per [`End`], in
+/// its order.
+pub const END_NAMES: [&str; ENDS] = [
     "rule",
     "race",
     "runner",
