@@ -30,6 +30,9 @@ fn bad_input_is_one_line_and_status_2() {
         on_5x5(&["--warm-entries", "4194305"]),
         on_5x5(&["--emulate", "0"]),
         on_5x5(&["--emulate", "4", "--tables", d]),
+        on_5x5(&["--share-solved", "64"]),
+        on_5x5(&["--share-solved", "64", "--emulate", "4", "--method", "ab"]),
+        on_5x5(&["--share-solved", "4194305", "--emulate", "4"]),
         on_5x5(&["--job-nodes", "100", "--max-job-nodes", "99"]),
         owned(&["prove"]),
     ] {

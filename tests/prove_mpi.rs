@@ -24,6 +24,10 @@ fn main() -> std::process::ExitCode {
                 &mut |bin: String| mpi_proof_number_ranks_hand_on_their_warm_starts(&bin),
             ),
             (
+                "mpi_ranks_that_send_out_solved_positions_give_the_values",
+                &mut |bin: String| mpi_ranks_that_send_out_solved_positions_give_the_values(&bin),
+            ),
+            (
                 "a_dead_mpi_worker_loses_only_its_jobs",
                 &mut |bin: String| a_dead_mpi_worker_loses_only_its_jobs(&bin),
             ),
@@ -94,6 +98,26 @@ fn mpi_ranks_give_the_local_values(bin: &str) {
     let dir = temp_dir("prove-mpi");
     mpi_values(bin, &dir, &expected);
     every_line_true(&dir, pos.variant());
+}
+
+/// Proof-number ranks that send out the solved positions of their tables
+/// (`--share-solved`: each finished job's, before its result, and rank 0
+/// sends each rank what it has not had before its next job) give solve's
+/// values, and every logged answer is true.
+fn mpi_ranks_that_send_out_solved_positions_give_the_values(bin: &str) {
+    let pos = position("pawngame", "6x6", true);
+    let dir = temp_dir("prove-mpi-share");
+    let mut c = mpi_prove_6x6(bin, &dir);
+    c.args(["--method", "pn", "--share-solved", "256"]);
+    let out = c.output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    let j = json_of(stdout.lines().find(|l| l.starts_with('{')).unwrap());
+    assert_eq!(json_values_text(&j), solved_text(&pos));
+    assert!(j["jobs"].as_u64().unwrap() > 10, "{j}");
+    every_line_true(&dir, pos.variant());
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Proof-number workers on MPI ranks (a table each, two threads on each

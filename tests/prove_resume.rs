@@ -210,6 +210,56 @@ fn a_pair_settled_by_known_answers_below_its_open_job_resumes_settled() {
     assert_eq!(values_text(&resumed), values_text(&m));
 }
 
+/// A job that runs out and whose position is expanded hands its warm
+/// start down: each child's first job, asking the question whose attacker
+/// is the same side, starts from it (a worker with a table of its own then
+/// goes on from the top of the parent's search below that child); a
+/// second attempt on the parent's pair keeps its own.
+#[test]
+fn an_expanded_position_hands_its_warm_start_to_its_childrens_jobs() {
+    let pos = position("pawngame", "5x5", true);
+    let config = ManagerConfig {
+        job_nodes: 100,
+        max_job_nodes: 100,
+        growth: 4,
+        workers: 1,
+        all_moves: false,
+    };
+    let mut log = read(&temp_dir("prove-warm-down"), pos.variant());
+    let mut m = Manager::new(pos, config, &log);
+    let first = m.next_job().unwrap();
+    assert!(first.warm.is_none());
+    let warm = vec![peasant::solve::PnEntry {
+        key: 6,
+        phi: 3,
+        delta: 4,
+        work: 99,
+    }];
+    let mut r = result_of(first.id, Answer::Open, false);
+    r.end = prove::JobEnd::Open {
+        warm: Some(warm.clone()),
+    };
+    finish_into(&mut m, &r, &mut log);
+    let children: Vec<_> = first
+        .pos
+        .legal_moves()
+        .iter()
+        .map(|&mv| rules::canonical(&first.pos.play(mv)))
+        .collect();
+    let mut handed = 0;
+    for _ in 0..children.len() {
+        let Some(job) = m.next_job() else { break };
+        if children.contains(&job.pos) && job.question == first.question.other() {
+            assert_eq!(job.warm.as_deref(), Some(&warm[..]), "{}", job.pos);
+            handed += 1;
+        } else {
+            assert!(job.warm.is_none(), "{} {:?}", job.pos, job.question);
+        }
+        finish_into(&mut m, &result_of(job.id, Answer::Open, true), &mut log);
+    }
+    assert!(handed > 0);
+}
+
 /// A proof-number proof cut into runs of one job, as a long proof is cut
 /// into sittings: with warm starts every continued job goes on from the
 /// top of its last attempt's search (kept in DIR/warm/, read by the next

@@ -12,7 +12,7 @@ use peasant::prove::{
     self, Answer, LogWriter, Manager, RunEnd, ThreadWorkers, WorkerConfig, Workers,
 };
 use peasant::rules::{Position, Rules, Variant};
-use peasant::solve::Method;
+use peasant::solve::{Method, PnEntry};
 use peasant::*;
 use std::sync::atomic::AtomicBool;
 
@@ -238,6 +238,118 @@ fn small_games_against_minimax() {
     }
 }
 
+/// Local workers with tables of their own (as MPI ranks have) that send
+/// out what they solve (`--share-solved`), counting the entries sent; with
+/// `lie` (the mutant), every entry sent is turned round (proven made
+/// disproven and back).
+struct SharingWorkers {
+    pool: ThreadWorkers,
+    lie: bool,
+    sent: usize,
+}
+
+impl Workers for SharingWorkers {
+    fn count(&self) -> usize {
+        self.pool.count()
+    }
+    fn start(&mut self, job: prove::Job) -> Result<(), prove::WorkerError> {
+        self.pool.start(job)
+    }
+    fn cancel(&mut self, id: u64) {
+        self.pool.cancel(id)
+    }
+    fn wait(
+        &mut self,
+        timeout: std::time::Duration,
+    ) -> Result<Option<prove::JobResult>, prove::WorkerError> {
+        self.pool.wait(timeout)
+    }
+    fn share(&mut self, solved: &[PnEntry]) {
+        self.sent += solved.len();
+        let turned: Vec<PnEntry> = solved
+            .iter()
+            .map(|e| PnEntry {
+                phi: e.delta,
+                delta: e.phi,
+                ..*e
+            })
+            .collect();
+        self.pool.share(if self.lie { &turned } else { solved });
+    }
+}
+
+/// Proof-number workers with tables of their own that send out the
+/// solved positions of their tables (`--share-solved`) give `solve`'s
+/// values on every case, with tiny budgets that make them many jobs, and
+/// every logged answer is true. The mutant, a pool that sends out those
+/// positions turned round (a wrong "solved" notice), is caught: wrong
+/// values, contradictions or false lines.
+#[test]
+fn workers_that_send_out_solved_positions_equal_solve() {
+    let mut caught = Vec::new();
+    for (i, (name, pos)) in cases().into_iter().enumerate() {
+        let expected = solved_text(&pos);
+        let workers = 2 + i % 2;
+        let budget = if name.contains("6x6") || name.contains("3x8") {
+            [200, 400, 800][i % 3]
+        } else {
+            [20, 40, 60][i % 3]
+        };
+        let mut nodes = 0;
+        for lie in [false, true] {
+            let dir = temp_dir(&format!("prove-share-{i}-{lie}"));
+            let config = WorkerConfig {
+                hash_mb: 1,
+                shared_tt: false,
+                method: Method::ProofNumber,
+                warm_entries: 1000,
+                harvest_plies: 2,
+                share_solved: 256,
+                threads: 1,
+            };
+            let mut pool = SharingWorkers {
+                pool: ThreadWorkers::new(workers, config, None).unwrap(),
+                lie,
+                sent: 0,
+            };
+            let mut manager =
+                Manager::new(pos, expanding(budget, workers), &read(&dir, pos.variant()));
+            let mut writer = LogWriter::open(&dir, pos.variant()).unwrap();
+            let stop = AtomicBool::new(false);
+            let end = prove::run(&mut manager, &mut pool, &mut writer, &plain_options(&stop));
+            if lie {
+                let noticed = values_text(&manager) != expected
+                    || manager.counts.contradictions > 0
+                    || false_lines(&dir, pos.variant()) > 0;
+                caught.push((name, nodes, noticed));
+            } else {
+                nodes = manager.counts.nodes;
+                assert_eq!(end.unwrap(), RunEnd::Complete, "{name}");
+                assert_eq!(
+                    values_text(&manager),
+                    expected,
+                    "{name} ({pos}), {workers} workers"
+                );
+                assert_eq!(manager.counts.contradictions, 0, "{name}");
+                // Jobs that search solve something to send.
+                assert_eq!(
+                    pool.sent > 0,
+                    manager.counts.nodes > 0,
+                    "{name}: {} sent",
+                    pool.sent
+                );
+                every_line_true(&dir, pos.variant());
+            }
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+    }
+    eprintln!("caught {caught:?}");
+    assert!(
+        caught.iter().all(|&c| c.2 || c.1 < 10_000),
+        "the turned-round entries went unnoticed: {caught:?}"
+    );
+}
+
 /// A mutant pool: local workers whose known answers are turned round.
 struct LyingWorkers(ThreadWorkers);
 
@@ -321,6 +433,7 @@ fn answers_known_below_a_job_settle_positions_without_jobs() {
             method,
             warm_entries: 0,
             harvest_plies: 2,
+            share_solved: 0,
             threads: 1,
         };
         let mut pool = LyingWorkers(ThreadWorkers::new(1, config, None).unwrap());
@@ -338,10 +451,17 @@ fn answers_known_below_a_job_settle_positions_without_jobs() {
 
 #[test]
 fn emulated_workers_give_the_values_of_solve() {
-    // Eight emulated workers (tables of their own, a virtual clock): the
-    // proof's values are solve's, and the report adds up.
+    // Eight emulated workers (tables of their own, a virtual clock), also
+    // sending out what they solve: the proof's values are solve's, and
+    // the report adds up.
+    for share in ["0", "64"] {
+        emulated_run_gives_the_values_of_solve(share);
+    }
+}
+
+fn emulated_run_gives_the_values_of_solve(share: &str) {
     let pos = position("pawngame", "6x6", true);
-    let dir = temp_dir("prove-emulate");
+    let dir = temp_dir(&format!("prove-emulate-{share}"));
     let d = dir.to_str().unwrap();
     let (code, out, err) = run_cli(&[
         "--json",
@@ -358,6 +478,8 @@ fn emulated_workers_give_the_values_of_solve() {
         "1",
         "--emulate",
         "8",
+        "--share-solved",
+        share,
         "--quiet",
     ]);
     assert_eq!(code, 0, "{err}");

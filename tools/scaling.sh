@@ -25,6 +25,8 @@
 # first if missing), CONFIGS (real runs as RxT, default "1x1 2x1 1x2";
 # e.g. "1x1 2x1 4x1 8x1 16x1 1x16 4x4" on 16 cores), EMULATE (emulated
 # worker counts for the prove benchmarks, default "16"; empty for none),
+# SHARE_SOLVED (the emulated proof-number workers' `--share-solved N`,
+# default 4096; 0: they send out nothing),
 # MACHINE (what the table says it ran on; default the CPU model and core
 # count), NO_SPREAD (non-empty: the `solve` benchmark also runs each
 # thread count with threads that ignore where the others are, the hidden
@@ -38,6 +40,7 @@ BIN=${PEASANT:-target/release/peasant}
 [ -x "$BIN" ] || cargo build --release --quiet
 CONFIGS=${CONFIGS:-1x1 2x1 1x2}
 EMULATE=${EMULATE-16}
+SHARE_SOLVED=${SHARE_SOLVED:-4096}
 MACHINE=${MACHINE:-"$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(nproc) cores"}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -118,9 +121,16 @@ for bench in "$@"; do
   if [ $kind = prove ]; then
     for n in $EMULATE; do
       rm -rf "$TMP/dir"
+      share=()
+      kind_text=emulated
+      if [ $method = pn ] && [ "$SHARE_SOLVED" != 0 ]; then
+        share=(--share-solved "$SHARE_SOLVED")
+        kind_text="emulated, --share-solved $SHARE_SOLVED"
+      fi
       read -r _ work span value < <(measure "$BIN" prove "${pos[@]}" --dir "$TMP/dir" \
-        --method $method --emulate "$n" --hash-mb $((hash / n > 16 ? hash / n : 16)) "${flags[@]}")
-      row "$bench" "$n" 1 emulated "$(commas "$span")" "$(commas "$work")" \
+        --method $method --emulate "$n" --hash-mb $((hash / n > 16 ? hash / n : 16)) \
+        "${share[@]}" "${flags[@]}")
+      row "$bench" "$n" 1 "$kind_text" "$(commas "$span")" "$(commas "$work")" \
         "$(ratio "$bnodes" "$span")" "$(per "$bnodes" "$span" "$n")" "$value"
     done
   fi

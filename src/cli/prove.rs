@@ -142,6 +142,13 @@ pub struct ProveArgs {
     /// (0: none).
     #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=4))]
     pub harvest_plies: u8,
+    /// With --method pn and workers with transposition tables of their own
+    /// (--emulate, MPI ranks, --separate-tables): how many solved entries
+    /// (the ones with the most work below them) each job hands back for
+    /// the other workers, which load the ones new to them before their
+    /// next job (28 bytes each; 0: none).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub share_solved: usize,
     /// Print a line on stderr when a job whose budget is at least N nodes
     /// starts (its line of moves from the root and its question) and when
     /// it ends (its answer, nodes and seconds), so that whoever runs a
@@ -626,6 +633,14 @@ impl ProveArgs {
             "--emulate runs without --tables (its workers solve by search alone)"
         } else if self.emulate == Some(0) {
             "--emulate N: N must be at least 1"
+        } else if self.share_solved > 0 && self.method() != Method::ProofNumber {
+            "--share-solved sends proof-number entries: not with --method ab"
+        } else if self.share_solved > 0
+            && !(self.emulate.is_some() || self.separate_tables || launched)
+        {
+            "--share-solved is for workers with tables of their own (--emulate, --separate-tables, MPI ranks)"
+        } else if self.share_solved as u64 > prove::MAX_WARM_ENTRIES {
+            "--share-solved: at most 4194304 entries a job"
         } else if self.table_file.is_none() {
             if self.emulate.is_some() && launched {
                 "--emulate runs in one process: start it without mpirun"
@@ -668,6 +683,7 @@ impl ProveArgs {
             method: self.method(),
             warm_entries: self.warm_entries,
             harvest_plies: self.harvest_plies as usize,
+            share_solved: self.share_solved,
             threads: self.threads,
         };
         Ok(RunPlan {

@@ -176,6 +176,7 @@ pub fn check(log: &LogContents, options: CheckOptions) -> Result<CheckReport, So
                 method: Method::AlphaBeta,
                 warm_entries: 0,
                 harvest_plies: 0,
+                share_solved: 0,
                 threads: 1,
             }),
             None,

@@ -21,9 +21,9 @@
 //! short next to the proof.
 
 use crate::prove::worker::{
-    run_job, Job, JobEnd, JobResult, JobSolver, WorkerConfig, WorkerError, Workers,
+    run_job, Job, JobEnd, JobResult, JobSolver, SolvedPool, WorkerConfig, WorkerError, Workers,
 };
-use crate::solve::SolveError;
+use crate::solve::{PnEntry, SolveError};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 use std::sync::atomic::AtomicBool;
@@ -82,6 +82,10 @@ pub struct EmulatedWorkers {
     queue: BinaryHeap<Reverse<(u64, u64)>>,
     stop: AtomicBool,
     measured: Emulation,
+    /// Solved entries the finished jobs handed back ([`Workers::share`]).
+    shared: SolvedPool,
+    /// How many of `shared` each worker has been sent.
+    loaded: Vec<usize>,
 }
 
 impl EmulatedWorkers {
@@ -101,6 +105,8 @@ impl EmulatedWorkers {
                 workers: count,
                 ..Emulation::default()
             },
+            shared: SolvedPool::default(),
+            loaded: vec![0; count],
         }
     }
 
@@ -127,6 +133,10 @@ impl Workers for EmulatedWorkers {
         let w = self.idle.pop().ok_or(WorkerError::NoIdle("worker"))?;
         self.solver(w)
             .map_err(|e| WorkerError::Setup(e.to_string()))?;
+        // What the other workers solved and sent out before this moment
+        // of virtual time.
+        let mut job = job;
+        job.solved = self.shared.take_since(&mut self.loaded[w]);
         let solver = self.solvers[w].as_ref().expect("made above");
         // The emulated run has no stop of its own: a cancel acts on the
         // virtual clock.
@@ -145,6 +155,12 @@ impl Workers for EmulatedWorkers {
         );
         self.measured.peak = self.measured.peak.max(self.running.len());
         Ok(())
+    }
+
+    /// Taken when the job's result comes back: at that moment of virtual
+    /// time.
+    fn share(&mut self, solved: &[PnEntry]) {
+        self.shared.add(solved);
     }
 
     fn cancel(&mut self, id: u64) {
@@ -179,6 +195,7 @@ impl Workers for EmulatedWorkers {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::prove::log::Answer;
     use crate::rules::{parse_position, Board, Rules};
     use crate::solve::Question;
 
@@ -196,6 +213,7 @@ mod tests {
             method: Default::default(),
             warm_entries: 0,
             harvest_plies: 2,
+            share_solved: 0,
             threads: 1,
         };
         let mut w = EmulatedWorkers::new(3, config);
@@ -205,6 +223,7 @@ mod tests {
             question: Question::Wins,
             budget,
             warm: None,
+            solved: Vec::new(),
         };
         // A long job, then a short one: the short one finishes first.
         w.start(job(1, 5000)).unwrap();
@@ -227,5 +246,52 @@ mod tests {
         // Work: job 2 whole, job 1 up to t, job 3 whole.
         assert_eq!(e.work, first.nodes + t + third.nodes);
         assert_eq!(e.makespan, third.nodes);
+    }
+
+    /// With --share-solved, what one worker proved answers another's job
+    /// on the same question without search; without it, that worker
+    /// searches.
+    #[test]
+    fn a_solved_position_sent_out_answers_another_workers_job() {
+        for share in [0, 64] {
+            let config = WorkerConfig {
+                hash_mb: 1,
+                shared_tt: false,
+                method: crate::solve::Method::ProofNumber,
+                warm_entries: 0,
+                harvest_plies: 0,
+                share_solved: share,
+                threads: 1,
+            };
+            let job = crate::prove::worker::two_jobs();
+            let mut w = EmulatedWorkers::new(2, config);
+            // Job 1 on worker 0, job 2 on worker 1; both come back.
+            w.start(job(1, 0)).unwrap();
+            w.start(job(2, 1)).unwrap();
+            let mut done = [None, None];
+            for _ in 0..2 {
+                let r = w.wait(Duration::ZERO).unwrap().unwrap();
+                assert!(r.solved.len() <= share, "{}", r.solved.len());
+                w.share(&r.solved);
+                let i = r.id as usize - 1;
+                done[i] = Some(r);
+            }
+            // The next job goes to the worker that came back last; it
+            // asks what the other one answered.
+            let other = match w.idle.last() {
+                Some(&1) => 0,
+                _ => 1,
+            };
+            let first = done[other].take().unwrap();
+            assert!(first.nodes > 0 && first.answer() != Answer::Open);
+            w.start(job(3, other)).unwrap();
+            let again = w.wait(Duration::ZERO).unwrap().unwrap();
+            assert_eq!(again.answer(), first.answer(), "sharing {share}");
+            if share > 0 {
+                assert_eq!(again.nodes, 0, "sharing {share}");
+            } else {
+                assert!(again.nodes > 0, "{} nodes", again.nodes);
+            }
+        }
     }
 }

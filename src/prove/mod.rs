@@ -43,8 +43,10 @@ pub use log::{
 pub use manager::{value_of, wdl_text, Contradiction, Manager, ManagerConfig, MoveValue};
 pub use pair::{ByQuestion, Pair};
 pub use run::{run, run_with_events, Progress, RunEnd, RunError, RunEvent, RunOptions};
-pub use warm::{WarmStore, MAX_ENTRIES as MAX_WARM_ENTRIES, WARM_DIR};
+pub use warm::{
+    decode_solved, encode_solved, WarmStore, MAX_ENTRIES as MAX_WARM_ENTRIES, WARM_DIR,
+};
 pub use worker::{
-    run_job, Job, JobEnd, JobResult, JobSolver, ThreadWorkers, WorkerConfig, WorkerError, WorkerTt,
-    Workers,
+    run_job, Job, JobEnd, JobResult, JobSolver, SolvedPool, ThreadWorkers, WorkerConfig,
+    WorkerError, WorkerTt, Workers,
 };

@@ -10,7 +10,11 @@
 //! result with a warm start (proof-number workers, see
 //! [`crate::prove::warm`]) carries it after the text and a NUL byte, in
 //! the checksummed form of the warm-start files, checked against the
-//! job's game and question. A worker runs its job on a second thread and
+//! job's game and question. With `--share-solved`, a worker sends the
+//! solved entries of its finished job ([`TAG_SOLVED`]) before the result,
+//! and rank 0 sends each worker the ones it has not had yet
+//! ([`TAG_SHARE`]) before its next job, both in that checksummed form.
+//! A worker runs its job on a second thread and
 //! keeps listening, so a cancel stops a job made unnecessary; only the
 //! main thread calls MPI.
 
@@ -18,9 +22,9 @@ use crate::prove::log::{parse_variant_tag, variant_tag};
 use crate::prove::pair::Pair;
 use crate::prove::warm;
 use crate::prove::worker::{
-    run_job, Job, JobResult, JobSolver, WorkerConfig, WorkerError, Workers,
+    run_job, Job, JobResult, JobSolver, SolvedPool, WorkerConfig, WorkerError, Workers,
 };
-use crate::rules::{position_key, Position};
+use crate::rules::{position_key, Position, Variant};
 use crate::solve::{PnEntry, Question};
 use crate::table::Tablebase;
 use mpi::topology::{Communicator, Rank, SimpleCommunicator};
@@ -40,6 +44,15 @@ pub const TAG_QUIT: i32 = 4;
 /// Message tag: stop the job in flight because the run ends (it comes
 /// back `open`, interrupted, with its warm start), from rank 0.
 pub const TAG_INTERRUPT: i32 = 5;
+
+/// Message tag: solved transposition-table entries other ranks sent out
+/// ([`crate::prove::worker::SolvedPool`]), from rank 0 to a worker rank
+/// before its next job.
+pub const TAG_SHARE: i32 = 6;
+/// Message tag: the solved entries of a finished job
+/// ([`JobResult::solved`]), from a worker rank to rank 0 before the job's
+/// result.
+pub const TAG_SOLVED: i32 = 7;
 
 /// A message: `text`, and after a NUL byte the warm start of the pair
 /// (`pos`, `question`), if any.
@@ -104,6 +117,14 @@ pub struct MpiWorkers {
     /// Running jobs: their rank and pair (to check a result's warm start).
     running: HashMap<u64, (Rank, Position, Question)>,
     ranks: usize,
+    /// The game of the jobs (set by the first).
+    variant: Option<Variant>,
+    /// What finished jobs solved, and how much of it each rank was sent
+    /// (by rank).
+    solved: SolvedPool,
+    sent: Vec<usize>,
+    /// Solved entries each rank sent before its result (by rank).
+    arrived: Vec<Vec<PnEntry>>,
 }
 
 impl MpiWorkers {
@@ -115,6 +136,10 @@ impl MpiWorkers {
             idle: (1..size).rev().collect(),
             running: HashMap::new(),
             ranks: (size - 1).max(0) as usize,
+            variant: None,
+            solved: SolvedPool::default(),
+            sent: vec![0; size.max(1) as usize],
+            arrived: vec![Vec::new(); size.max(1) as usize],
         }
     }
 }
@@ -141,12 +166,24 @@ impl Workers for MpiWorkers {
             question_code(job.question),
             job.budget
         );
+        self.variant = Some(job.pos.variant());
+        let new = self.solved.take_since(&mut self.sent[rank as usize]);
+        if !new.is_empty() {
+            let bytes = warm::encode_solved(job.pos.variant(), &new);
+            self.world
+                .process_at_rank(rank)
+                .send_with_tag(&bytes[..], TAG_SHARE);
+        }
         let bytes = with_warm(text, &job.pos, job.question, job.warm.as_deref());
         self.world
             .process_at_rank(rank)
             .send_with_tag(&bytes[..], TAG_JOB);
         self.running.insert(job.id, (rank, job.pos, job.question));
         Ok(())
+    }
+
+    fn share(&mut self, solved: &[PnEntry]) {
+        self.solved.add(solved);
     }
 
     fn cancel(&mut self, id: u64) {
@@ -169,6 +206,18 @@ impl Workers for MpiWorkers {
     fn wait(&mut self, timeout: Duration) -> Result<Option<JobResult>, WorkerError> {
         let end = Instant::now() + timeout;
         loop {
+            // Solved entries first: a rank sends them before its result.
+            while let Some(probed) = self
+                .world
+                .any_process()
+                .immediate_matched_probe_with_tag(TAG_SOLVED)
+            {
+                let (bytes, status) = probed.matched_receive_vec::<u8>();
+                let garbled = || WorkerError::GarbledResult(status.source_rank());
+                let variant = self.variant.ok_or_else(garbled)?;
+                let entries = warm::decode_solved(variant, &bytes).ok_or_else(garbled)?;
+                self.arrived[status.source_rank() as usize].extend(entries);
+            }
             if let Some(probed) = self
                 .world
                 .any_process()
@@ -185,9 +234,10 @@ impl Workers for MpiWorkers {
                 };
                 let (text, warm) = split_warm(&bytes, job_of).ok_or_else(garbled)?;
                 let (pos, _) = job_of(text).ok_or_else(garbled)?;
-                let r = JobResult::from_text(text.as_bytes(), pos.variant())
+                let mut r = JobResult::from_text(text.as_bytes(), pos.variant())
                     .ok_or_else(garbled)?
                     .with_warm(warm);
+                r.solved = std::mem::take(&mut self.arrived[status.source_rank() as usize]);
                 self.running.remove(&r.id);
                 self.idle.push(status.source_rank());
                 return Ok(Some(r));
@@ -228,6 +278,7 @@ fn parse_job_text(text: &str) -> Option<Job> {
         },
         budget: f[4].parse().ok()?,
         warm: None,
+        solved: Vec::new(),
     })
 }
 
@@ -255,15 +306,27 @@ pub fn worker_loop(
         JobSolver::new(config, tables, None).map_err(|e| WorkerError::Setup(e.to_string()))?;
     let stop = solver.stop_flag();
     let manager = world.process_at_rank(0);
+    let mut shares: Vec<Vec<u8>> = Vec::new();
     loop {
         let (bytes, status) = manager.matched_probe().matched_receive_vec::<u8>();
         match status.tag() {
             TAG_QUIT => return Ok(()),
             TAG_CANCEL | TAG_INTERRUPT => continue, // for a job that already finished
+            TAG_SHARE => {
+                // Before a job: what the other ranks solved, read with the
+                // job's game.
+                shares.push(bytes);
+                continue;
+            }
             TAG_JOB => {}
             _ => continue,
         }
-        let job = parse_job(&bytes).ok_or(WorkerError::GarbledJob)?;
+        let mut job = parse_job(&bytes).ok_or(WorkerError::GarbledJob)?;
+        for share in shares.drain(..) {
+            let entries =
+                warm::decode_solved(job.pos.variant(), &share).ok_or(WorkerError::GarbledJob)?;
+            job.solved.extend(entries);
+        }
         stop.store(false, Ordering::SeqCst);
         let interrupted = AtomicBool::new(false);
         let mut quit = false;
@@ -295,6 +358,10 @@ pub fn worker_loop(
         });
         if quit {
             return Ok(());
+        }
+        if !result.solved.is_empty() {
+            let bytes = warm::encode_solved(job.pos.variant(), &result.solved);
+            manager.send_with_tag(&bytes[..], TAG_SOLVED);
         }
         let bytes = with_warm(result.to_text(), &job.pos, job.question, result.end.warm());
         manager.send_with_tag(&bytes[..], TAG_RESULT);

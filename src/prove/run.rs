@@ -288,6 +288,11 @@ pub fn run_with_events(
             cancelled.remove(&r.id);
             announce_end(&mut announced, &r, on_event);
             take_result(manager, log, options, &r)?;
+            // What it solved, for workers with tables of their own (a
+            // cancelled job's worker stopped at the cancel: none).
+            if !r.solved.is_empty() && !matches!(r.end, JobEnd::Cancelled) {
+                workers.share(&r.solved);
+            }
             tell_contradictions(manager, on_event);
             wait = Duration::ZERO;
         }
@@ -409,6 +414,7 @@ mod tests {
             nodes: 1234,
             seconds: 2.6,
             known: Vec::new(),
+            solved: Vec::new(),
         };
         for (end, answer) in [
             (JobEnd::Cancelled, "cancelled (no longer needed)"),

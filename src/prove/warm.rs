@@ -173,6 +173,30 @@ pub fn decode(variant: Variant, bytes: &[u8]) -> Result<(Pair, Vec<PnEntry>), St
     Ok((Pair::new(key, question), entries))
 }
 
+/// The pair a message of solved entries names in its header: key 0,
+/// which no position has ([`crate::rules::position_key`] is never zero).
+const SOLVED_PAIR: Pair = Pair {
+    key: 0,
+    question: Question::Wins,
+};
+
+/// Solved transposition-table entries as bytes (the solved positions a
+/// proof-number worker sends out, `prove --share-solved`): the
+/// checksummed form of a warm-start file ([`WarmStore`]) of a pair no position
+/// has.
+pub fn encode_solved(variant: Variant, entries: &[PnEntry]) -> Vec<u8> {
+    encode(variant, SOLVED_PAIR, entries)
+}
+
+/// The entries [`encode_solved`] wrote for `variant`; `None` if the bytes
+/// are damaged, of another game, a warm start, or hold an entry that is
+/// not solved (every one of them is believed).
+pub fn decode_solved(variant: Variant, bytes: &[u8]) -> Option<Vec<PnEntry>> {
+    let (pair, entries) = decode(variant, bytes).ok()?;
+    let solved = entries.iter().all(|e| e.phi == 0 || e.delta == 0);
+    (pair == SOLVED_PAIR && solved).then_some(entries)
+}
+
 /// Appends `e` as [`ENTRY_BYTES`] bytes: key, φ, δ, work, little-endian.
 pub(crate) fn put_entry(out: &mut Vec<u8>, e: &PnEntry) {
     out.extend_from_slice(&e.key.to_le_bytes());
@@ -322,6 +346,30 @@ mod tests {
         ] {
             assert_eq!(parse_name(bad), None, "{bad}");
         }
+    }
+
+    /// Solved entries as sent out between workers: they survive their
+    /// bytes; damaged bytes, another game's, a warm start's, or an entry
+    /// that is not solved are refused.
+    #[test]
+    fn solved_entries_survive_their_bytes_and_nothing_else_passes() {
+        let v = variant(6, 8, true);
+        let solved: Vec<PnEntry> = entries()
+            .into_iter()
+            .filter(|e| e.phi == 0 || e.delta == 0)
+            .collect();
+        assert_eq!(solved.len(), 200);
+        let bytes = encode_solved(v, &solved);
+        assert_eq!(decode_solved(v, &bytes), Some(solved.clone()));
+        assert_eq!(decode_solved(v, &encode_solved(v, &[])), Some(Vec::new()));
+        assert_eq!(decode_solved(variant(6, 8, false), &bytes), None);
+        assert_eq!(decode_solved(v, &bytes[..bytes.len() - 3]), None);
+        assert_eq!(decode_solved(v, &encode(v, pair(6, 0), &solved)), None);
+        // One open entry among them: not a message of solved entries.
+        let mut mixed = solved.clone();
+        mixed[7].phi = 5;
+        mixed[7].delta = 5;
+        assert_eq!(decode_solved(v, &encode_solved(v, &mixed)), None);
     }
 
     #[test]

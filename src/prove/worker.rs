@@ -40,6 +40,10 @@ pub struct Job {
     /// proof-number worker's transposition table before it starts (see
     /// [`crate::prove::WarmStore`]).
     pub warm: Option<Warm>,
+    /// Solved transposition-table entries of other workers (see
+    /// [`SolvedPool`]), loaded before the warm start: what a pool of
+    /// workers with tables of their own sends out.
+    pub solved: Vec<PnEntry>,
 }
 
 /// Why a pool of workers, or one of its jobs, failed: the proof cannot go
@@ -143,6 +147,11 @@ pub struct JobResult {
     /// with them instead of asking jobs, so the work of an `open` job is
     /// not lost when its position is expanded.
     pub known: Vec<(Position, Question, bool)>,
+    /// With [`WorkerConfig::share_solved`]: the solved entries of a
+    /// proof-number worker's transposition table with the most work below
+    /// them when the job ended, for workers with tables of their own
+    /// (not with a cancelled or failed job).
+    pub solved: Vec<PnEntry>,
 }
 
 impl JobResult {
@@ -237,6 +246,7 @@ impl JobResult {
             nodes: f[2].parse().ok()?,
             seconds: f[3].parse().ok()?,
             known,
+            solved: Vec::new(),
         })
     }
 
@@ -268,6 +278,11 @@ pub trait Workers {
     fn running_nodes(&self) -> Option<u64> {
         None
     }
+    /// Takes the solved entries a finished job handed back
+    /// ([`JobResult::solved`]) for workers with tables of their own, which
+    /// load the ones new to them before their next jobs; a pool whose
+    /// workers share one table has nothing to do.
+    fn share(&mut self, _solved: &[PnEntry]) {}
     /// Stops every running job because the run ends: each comes back
     /// [`JobEnd::Interrupted`], with what it searched (and its warm
     /// start), to be logged. False if the pool cannot (its jobs in flight
@@ -430,8 +445,11 @@ pub fn run_job(
     config: &WorkerConfig,
 ) -> JobResult {
     let start = Instant::now();
-    if let (JobSolver::ProofNumber(s), Some(warm)) = (solver, &job.warm) {
-        s.load_entries(warm);
+    if let JobSolver::ProofNumber(s) = solver {
+        s.load_entries(&job.solved);
+        if let Some(warm) = &job.warm {
+            s.load_entries(warm);
+        }
     }
     let n0 = solver.nodes();
     let warm = || match solver {
@@ -465,9 +483,16 @@ pub fn run_job(
         JobEnd::Interrupted { .. } => JobEnd::Interrupted { warm: warm() },
         end => end,
     };
-    let known = match end {
-        JobEnd::Cancelled | JobEnd::Failed(_) => Vec::new(),
-        _ => harvest(solver, &job.pos, job.question, config.harvest_plies),
+    let (known, solved) = match (&end, solver) {
+        (JobEnd::Cancelled | JobEnd::Failed(_), _) => (Vec::new(), Vec::new()),
+        (_, JobSolver::ProofNumber(s)) => (
+            harvest(solver, &job.pos, job.question, config.harvest_plies),
+            s.heaviest_solved(config.share_solved),
+        ),
+        _ => (
+            harvest(solver, &job.pos, job.question, config.harvest_plies),
+            Vec::new(),
+        ),
     };
     JobResult {
         id: job.id,
@@ -475,6 +500,7 @@ pub fn run_job(
         nodes,
         seconds: start.elapsed().as_secs_f64(),
         known,
+        solved,
     }
 }
 
@@ -571,6 +597,10 @@ pub struct WorkerConfig {
     /// How many plies below a job's position its worker reports what its
     /// transposition table proved (`harvest`; 0: nothing).
     pub harvest_plies: usize,
+    /// How many solved transposition-table entries (the heaviest) a
+    /// proof-number job hands back for workers with tables of their own
+    /// ([`JobResult::solved`]; 0: none).
+    pub share_solved: usize,
     /// Threads each worker puts on its job's question, sharing its
     /// transposition table (proof-number jobs; alpha-beta jobs run on one).
     pub threads: usize,
@@ -600,6 +630,58 @@ pub fn pn_config(config: WorkerConfig) -> PnConfig {
     }
 }
 
+/// The solved transposition-table entries that jobs handed back
+/// ([`JobResult::solved`]), each key once, in the order they came: what a
+/// pool of workers with tables of their own sends out, each worker loading
+/// the entries added since its last job.
+pub struct SolvedPool {
+    entries: Vec<PnEntry>,
+    keys: HashSet<u128>,
+    cap: usize,
+}
+
+impl Default for SolvedPool {
+    fn default() -> SolvedPool {
+        SolvedPool::with_cap(SolvedPool::MAX)
+    }
+}
+
+impl SolvedPool {
+    /// The most entries a pool keeps (about 200 MB with their keys' set):
+    /// later ones are not sent out.
+    pub const MAX: usize = 1 << 22;
+
+    /// An empty pool that keeps at most `cap` entries.
+    pub fn with_cap(cap: usize) -> SolvedPool {
+        SolvedPool {
+            entries: Vec::new(),
+            keys: HashSet::new(),
+            cap,
+        }
+    }
+
+    /// Adds the entries whose keys the pool does not hold yet, while it
+    /// holds fewer than its cap ([`SolvedPool::MAX`] by default).
+    pub fn add(&mut self, solved: &[PnEntry]) {
+        for e in solved {
+            if self.entries.len() >= self.cap {
+                return;
+            }
+            if self.keys.insert(e.key) {
+                self.entries.push(*e);
+            }
+        }
+    }
+
+    /// The entries added after the first `*sent` (a worker's count of
+    /// what it was sent), and `*sent` moved to the end.
+    pub fn take_since(&self, sent: &mut usize) -> Vec<PnEntry> {
+        let new = self.entries[(*sent).min(self.entries.len())..].to_vec();
+        *sent = self.entries.len();
+        new
+    }
+}
+
 /// Local threads, each with its own [`JobSolver`].
 pub struct ThreadWorkers {
     jobs: Vec<Sender<Option<Job>>>,
@@ -617,6 +699,10 @@ pub struct ThreadWorkers {
     handles: Vec<JoinHandle<()>>,
     /// The transposition table the workers share, if they share one.
     shared: Option<WorkerTt>,
+    /// With tables of their own and [`WorkerConfig::share_solved`]: what
+    /// the finished jobs solved, and how much of it each worker was sent.
+    solved: SolvedPool,
+    sent: Vec<usize>,
 }
 
 impl ThreadWorkers {
@@ -629,6 +715,15 @@ impl ThreadWorkers {
         tables: Option<Arc<Tablebase>>,
     ) -> Result<ThreadWorkers, SolveError> {
         let n = n.max(1);
+        // Workers sharing one table have nothing to send one another.
+        let config = WorkerConfig {
+            share_solved: if config.shared_tt {
+                0
+            } else {
+                config.share_solved
+            },
+            ..config
+        };
         let shared = if config.shared_tt {
             Some(WorkerTt::new(config, n)?)
         } else {
@@ -710,6 +805,8 @@ impl ThreadWorkers {
             running: vec![None; n],
             handles,
             shared,
+            solved: SolvedPool::default(),
+            sent: vec![0; n],
         })
     }
 
@@ -729,6 +826,10 @@ impl Workers for ThreadWorkers {
     fn start(&mut self, job: Job) -> Result<(), WorkerError> {
         let w = self.idle.pop().ok_or(WorkerError::NoIdle("worker"))?;
         self.running[w] = Some(job.id);
+        let mut job = job;
+        if self.shared.is_none() {
+            job.solved = self.solved.take_since(&mut self.sent[w]);
+        }
         // The worker is idle: its count stands still until the job starts.
         let (nodes, base) = &mut self.counters[w];
         *base = nodes.load(Ordering::Relaxed);
@@ -752,6 +853,12 @@ impl Workers for ThreadWorkers {
             }
             Err(RecvTimeoutError::Timeout) => Ok(None),
             Err(RecvTimeoutError::Disconnected) => Err(WorkerError::AllThreadsEnded),
+        }
+    }
+
+    fn share(&mut self, solved: &[PnEntry]) {
+        if self.shared.is_none() {
+            self.solved.add(solved);
         }
     }
 
@@ -791,6 +898,39 @@ impl Drop for ThreadWorkers {
     }
 }
 
+/// Jobs for tests of pools that send out solved entries: job `id` asks
+/// whether white wins one of two positions of the pawn game 6x6 two
+/// plies in (`which`: 0 from the first moves, 1 from the last), without
+/// a budget.
+#[cfg(test)]
+pub(crate) fn two_jobs() -> impl Fn(u64, usize) -> Job {
+    use crate::rules::{parse_position, Board, Rules};
+    let start = parse_position(
+        "pawngame",
+        Some(Board::new(6, 6).unwrap()),
+        Rules::default(),
+    )
+    .unwrap();
+    let ply = |p: &Position, last: bool| {
+        let moves = p.legal_moves();
+        let m = if last {
+            moves[moves.len() - 1]
+        } else {
+            moves[0]
+        };
+        p.play(m)
+    };
+    let pos = [false, true].map(|last| canonical(&ply(&ply(&start, last), last)));
+    move |id, which: usize| Job {
+        id,
+        pos: pos[which],
+        question: Question::Wins,
+        budget: 1 << 30,
+        warm: None,
+        solved: Vec::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -810,6 +950,7 @@ mod tests {
             nodes: 123_456,
             seconds: 1.25,
             known: Vec::new(),
+            solved: Vec::new(),
         };
         let pos = peasants_5x8();
         let child = canonical(&pos.play(pos.legal_moves()[2]));
@@ -893,6 +1034,85 @@ mod tests {
         assert!(JobResult::from_text(r.to_text().as_bytes(), other).is_none());
     }
 
+    /// A pool keeps each key once, in the order the entries came, hands
+    /// each worker what it has not had, and stops growing at its cap.
+    #[test]
+    fn a_solved_pool_sends_each_entry_once_to_each_worker() {
+        let e = |key: u128| PnEntry {
+            key,
+            phi: 0,
+            delta: u32::MAX,
+            work: key as u32,
+        };
+        let mut pool = SolvedPool::with_cap(100);
+        let (mut a, mut b) = (0, 0);
+        pool.add(&[e(2), e(4), e(2)]);
+        assert_eq!(pool.take_since(&mut a), vec![e(2), e(4)]);
+        pool.add(&[e(4), e(6)]);
+        assert_eq!(pool.take_since(&mut a), vec![e(6)]);
+        assert_eq!(pool.take_since(&mut a), vec![]);
+        assert_eq!(pool.take_since(&mut b), vec![e(2), e(4), e(6)]);
+        let many: Vec<PnEntry> = (0..110).map(|k| e(2 * k + 8)).collect();
+        pool.add(&many);
+        assert_eq!(pool.take_since(&mut b), many[..97].to_vec());
+        pool.add(&[e(1)]);
+        assert_eq!(pool.take_since(&mut a).len(), 97);
+    }
+
+    /// Local workers with tables of their own (`--separate-tables`):
+    /// what one proved and sent out answers the other's job on the same
+    /// question without search; without --share-solved it searches. (The
+    /// emulated workers' test is the same on a virtual clock.)
+    #[test]
+    fn local_workers_load_what_the_others_sent_out() {
+        for share in [0, 64] {
+            let config = WorkerConfig {
+                hash_mb: 1,
+                shared_tt: false,
+                method: Method::ProofNumber,
+                warm_entries: 0,
+                harvest_plies: 0,
+                share_solved: share,
+                threads: 1,
+            };
+            let job = two_jobs();
+            let mut w = ThreadWorkers::new(2, config, None).unwrap();
+            w.start(job(1, 0)).unwrap();
+            w.start(job(2, 1)).unwrap();
+            let mut done = [None, None];
+            while done.iter().any(Option::is_none) {
+                if let Some(r) = w.wait(Duration::from_millis(10)).unwrap() {
+                    assert!(r.solved.len() <= share, "{}", r.solved.len());
+                    w.share(&r.solved);
+                    let i = r.id as usize - 1;
+                    done[i] = Some(r);
+                }
+            }
+            // Job 1 ran on worker 0 and job 2 on worker 1; the next job
+            // goes to the worker that came back last and asks what the
+            // other one answered.
+            let other = match w.idle.last() {
+                Some(&1) => 0,
+                _ => 1,
+            };
+            let first = done[other].take().unwrap();
+            assert!(first.nodes > 0 && first.answer() != Answer::Open);
+            w.start(job(3, other)).unwrap();
+            let again = loop {
+                if let Some(r) = w.wait(Duration::from_millis(10)).unwrap() {
+                    break r;
+                }
+            };
+            assert_eq!(again.answer(), first.answer(), "sharing {share}");
+            assert_eq!(
+                again.nodes == 0,
+                share > 0,
+                "sharing {share}: {} nodes",
+                again.nodes
+            );
+        }
+    }
+
     #[test]
     fn local_workers_tell_how_far_their_running_jobs_are() {
         // Peasants' Chess 5x8 is far beyond a budget of 1 M nodes: the job
@@ -904,6 +1124,7 @@ mod tests {
             method: Method::AlphaBeta,
             warm_entries: 0,
             harvest_plies: 2,
+            share_solved: 0,
             threads: 1,
         };
         let mut workers = ThreadWorkers::new(1, config, None).unwrap();
@@ -916,6 +1137,7 @@ mod tests {
                 question: Question::Wins,
                 budget,
                 warm: None,
+                solved: Vec::new(),
             };
             workers.start(job).unwrap();
             let mut seen = Vec::new();
@@ -961,6 +1183,7 @@ mod tests {
                 method,
                 warm_entries: 0,
                 harvest_plies: 2,
+                share_solved: 0,
                 threads: 1,
             };
             let solver = JobSolver::new(config, None, None).unwrap();
@@ -972,6 +1195,7 @@ mod tests {
                     question,
                     budget,
                     warm: None,
+                    solved: Vec::new(),
                 };
                 let r = run_job(&solver, &never, &never, &job, &config);
                 assert_eq!(r.answer() == Answer::Open, budget < 1 << 40, "{method:?}");
@@ -995,6 +1219,7 @@ mod tests {
                     &job,
                     &WorkerConfig {
                         harvest_plies: 0,
+                        share_solved: 0,
                         threads: 1,
                         ..config
                     },
@@ -1023,6 +1248,7 @@ mod tests {
                 method,
                 warm_entries: 0,
                 harvest_plies: 0,
+                share_solved: 0,
                 threads: 1,
             };
             let solver = JobSolver::new(config, None, None).unwrap();
@@ -1064,6 +1290,7 @@ mod tests {
             method: Method::ProofNumber,
             warm_entries: 500,
             harvest_plies: 2,
+            share_solved: 0,
             threads: 1,
         };
         let job = |id, budget| Job {
@@ -1072,6 +1299,7 @@ mod tests {
             question: Question::Wins,
             budget,
             warm: None,
+            solved: Vec::new(),
         };
         let mut workers = ThreadWorkers::new(1, config, None).unwrap();
         let wait = |w: &mut ThreadWorkers| loop {

@@ -1230,6 +1230,21 @@ impl<'a> PnSolver<'a> {
     /// ([`PnSolver::load_entries`]) goes on from there instead of starting
     /// again (`examples/warm_rounds.rs` measures how much).
     pub fn heaviest(&self, max: usize) -> Vec<PnEntry> {
+        self.heaviest_where(max, |_| true)
+    }
+
+    /// The `max` solved entries of the transposition table (proven or
+    /// disproven) with the most work below them, largest first: the
+    /// proofs of this table that would save another table the most
+    /// search. A proof manager hands them to workers with tables of their
+    /// own (`prove --share-solved`), which load them
+    /// ([`PnSolver::load_entries`]) before their next job.
+    pub fn heaviest_solved(&self, max: usize) -> Vec<PnEntry> {
+        self.heaviest_where(max, Entry::solved)
+    }
+
+    /// [`PnSolver::heaviest`] among the entries `wanted` takes.
+    fn heaviest_where(&self, max: usize, wanted: impl Fn(&Entry) -> bool) -> Vec<PnEntry> {
         use std::cmp::Reverse;
         use std::collections::BinaryHeap;
         // The lightest kept so far on top, to be pushed out.
@@ -1238,7 +1253,7 @@ impl<'a> PnSolver<'a> {
             return Vec::new();
         }
         self.tt.0.for_each_bucket(|b| {
-            for e in b.iter().filter(|e| !e.is_empty()) {
+            for e in b.iter().filter(|e| !e.is_empty() && wanted(e)) {
                 let keep = e.keep();
                 if heap.len() == max {
                     if heap.peek().is_some_and(|Reverse(top)| top.0 >= keep) {

@@ -130,6 +130,7 @@ impl ProofRun {
             method: self.method,
             warm_entries: self.warm_entries,
             harvest_plies: self.harvest_plies,
+            share_solved: 0,
             threads: self.threads,
         };
         // Proof-number workers keep their warm starts in the directory.
@@ -274,6 +275,7 @@ pub fn result_of(id: u64, answer: Answer, cancelled: bool) -> prove::JobResult {
         nodes: u64::from(!cancelled),
         seconds: 0.0,
         known: Vec::new(),
+        solved: Vec::new(),
     }
 }
 

@@ -75,6 +75,9 @@ impl Manager {
             };
             if let Some(id) = self.logged_expansion(n) {
                 self.expand(n, id);
+                for q in QUESTIONS {
+                    self.hand_down_warm(n, q);
+                }
                 self.refresh();
                 continue;
             }
@@ -117,8 +120,30 @@ impl Manager {
             dep,
         ));
         self.expand(n, id);
+        self.hand_down_warm(n, q);
         self.refresh();
         true
+    }
+
+    /// Gives the warm start of pair (n, q), if it has one, to the pairs of
+    /// n's children that a job on it asks about (the other question, whose
+    /// attacker is the same side) and have none of their own: a worker
+    /// with a table of its own then starts a child's first job from the
+    /// top of the search that ran out on n, much of which lies below that
+    /// child, instead of from nothing. Its entries are keyed by position
+    /// and attacker, so those of other children only take room; proven
+    /// numbers among them are believed as the warm start's are.
+    fn hand_down_warm(&mut self, n: NodeId, q: Question) {
+        let Some(warm) = self.warm.get(&Pair::new(self.nodes[n as usize].key, q)) else {
+            return;
+        };
+        let warm = warm.clone();
+        for &(_, c) in self.nodes[n as usize].children.iter().flatten() {
+            let child = Pair::new(self.nodes[c as usize].key, q.other());
+            if !self.answers.contains_key(&child) {
+                self.warm.entry(child).or_insert_with(|| warm.clone());
+            }
+        }
     }
 
     /// What a line about pair (n, q) depends on: the pair's last `open`
@@ -159,6 +184,7 @@ impl Manager {
             question: q,
             budget,
             warm,
+            solved: Vec::new(),
         }
     }
 
@@ -226,6 +252,7 @@ impl Manager {
                         },
                     );
                     self.expand(n, r.id);
+                    self.hand_down_warm(n, q);
                 }
             }
         }
