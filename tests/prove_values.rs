@@ -496,6 +496,9 @@ fn emulated_run_gives_the_values_of_solve(share: &str) {
     // finish no sooner than an eighth of it.
     assert!(work >= j["nodes"].as_u64().unwrap(), "{e}");
     assert!(span > 0 && span * 8 >= work, "{e}");
+    // Sharing workers send out what they solved; the others nothing.
+    let sent = e["solved_sent"].as_u64().unwrap();
+    assert_eq!(sent > 0, share != "0", "{e}");
     let peak = e["peak_busy"].as_u64().unwrap();
     assert!((2..=8).contains(&peak), "{e}");
     every_line_true(&dir, pos.variant());

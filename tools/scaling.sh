@@ -26,7 +26,7 @@
 # e.g. "1x1 2x1 4x1 8x1 16x1 1x16 4x4" on 16 cores), EMULATE (emulated
 # worker counts for the prove benchmarks, default "16"; empty for none),
 # SHARE_SOLVED (the emulated proof-number workers' `--share-solved N`,
-# default 4096; 0: they send out nothing),
+# default 65536; 0: they send out nothing),
 # MACHINE (what the table says it ran on; default the CPU model and core
 # count), NO_SPREAD (non-empty: the `solve` benchmark also runs each
 # thread count with threads that ignore where the others are, the hidden
@@ -40,7 +40,7 @@ BIN=${PEASANT:-target/release/peasant}
 [ -x "$BIN" ] || cargo build --release --quiet
 CONFIGS=${CONFIGS:-1x1 2x1 1x2}
 EMULATE=${EMULATE-16}
-SHARE_SOLVED=${SHARE_SOLVED:-4096}
+SHARE_SOLVED=${SHARE_SOLVED:-65536}
 MACHINE=${MACHINE:-"$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(nproc) cores"}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT

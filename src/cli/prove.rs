@@ -412,6 +412,7 @@ fn print_run(m: &Manager, run: &RunSummary, json: bool) {
                 "busy": (e.busy() * 100.0).round() / 100.0,
                 "idle": (e.idle() * 1000.0).round() / 1000.0,
                 "peak_busy": e.peak,
+                "solved_sent": e.solved_sent,
             });
         }
         print_json(&j);
@@ -428,6 +429,9 @@ fn print_run(m: &Manager, run: &RunSummary, json: bool) {
             e.idle() * 100.0,
             e.peak
         );
+        if e.solved_sent > 0 {
+            println!("solved entries sent out with jobs: {}", e.solved_sent);
+        }
     }
 }
 

@@ -12,7 +12,10 @@
 //! cannot: the jobs a proof on `N` workers would really run, speculative
 //! and repeated work included. Time is counted in nodes (exact and
 //! repeatable); the speedup of `N` workers is the makespan of one emulated
-//! worker over theirs (`tools/prove_scaling.sh`).
+//! worker over theirs (`tools/prove_scaling.sh`). With `--share-solved`,
+//! a job takes with it the solved entries of the jobs that came back
+//! before it started on the virtual clock, as a rank gets them from rank
+//! 0 ([`Workers::share`]).
 //!
 //! One thing differs from a real cluster: the jobs run in the order they
 //! start, so a job's transposition table may hold the results of a job
@@ -40,6 +43,9 @@ pub struct Emulation {
     pub makespan: u64,
     /// How many workers ever had a job at the same time.
     pub peak: usize,
+    /// Solved entries sent out with jobs (`--share-solved`), all workers
+    /// together.
+    pub solved_sent: u64,
 }
 
 impl Emulation {
@@ -137,6 +143,7 @@ impl Workers for EmulatedWorkers {
         // of virtual time.
         let mut job = job;
         job.solved = self.shared.take_since(&mut self.loaded[w]);
+        self.measured.solved_sent += job.solved.len() as u64;
         let solver = self.solvers[w].as_ref().expect("made above");
         // The emulated run has no stop of its own: a cancel acts on the
         // virtual clock.
