@@ -18,6 +18,11 @@
 #                  first jobs growing to 40 M, 8 GiB of tables in all
 #   pawngame-b4a5  the 8x8 pawn game after 1.b4 a5, `prove --method ab`,
 #                  2 M-node jobs, 16 GiB of tables in all (minutes a run)
+#   peasants6x8-q  a question of the 6x8 proof (results/peasants-6x8): the
+#                  value after 1.d4 c5 (its "does white avoid losing?"
+#                  took a 1.35 G-node job there), `prove --method
+#                  pn`, 10 M-node first jobs growing to 160 M, 16 GiB of
+#                  tables in all (hours a run: for a machine with time)
 #   peasants4x8    Peasants' Chess 4x8, `prove --method pn`, 25,000-node
 #                  jobs: a seconds-long check that the script works
 #
@@ -75,6 +80,8 @@ for bench in "$@"; do
     peasants6x7) pos=(peasants --board 6x7); method=pn; hash=2048; kind=solve; flags=() ;;
     peasants5x8) pos=(peasants --board 5x8); method=pn; hash=8192; kind=prove
       flags=(--job-nodes 10000000 --max-job-nodes 40000000) ;;
+    peasants6x8-q) pos=('6/pppppp/pp1ppp/2p3/3P2/PPP1PP/PPPPPP/6 w -' --board 6x8); method=pn
+      hash=16384; kind=prove; flags=(--job-nodes 10000000 --max-job-nodes 160000000) ;;
     peasants4x8) pos=(peasants --board 4x8); method=pn; hash=512; kind=prove
       flags=(--job-nodes 25000 --max-job-nodes 1600000) ;;
     pawngame-b4a5) pos=('8/1ppppppp/8/p7/1P6/8/P1PPPPPP/8 w -'); method=ab; hash=16384; kind=prove
