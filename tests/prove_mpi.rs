@@ -74,13 +74,10 @@ fn mpi_prove_6x6(bin: &str, dir: &Path) -> Command {
     c
 }
 
-/// Runs [`mpi_prove_6x6`] to its end and checks its values are
-/// `expected` (`solve`'s); its JSON summary.
-fn mpi_values(bin: &str, dir: &Path, expected: &str) -> serde_json::Value {
-    let out = mpi_prove_6x6(bin, dir)
-        .args(["--method", "ab"])
-        .output()
-        .unwrap();
+/// Runs [`mpi_prove_6x6`] with `extra` flags to its end and checks its
+/// values are `expected` (`solve`'s); its JSON summary.
+fn mpi_values(bin: &str, dir: &Path, expected: &str, extra: &[&str]) -> serde_json::Value {
+    let out = mpi_prove_6x6(bin, dir).args(extra).output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -96,7 +93,7 @@ fn mpi_ranks_give_the_local_values(bin: &str) {
     let pos = position("pawngame", "6x6", true);
     let expected = solved_text(&pos);
     let dir = temp_dir("prove-mpi");
-    mpi_values(bin, &dir, &expected);
+    mpi_values(bin, &dir, &expected, &["--method", "ab"]);
     every_line_true(&dir, pos.variant());
 }
 
@@ -107,14 +104,8 @@ fn mpi_ranks_give_the_local_values(bin: &str) {
 fn mpi_ranks_that_send_out_solved_positions_give_the_values(bin: &str) {
     let pos = position("pawngame", "6x6", true);
     let dir = temp_dir("prove-mpi-share");
-    let mut c = mpi_prove_6x6(bin, &dir);
-    c.args(["--method", "pn", "--share-solved", "256"]);
-    let out = c.output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stdout}{stderr}");
-    let j = json_of(stdout.lines().find(|l| l.starts_with('{')).unwrap());
-    assert_eq!(json_values_text(&j), solved_text(&pos));
+    let share = ["--method", "pn", "--share-solved", "256"];
+    let j = mpi_values(bin, &dir, &solved_text(&pos), &share);
     assert!(j["jobs"].as_u64().unwrap() > 10, "{j}");
     every_line_true(&dir, pos.variant());
     let _ = std::fs::remove_dir_all(&dir);
@@ -129,21 +120,15 @@ fn mpi_ranks_that_send_out_solved_positions_give_the_values(bin: &str) {
 fn mpi_proof_number_ranks_hand_on_their_warm_starts(bin: &str) {
     let pos = position("pawngame", "6x6", true);
     let dir = temp_dir("prove-mpi-pn");
-    let mut c = mpi_prove_6x6(bin, &dir);
-    c.args([
+    let pn = [
         "--method",
         "pn",
         "--max-job-nodes",
         "2560",
         "--threads",
         "2",
-    ]);
-    let out = c.output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stdout}{stderr}");
-    let j = json_of(stdout.lines().find(|l| l.starts_with('{')).unwrap());
-    assert_eq!(json_values_text(&j), solved_text(&pos));
+    ];
+    mpi_values(bin, &dir, &solved_text(&pos), &pn);
     every_line_true(&dir, pos.variant());
     let log = read(&dir, pos.variant());
     assert!(
@@ -286,7 +271,7 @@ fn a_dead_mpi_worker_loses_only_its_jobs(bin: &str) {
     assert!(log.damaged.iter().all(|d| d.torn), "{:?}", log.damaged);
     let before = every_line_true(&dir, pos.variant());
     assert!(before > 0, "no answer logged before the death");
-    let j = mpi_values(bin, &dir, &expected);
+    let j = mpi_values(bin, &dir, &expected, &["--method", "ab"]);
     assert_eq!(j["complete"], true);
     every_line_true(&dir, pos.variant());
     let log = prove::read_logs(&[dir.path().to_path_buf()], Some(pos.variant())).unwrap();

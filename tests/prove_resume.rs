@@ -213,17 +213,14 @@ fn a_pair_settled_by_known_answers_below_its_open_job_resumes_settled() {
 /// A job that runs out and whose position is expanded hands its warm
 /// start down: each child's first job, asking the question whose attacker
 /// is the same side, starts from it (a worker with a table of its own then
-/// goes on from the top of the parent's search below that child); a
-/// second attempt on the parent's pair keeps its own.
+/// goes on from the top of the parent's search below that child); other
+/// jobs get none.
 #[test]
 fn an_expanded_position_hands_its_warm_start_to_its_childrens_jobs() {
     let pos = position("pawngame", "5x5", true);
     let config = ManagerConfig {
-        job_nodes: 100,
-        max_job_nodes: 100,
-        growth: 4,
-        workers: 1,
         all_moves: false,
+        ..expanding(100, 1)
     };
     let mut log = read(&temp_dir("prove-warm-down"), pos.variant());
     let mut m = Manager::new(pos, config, &log);

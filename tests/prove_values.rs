@@ -40,6 +40,16 @@ fn cases() -> Vec<(&'static str, Position)> {
     v
 }
 
+/// The first job budget of case `i` (named `name`): one of `big` for the
+/// 6x6 and 3x8 games, else of 20, 40 and 60 nodes, in turn.
+fn tiny_budget(name: &str, i: usize, big: [u64; 3]) -> u64 {
+    if name.contains("6x6") || name.contains("3x8") {
+        big[i % 3]
+    } else {
+        [20, 40, 60][i % 3]
+    }
+}
+
 #[test]
 fn all_moves_equal_solve_with_tiny_budgets_on_1_2_3_workers() {
     for (i, (name, pos)) in cases().into_iter().enumerate() {
@@ -47,11 +57,7 @@ fn all_moves_equal_solve_with_tiny_budgets_on_1_2_3_workers() {
         let workers = 1 + i % 3;
         // Tiny budgets (a 6x6 solve is some 300,000 nodes) force expansion
         // many plies deep.
-        let budget = if name.contains("6x6") || name.contains("3x8") {
-            [150, 300, 500][i % 3]
-        } else {
-            [20, 40, 60][i % 3]
-        };
+        let budget = tiny_budget(name, i, [150, 300, 500]);
         // Every other case lets an open job go on with bigger budgets
         // (continued on the same worker) before its position is expanded.
         let budgets = [budget, budget * [1, 64][i % 2]];
@@ -96,11 +102,7 @@ fn proof_number_workers_equal_solve() {
         let expected = solved_text(&pos);
         let workers = 1 + (i + 1) % 3;
         let threads = 1 + i % 2;
-        let budget = if name.contains("6x6") || name.contains("3x8") {
-            [200, 400, 800][i % 3]
-        } else {
-            [20, 40, 60][i % 3]
-        };
+        let budget = tiny_budget(name, i, [200, 400, 800]);
         let budgets = [budget, budget * [1, 16][i % 2]];
         let dir = temp_dir(&format!("prove-pn-{i}"));
         let (got, end, m) = ProofRun::new(budgets[0])
@@ -290,11 +292,7 @@ fn workers_that_send_out_solved_positions_equal_solve() {
     for (i, (name, pos)) in cases().into_iter().enumerate() {
         let expected = solved_text(&pos);
         let workers = 2 + i % 2;
-        let budget = if name.contains("6x6") || name.contains("3x8") {
-            [200, 400, 800][i % 3]
-        } else {
-            [20, 40, 60][i % 3]
-        };
+        let budget = tiny_budget(name, i, [200, 400, 800]);
         let mut nodes = 0;
         for lie in [false, true] {
             let dir = temp_dir(&format!("prove-share-{i}-{lie}"));

@@ -90,8 +90,6 @@ pub struct EmulatedWorkers {
     measured: Emulation,
     /// Solved entries the finished jobs handed back ([`Workers::share`]).
     shared: SolvedPool,
-    /// How many of `shared` each worker has been sent.
-    loaded: Vec<usize>,
 }
 
 impl EmulatedWorkers {
@@ -111,8 +109,7 @@ impl EmulatedWorkers {
                 workers: count,
                 ..Emulation::default()
             },
-            shared: SolvedPool::default(),
-            loaded: vec![0; count],
+            shared: SolvedPool::new(count),
         }
     }
 
@@ -141,8 +138,10 @@ impl Workers for EmulatedWorkers {
             .map_err(|e| WorkerError::Setup(e.to_string()))?;
         // What the other workers solved and sent out before this moment
         // of virtual time.
-        let mut job = job;
-        job.solved = self.shared.take_since(&mut self.loaded[w]);
+        let job = Job {
+            solved: self.shared.take_for(w),
+            ..job
+        };
         self.measured.solved_sent += job.solved.len() as u64;
         let solver = self.solvers[w].as_ref().expect("made above");
         // The emulated run has no stop of its own: a cancel acts on the
@@ -202,7 +201,6 @@ impl Workers for EmulatedWorkers {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::prove::log::Answer;
     use crate::rules::{parse_position, Board, Rules};
     use crate::solve::Question;
 
@@ -260,45 +258,9 @@ mod tests {
     /// searches.
     #[test]
     fn a_solved_position_sent_out_answers_another_workers_job() {
-        for share in [0, 64] {
-            let config = WorkerConfig {
-                hash_mb: 1,
-                shared_tt: false,
-                method: crate::solve::Method::ProofNumber,
-                warm_entries: 0,
-                harvest_plies: 0,
-                share_solved: share,
-                threads: 1,
-            };
-            let job = crate::prove::worker::two_jobs();
-            let mut w = EmulatedWorkers::new(2, config);
-            // Job 1 on worker 0, job 2 on worker 1; both come back.
-            w.start(job(1, 0)).unwrap();
-            w.start(job(2, 1)).unwrap();
-            let mut done = [None, None];
-            for _ in 0..2 {
-                let r = w.wait(Duration::ZERO).unwrap().unwrap();
-                assert!(r.solved.len() <= share, "{}", r.solved.len());
-                w.share(&r.solved);
-                let i = r.id as usize - 1;
-                done[i] = Some(r);
-            }
-            // The next job goes to the worker that came back last; it
-            // asks what the other one answered.
-            let other = match w.idle.last() {
-                Some(&1) => 0,
-                _ => 1,
-            };
-            let first = done[other].take().unwrap();
-            assert!(first.nodes > 0 && first.answer() != Answer::Open);
-            w.start(job(3, other)).unwrap();
-            let again = w.wait(Duration::ZERO).unwrap().unwrap();
-            assert_eq!(again.answer(), first.answer(), "sharing {share}");
-            if share > 0 {
-                assert_eq!(again.nodes, 0, "sharing {share}");
-            } else {
-                assert!(again.nodes > 0, "{} nodes", again.nodes);
-            }
-        }
+        crate::prove::worker::check_solved_entries_sent_out(
+            |config| EmulatedWorkers::new(2, config),
+            |w| w.idle.last().copied(),
+        );
     }
 }

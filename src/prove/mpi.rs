@@ -122,7 +122,6 @@ pub struct MpiWorkers {
     /// What finished jobs solved, and how much of it each rank was sent
     /// (by rank).
     solved: SolvedPool,
-    sent: Vec<usize>,
     /// Solved entries each rank sent before its result (by rank).
     arrived: Vec<Vec<PnEntry>>,
 }
@@ -137,10 +136,20 @@ impl MpiWorkers {
             running: HashMap::new(),
             ranks: (size - 1).max(0) as usize,
             variant: None,
-            solved: SolvedPool::default(),
-            sent: vec![0; size.max(1) as usize],
+            solved: SolvedPool::new(size.max(1) as usize),
             arrived: vec![Vec::new(); size.max(1) as usize],
         }
+    }
+
+    /// A message of `tag` from any worker rank, if one has come: its
+    /// bytes and its sender.
+    fn receive(&self, tag: i32) -> Option<(Vec<u8>, Rank)> {
+        let probed = self
+            .world
+            .any_process()
+            .immediate_matched_probe_with_tag(tag)?;
+        let (bytes, status) = probed.matched_receive_vec::<u8>();
+        Some((bytes, status.source_rank()))
     }
 }
 
@@ -167,7 +176,7 @@ impl Workers for MpiWorkers {
             job.budget
         );
         self.variant = Some(job.pos.variant());
-        let new = self.solved.take_since(&mut self.sent[rank as usize]);
+        let new = self.solved.take_for(rank as usize);
         if !new.is_empty() {
             let bytes = warm::encode_solved(job.pos.variant(), &new);
             self.world
@@ -207,24 +216,14 @@ impl Workers for MpiWorkers {
         let end = Instant::now() + timeout;
         loop {
             // Solved entries first: a rank sends them before its result.
-            while let Some(probed) = self
-                .world
-                .any_process()
-                .immediate_matched_probe_with_tag(TAG_SOLVED)
-            {
-                let (bytes, status) = probed.matched_receive_vec::<u8>();
-                let garbled = || WorkerError::GarbledResult(status.source_rank());
+            while let Some((bytes, rank)) = self.receive(TAG_SOLVED) {
+                let garbled = || WorkerError::GarbledResult(rank);
                 let variant = self.variant.ok_or_else(garbled)?;
                 let entries = warm::decode_solved(variant, &bytes).ok_or_else(garbled)?;
-                self.arrived[status.source_rank() as usize].extend(entries);
+                self.arrived[rank as usize].extend(entries);
             }
-            if let Some(probed) = self
-                .world
-                .any_process()
-                .immediate_matched_probe_with_tag(TAG_RESULT)
-            {
-                let (bytes, status) = probed.matched_receive_vec::<u8>();
-                let garbled = || WorkerError::GarbledResult(status.source_rank());
+            if let Some((bytes, rank)) = self.receive(TAG_RESULT) {
+                let garbled = || WorkerError::GarbledResult(rank);
                 let running = &self.running;
                 // The running job a result names (its first field).
                 let job_of = |text: &str| {
@@ -237,9 +236,9 @@ impl Workers for MpiWorkers {
                 let mut r = JobResult::from_text(text.as_bytes(), pos.variant())
                     .ok_or_else(garbled)?
                     .with_warm(warm);
-                r.solved = std::mem::take(&mut self.arrived[status.source_rank() as usize]);
+                r.solved = std::mem::take(&mut self.arrived[rank as usize]);
                 self.running.remove(&r.id);
-                self.idle.push(status.source_rank());
+                self.idle.push(rank);
                 return Ok(Some(r));
             }
             if Instant::now() >= end {

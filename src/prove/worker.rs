@@ -485,13 +485,12 @@ pub fn run_job(
     };
     let (known, solved) = match (&end, solver) {
         (JobEnd::Cancelled | JobEnd::Failed(_), _) => (Vec::new(), Vec::new()),
-        (_, JobSolver::ProofNumber(s)) => (
+        (_, solver) => (
             harvest(solver, &job.pos, job.question, config.harvest_plies),
-            s.heaviest_solved(config.share_solved),
-        ),
-        _ => (
-            harvest(solver, &job.pos, job.question, config.harvest_plies),
-            Vec::new(),
+            match solver {
+                JobSolver::ProofNumber(s) => s.heaviest_solved(config.share_solved),
+                JobSolver::AlphaBeta(_) => Vec::new(),
+            },
         ),
     };
     JobResult {
@@ -631,19 +630,16 @@ pub fn pn_config(config: WorkerConfig) -> PnConfig {
 }
 
 /// The solved transposition-table entries that jobs handed back
-/// ([`JobResult::solved`]), each key once, in the order they came: what a
-/// pool of workers with tables of their own sends out, each worker loading
-/// the entries added since its last job.
+/// ([`JobResult::solved`]), each key once, in the order they came, and
+/// how many of them each worker has been sent: what a pool of workers
+/// with tables of their own sends out, each worker loading the entries
+/// added since its last job.
 pub struct SolvedPool {
     entries: Vec<PnEntry>,
     keys: HashSet<u128>,
     cap: usize,
-}
-
-impl Default for SolvedPool {
-    fn default() -> SolvedPool {
-        SolvedPool::with_cap(SolvedPool::MAX)
-    }
+    /// By worker: how many of `entries` it has been sent.
+    sent: Vec<usize>,
 }
 
 impl SolvedPool {
@@ -651,12 +647,18 @@ impl SolvedPool {
     /// later ones are not sent out.
     pub const MAX: usize = 1 << 22;
 
-    /// An empty pool that keeps at most `cap` entries.
-    pub fn with_cap(cap: usize) -> SolvedPool {
+    /// An empty pool for `workers` workers (numbered from 0).
+    pub fn new(workers: usize) -> SolvedPool {
+        SolvedPool::with_cap(workers, SolvedPool::MAX)
+    }
+
+    /// [`SolvedPool::new`], keeping at most `cap` entries.
+    pub fn with_cap(workers: usize, cap: usize) -> SolvedPool {
         SolvedPool {
             entries: Vec::new(),
             keys: HashSet::new(),
             cap,
+            sent: vec![0; workers],
         }
     }
 
@@ -673,11 +675,10 @@ impl SolvedPool {
         }
     }
 
-    /// The entries added after the first `*sent` (a worker's count of
-    /// what it was sent), and `*sent` moved to the end.
-    pub fn take_since(&self, sent: &mut usize) -> Vec<PnEntry> {
-        let new = self.entries[(*sent).min(self.entries.len())..].to_vec();
-        *sent = self.entries.len();
+    /// The entries worker `w` has not been sent yet, now counted as sent.
+    pub fn take_for(&mut self, w: usize) -> Vec<PnEntry> {
+        let new = self.entries[self.sent[w]..].to_vec();
+        self.sent[w] = self.entries.len();
         new
     }
 }
@@ -700,9 +701,9 @@ pub struct ThreadWorkers {
     /// The transposition table the workers share, if they share one.
     shared: Option<WorkerTt>,
     /// With tables of their own and [`WorkerConfig::share_solved`]: what
-    /// the finished jobs solved, and how much of it each worker was sent.
+    /// the finished jobs solved (empty with a shared table, whose workers
+    /// hand back nothing).
     solved: SolvedPool,
-    sent: Vec<usize>,
 }
 
 impl ThreadWorkers {
@@ -805,8 +806,7 @@ impl ThreadWorkers {
             running: vec![None; n],
             handles,
             shared,
-            solved: SolvedPool::default(),
-            sent: vec![0; n],
+            solved: SolvedPool::new(n),
         })
     }
 
@@ -826,10 +826,10 @@ impl Workers for ThreadWorkers {
     fn start(&mut self, job: Job) -> Result<(), WorkerError> {
         let w = self.idle.pop().ok_or(WorkerError::NoIdle("worker"))?;
         self.running[w] = Some(job.id);
-        let mut job = job;
-        if self.shared.is_none() {
-            job.solved = self.solved.take_since(&mut self.sent[w]);
-        }
+        let job = Job {
+            solved: self.solved.take_for(w),
+            ..job
+        };
         // The worker is idle: its count stands still until the job starts.
         let (nodes, base) = &mut self.counters[w];
         *base = nodes.load(Ordering::Relaxed);
@@ -857,9 +857,7 @@ impl Workers for ThreadWorkers {
     }
 
     fn share(&mut self, solved: &[PnEntry]) {
-        if self.shared.is_none() {
-            self.solved.add(solved);
-        }
+        self.solved.add(solved);
     }
 
     fn interrupt(&mut self) -> bool {
@@ -898,12 +896,18 @@ impl Drop for ThreadWorkers {
     }
 }
 
-/// Jobs for tests of pools that send out solved entries: job `id` asks
-/// whether white wins one of two positions of the pawn game 6x6 two
-/// plies in (`which`: 0 from the first moves, 1 from the last), without
-/// a budget.
+/// What a pool of two proof-number workers with tables of their own
+/// (made by `make` from a configuration) does with solved entries sent
+/// out: each worker answers whether white wins one of two positions of
+/// the pawn game 6x6 two plies in (from the first moves and from the
+/// last); then the worker that came back last is asked what the other one
+/// answered. With `--share-solved` it answers without search; without,
+/// it searches. `last_idle` names the worker the pool's next job goes to.
 #[cfg(test)]
-pub(crate) fn two_jobs() -> impl Fn(u64, usize) -> Job {
+pub(crate) fn check_solved_entries_sent_out<W: Workers>(
+    make: impl Fn(WorkerConfig) -> W,
+    last_idle: impl Fn(&W) -> Option<usize>,
+) {
     use crate::rules::{parse_position, Board, Rules};
     let start = parse_position(
         "pawngame",
@@ -921,13 +925,57 @@ pub(crate) fn two_jobs() -> impl Fn(u64, usize) -> Job {
         p.play(m)
     };
     let pos = [false, true].map(|last| canonical(&ply(&ply(&start, last), last)));
-    move |id, which: usize| Job {
+    let job = |id, which: usize| Job {
         id,
         pos: pos[which],
         question: Question::Wins,
         budget: 1 << 30,
         warm: None,
         solved: Vec::new(),
+    };
+    let wait = |w: &mut W| loop {
+        if let Some(r) = w.wait(Duration::from_millis(10)).unwrap() {
+            break r;
+        }
+    };
+    for share in [0, 64] {
+        let mut w = make(WorkerConfig {
+            hash_mb: 1,
+            shared_tt: false,
+            method: Method::ProofNumber,
+            warm_entries: 0,
+            harvest_plies: 0,
+            share_solved: share,
+            threads: 1,
+        });
+        // Job 1 on worker 0, job 2 on worker 1; both come back.
+        w.start(job(1, 0)).unwrap();
+        w.start(job(2, 1)).unwrap();
+        let mut done = [None, None];
+        for _ in 0..2 {
+            let r = wait(&mut w);
+            assert!(r.solved.len() <= share, "{}", r.solved.len());
+            w.share(&r.solved);
+            let i = r.id as usize - 1;
+            done[i] = Some(r);
+        }
+        // The next job goes to the worker that came back last; it asks
+        // what the other one answered.
+        let other = match last_idle(&w) {
+            Some(1) => 0,
+            _ => 1,
+        };
+        let first = done[other].take().unwrap();
+        assert!(first.nodes > 0 && first.answer() != Answer::Open);
+        w.start(job(3, other)).unwrap();
+        let again = wait(&mut w);
+        assert_eq!(again.answer(), first.answer(), "sharing {share}");
+        assert_eq!(
+            again.nodes == 0,
+            share > 0,
+            "sharing {share}: {} nodes",
+            again.nodes
+        );
     }
 }
 
@@ -1044,73 +1092,30 @@ mod tests {
             delta: u32::MAX,
             work: key as u32,
         };
-        let mut pool = SolvedPool::with_cap(100);
-        let (mut a, mut b) = (0, 0);
+        let mut pool = SolvedPool::with_cap(2, 100);
+        let (a, b) = (0, 1);
         pool.add(&[e(2), e(4), e(2)]);
-        assert_eq!(pool.take_since(&mut a), vec![e(2), e(4)]);
+        assert_eq!(pool.take_for(a), vec![e(2), e(4)]);
         pool.add(&[e(4), e(6)]);
-        assert_eq!(pool.take_since(&mut a), vec![e(6)]);
-        assert_eq!(pool.take_since(&mut a), vec![]);
-        assert_eq!(pool.take_since(&mut b), vec![e(2), e(4), e(6)]);
+        assert_eq!(pool.take_for(a), vec![e(6)]);
+        assert_eq!(pool.take_for(a), vec![]);
+        assert_eq!(pool.take_for(b), vec![e(2), e(4), e(6)]);
         let many: Vec<PnEntry> = (0..110).map(|k| e(2 * k + 8)).collect();
         pool.add(&many);
-        assert_eq!(pool.take_since(&mut b), many[..97].to_vec());
+        assert_eq!(pool.take_for(b), many[..97].to_vec());
         pool.add(&[e(1)]);
-        assert_eq!(pool.take_since(&mut a).len(), 97);
+        assert_eq!(pool.take_for(a).len(), 97);
     }
 
     /// Local workers with tables of their own (`--separate-tables`):
     /// what one proved and sent out answers the other's job on the same
-    /// question without search; without --share-solved it searches. (The
-    /// emulated workers' test is the same on a virtual clock.)
+    /// question without search; without --share-solved it searches.
     #[test]
     fn local_workers_load_what_the_others_sent_out() {
-        for share in [0, 64] {
-            let config = WorkerConfig {
-                hash_mb: 1,
-                shared_tt: false,
-                method: Method::ProofNumber,
-                warm_entries: 0,
-                harvest_plies: 0,
-                share_solved: share,
-                threads: 1,
-            };
-            let job = two_jobs();
-            let mut w = ThreadWorkers::new(2, config, None).unwrap();
-            w.start(job(1, 0)).unwrap();
-            w.start(job(2, 1)).unwrap();
-            let mut done = [None, None];
-            while done.iter().any(Option::is_none) {
-                if let Some(r) = w.wait(Duration::from_millis(10)).unwrap() {
-                    assert!(r.solved.len() <= share, "{}", r.solved.len());
-                    w.share(&r.solved);
-                    let i = r.id as usize - 1;
-                    done[i] = Some(r);
-                }
-            }
-            // Job 1 ran on worker 0 and job 2 on worker 1; the next job
-            // goes to the worker that came back last and asks what the
-            // other one answered.
-            let other = match w.idle.last() {
-                Some(&1) => 0,
-                _ => 1,
-            };
-            let first = done[other].take().unwrap();
-            assert!(first.nodes > 0 && first.answer() != Answer::Open);
-            w.start(job(3, other)).unwrap();
-            let again = loop {
-                if let Some(r) = w.wait(Duration::from_millis(10)).unwrap() {
-                    break r;
-                }
-            };
-            assert_eq!(again.answer(), first.answer(), "sharing {share}");
-            assert_eq!(
-                again.nodes == 0,
-                share > 0,
-                "sharing {share}: {} nodes",
-                again.nodes
-            );
-        }
+        check_solved_entries_sent_out(
+            |config| ThreadWorkers::new(2, config, None).unwrap(),
+            |w| w.idle.last().copied(),
+        );
     }
 
     #[test]
