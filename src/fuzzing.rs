@@ -430,6 +430,7 @@ pub fn reference_log() -> &'static ReferenceLog {
             warm_entries: 0,
             harvest_plies: 2,
             share_solved: 0,
+            share_every: 0,
             threads: 1,
         };
         let mut workers = ThreadWorkers::new(1, config, None).expect("one worker");

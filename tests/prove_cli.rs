@@ -33,6 +33,15 @@ fn bad_input_is_one_line_and_status_2() {
         on_5x5(&["--share-solved", "64"]),
         on_5x5(&["--share-solved", "64", "--emulate", "4", "--method", "ab"]),
         on_5x5(&["--share-solved", "4194305", "--emulate", "4"]),
+        on_5x5(&["--share-every", "5000", "--emulate", "4"]),
+        on_5x5(&[
+            "--share-every",
+            "999",
+            "--share-solved",
+            "64",
+            "--emulate",
+            "4",
+        ]),
         on_5x5(&["--job-nodes", "100", "--max-job-nodes", "99"]),
         owned(&["prove"]),
     ] {

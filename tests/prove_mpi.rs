@@ -99,7 +99,8 @@ fn mpi_ranks_give_the_local_values(bin: &str) {
 
 /// Proof-number ranks that send out the solved positions of their tables
 /// (`--share-solved`: each finished job's, before its result, and rank 0
-/// sends each rank what it has not had before its next job) give solve's
+/// sends each rank what it has not had before its next job; with
+/// `--share-every`, also between the steps of a running job) give solve's
 /// values, and every logged answer is true.
 fn mpi_ranks_that_send_out_solved_positions_give_the_values(bin: &str) {
     let pos = position("pawngame", "6x6", true);
@@ -107,6 +108,16 @@ fn mpi_ranks_that_send_out_solved_positions_give_the_values(bin: &str) {
     let share = ["--method", "pn", "--share-solved", "256"];
     let j = mpi_values(bin, &dir, &solved_text(&pos), &share);
     assert!(j["jobs"].as_u64().unwrap() > 10, "{j}");
+    every_line_true(&dir, pos.variant());
+    let _ = std::fs::remove_dir_all(&dir);
+    // With --share-every, running jobs exchange them with rank 0 every
+    // 1,000 nodes (jobs of up to 8,000).
+    let every = [
+        &share[..],
+        &["--max-job-nodes", "8000", "--share-every", "1000"],
+    ]
+    .concat();
+    mpi_values(bin, &dir, &solved_text(&pos), &every);
     every_line_true(&dir, pos.variant());
     let _ = std::fs::remove_dir_all(&dir);
 }

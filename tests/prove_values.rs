@@ -281,8 +281,8 @@ impl Workers for SharingWorkers {
 }
 
 /// Proof-number workers with tables of their own that send out the
-/// solved positions of their tables (`--share-solved`) give `solve`'s
-/// values on every case, with tiny budgets that make them many jobs, and
+/// solved positions of their tables (`--share-solved`, and on every other
+/// case `--share-every` too) give `solve`'s values on every case, with tiny budgets that make them many jobs, and
 /// every logged answer is true. The mutant, a pool that sends out those
 /// positions turned round (a wrong "solved" notice), is caught: wrong
 /// values, contradictions or false lines.
@@ -303,6 +303,8 @@ fn workers_that_send_out_solved_positions_equal_solve() {
                 warm_entries: 1000,
                 harvest_plies: 2,
                 share_solved: 256,
+                // Every other case also exchanges between steps of a job.
+                share_every: [0, 100][i % 2],
                 threads: 1,
             };
             let mut pool = SharingWorkers {
@@ -432,6 +434,7 @@ fn answers_known_below_a_job_settle_positions_without_jobs() {
             warm_entries: 0,
             harvest_plies: 2,
             share_solved: 0,
+            share_every: 0,
             threads: 1,
         };
         let mut pool = LyingWorkers(ThreadWorkers::new(1, config, None).unwrap());
@@ -452,14 +455,16 @@ fn emulated_workers_give_the_values_of_solve() {
     // Eight emulated workers (tables of their own, a virtual clock), also
     // sending out what they solve: the proof's values are solve's, and
     // the report adds up.
-    for share in ["0", "64"] {
-        emulated_run_gives_the_values_of_solve(share);
+    // With --share-every, jobs also exchange what they solved between
+    // steps of their searches.
+    for (share, every) in [("0", "0"), ("64", "0"), ("64", "1000")] {
+        emulated_run_gives_the_values_of_solve(share, every);
     }
 }
 
-fn emulated_run_gives_the_values_of_solve(share: &str) {
+fn emulated_run_gives_the_values_of_solve(share: &str, every: &str) {
     let pos = position("pawngame", "6x6", true);
-    let dir = temp_dir(&format!("prove-emulate-{share}"));
+    let dir = temp_dir(&format!("prove-emulate-{share}-{every}"));
     let d = dir.to_str().unwrap();
     let (code, out, err) = run_cli(&[
         "--json",
@@ -478,6 +483,8 @@ fn emulated_run_gives_the_values_of_solve(share: &str) {
         "8",
         "--share-solved",
         share,
+        "--share-every",
+        every,
         "--quiet",
     ]);
     assert_eq!(code, 0, "{err}");

@@ -31,7 +31,8 @@
 # e.g. "1x1 2x1 4x1 8x1 16x1 1x16 4x4" on 16 cores), EMULATE (emulated
 # worker counts for the prove benchmarks, default "16"; empty for none),
 # SHARE_SOLVED (the emulated proof-number workers' `--share-solved N`,
-# default 65536; 0: they send out nothing),
+# default 65536; 0: they send out nothing), SHARE_EVERY (with it, their
+# `--share-every N`, default 250000; 0: between jobs only),
 # MACHINE (what the table says it ran on; default the CPU model and core
 # count), NO_SPREAD (non-empty: the `solve` benchmark also runs each
 # thread count with threads that ignore where the others are, the hidden
@@ -46,6 +47,7 @@ BIN=${PEASANT:-target/release/peasant}
 CONFIGS=${CONFIGS:-1x1 2x1 1x2}
 EMULATE=${EMULATE-16}
 SHARE_SOLVED=${SHARE_SOLVED:-65536}
+SHARE_EVERY=${SHARE_EVERY:-250000}
 MACHINE=${MACHINE:-"$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(nproc) cores"}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -133,6 +135,10 @@ for bench in "$@"; do
       if [ $method = pn ] && [ "$SHARE_SOLVED" != 0 ]; then
         share=(--share-solved "$SHARE_SOLVED")
         kind_text="emulated, --share-solved $SHARE_SOLVED"
+        if [ "$SHARE_EVERY" != 0 ]; then
+          share+=(--share-every "$SHARE_EVERY")
+          kind_text="$kind_text --share-every $SHARE_EVERY"
+        fi
       fi
       read -r _ work span value < <(measure "$BIN" prove "${pos[@]}" --dir "$TMP/dir" \
         --method $method --emulate "$n" --hash-mb $((hash / n > 16 ? hash / n : 16)) \

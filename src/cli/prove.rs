@@ -32,6 +32,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// The fewest nodes between two exchanges of `--share-every`: each one
+/// reads the worker's whole transposition table for its heaviest solved
+/// entries.
+const MIN_SHARE_EVERY: u64 = 1_000;
+
 /// `prove`'s flags. Exactly one mode is given (clap refuses any other
 /// combination, exit status 2): a position to prove, `--status`, `--check`,
 /// `--merge` or `--simulate`; with `--status` a position names which
@@ -149,6 +154,12 @@ pub struct ProveArgs {
     /// next job (28 bytes each; 0: none).
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub share_solved: usize,
+    /// With --share-solved: a worker also sends out its solved entries and
+    /// loads the ones the others sent every N nodes of a job, not only
+    /// between jobs (its search then goes on from the top of its table;
+    /// 0: between jobs only).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub share_every: u64,
     /// Print a line on stderr when a job whose budget is at least N nodes
     /// starts (its line of moves from the root and its question) and when
     /// it ends (its answer, nodes and seconds), so that whoever runs a
@@ -645,6 +656,10 @@ impl ProveArgs {
             "--share-solved is for workers with tables of their own (--emulate, --separate-tables, MPI ranks)"
         } else if self.share_solved as u64 > prove::MAX_WARM_ENTRIES {
             "--share-solved: at most 4194304 entries a job"
+        } else if self.share_every > 0 && self.share_solved == 0 {
+            "--share-every needs --share-solved (the entries to send out)"
+        } else if self.share_every > 0 && self.share_every < MIN_SHARE_EVERY {
+            "--share-every: at least 1000 nodes between exchanges"
         } else if self.table_file.is_none() {
             if self.emulate.is_some() && launched {
                 "--emulate runs in one process: start it without mpirun"
@@ -688,6 +703,7 @@ impl ProveArgs {
             warm_entries: self.warm_entries,
             harvest_plies: self.harvest_plies as usize,
             share_solved: self.share_solved,
+            share_every: self.share_every,
             threads: self.threads,
         };
         Ok(RunPlan {

@@ -177,6 +177,7 @@ pub fn check(log: &LogContents, options: CheckOptions) -> Result<CheckReport, So
                 warm_entries: 0,
                 harvest_plies: 0,
                 share_solved: 0,
+                share_every: 0,
                 threads: 1,
             }),
             None,

@@ -15,16 +15,18 @@
 //! worker over theirs (`tools/prove_scaling.sh`). With `--share-solved`,
 //! a job takes with it the solved entries of the jobs that came back
 //! before it started on the virtual clock, as a rank gets them from rank
-//! 0 ([`Workers::share`]).
+//! 0 ([`Workers::share`]); with `--share-every N` as well, a job runs in
+//! steps of N nodes, each at its own moment of virtual time, and between
+//! two steps its worker sends out its solved entries and loads those sent
+//! before that moment, as a rank does between the steps of its search.
 //!
-//! One thing differs from a real cluster: the jobs run in the order they
-//! start, so a job's transposition table may hold the results of a job
-//! started earlier on the same worker that has not finished in virtual time
-//! yet (never of another worker's). Its effect is small while jobs are
-//! short next to the proof.
+//! One thing differs from a real cluster: a step runs whole when it
+//! starts, so a job cancelled during a step leaves that step's work in its
+//! worker's table, which the worker's next job may find (never another
+//! worker's). Its effect is small while steps are short next to the proof.
 
 use crate::prove::worker::{
-    run_job, Job, JobEnd, JobResult, JobSolver, SolvedPool, WorkerConfig, WorkerError, Workers,
+    Job, JobResult, JobRun, JobSolver, SolvedPool, WorkerConfig, WorkerError, Workers,
 };
 use crate::solve::{PnEntry, SolveError};
 use std::cmp::Reverse;
@@ -72,8 +74,12 @@ impl Emulation {
 struct Running {
     worker: usize,
     start: u64,
-    finish: u64,
-    result: JobResult,
+    /// The moment of its next step, or of its end once `result` is set.
+    next: u64,
+    /// The job under way (until its last step).
+    run: Option<JobRun>,
+    /// Its result, after its last step or a cancel.
+    result: Option<JobResult>,
 }
 
 /// `count` workers on a virtual clock (see the module's text).
@@ -83,8 +89,8 @@ pub struct EmulatedWorkers {
     idle: Vec<usize>,
     clock: u64,
     running: HashMap<u64, Running>,
-    /// (finish, job id) of every running job; stale entries (a cancelled
-    /// job's old finish) are skipped.
+    /// (moment, job id) of every running job's next step or end; stale
+    /// entries (a cancelled job's old moment) are skipped.
     queue: BinaryHeap<Reverse<(u64, u64)>>,
     stop: AtomicBool,
     measured: Emulation,
@@ -118,6 +124,45 @@ impl EmulatedWorkers {
         self.measured
     }
 
+    /// Runs the next step of job `id` at moment `at` of virtual time
+    /// (every result that came back before it has been shared): after its
+    /// first step its worker loads the entries sent out since, and one
+    /// that steps on sends out its own.
+    fn step(&mut self, id: u64, at: u64) {
+        let r = self.running.get_mut(&id).expect("a running job");
+        let w = r.worker;
+        let solver = self.solvers[w].as_ref().expect("a worker with a job");
+        let run = r.run.as_mut().expect("a job under way");
+        if run.nodes() > 0 {
+            // Not its first step: what the others sent out meanwhile.
+            if let JobSolver::ProofNumber(s) = solver {
+                let new = self.shared.take_for(w);
+                self.measured.solved_sent += new.len() as u64;
+                s.load_entries(&new);
+            }
+        }
+        // The emulated run has no stop of its own: a cancel acts on the
+        // virtual clock.
+        let never = AtomicBool::new(false);
+        let before = run.nodes();
+        let end = run.step(solver, &self.stop, &never, self.config.slice());
+        let next = at + (run.nodes() - before).max(1);
+        r.next = next;
+        match end {
+            Some(end) => {
+                let run = r.run.take().expect("a job under way");
+                r.result = Some(run.end(solver, end, &self.config));
+            }
+            None => {
+                if let JobSolver::ProofNumber(s) = solver {
+                    self.shared
+                        .add(&s.take_recent_solved(self.config.share_solved));
+                }
+            }
+        }
+        self.queue.push(Reverse((next, id)));
+    }
+
     /// Makes worker `w`'s solver if it has none yet.
     fn solver(&mut self, w: usize) -> Result<(), SolveError> {
         if self.solvers[w].is_none() {
@@ -144,19 +189,16 @@ impl Workers for EmulatedWorkers {
         };
         self.measured.solved_sent += job.solved.len() as u64;
         let solver = self.solvers[w].as_ref().expect("made above");
-        // The emulated run has no stop of its own: a cancel acts on the
-        // virtual clock.
-        let never = AtomicBool::new(false);
-        let result = run_job(solver, &self.stop, &never, &job, &self.config);
-        let finish = self.clock + result.nodes.max(1);
-        self.queue.push(Reverse((finish, job.id)));
+        let run = JobRun::begin(solver, &job, &self.config);
+        self.queue.push(Reverse((self.clock, job.id)));
         self.running.insert(
             job.id,
             Running {
                 worker: w,
                 start: self.clock,
-                finish,
-                result,
+                next: self.clock,
+                run: Some(run),
+                result: None,
             },
         );
         self.measured.peak = self.measured.peak.max(self.running.len());
@@ -173,26 +215,31 @@ impl Workers for EmulatedWorkers {
         // Stopped now: the worker is free at the current virtual time and
         // the job's answer is not used.
         if let Some(r) = self.running.get_mut(&id) {
-            if r.finish > self.clock {
-                r.finish = self.clock;
-                r.result.end = JobEnd::Cancelled;
+            if r.next > self.clock || r.run.is_some() {
+                r.next = self.clock;
+                r.run = None;
+                r.result = Some(JobResult::cancelled(id, self.clock - r.start));
                 self.queue.push(Reverse((self.clock, id)));
             }
         }
     }
 
     fn wait(&mut self, _timeout: Duration) -> Result<Option<JobResult>, WorkerError> {
-        while let Some(Reverse((finish, id))) = self.queue.pop() {
-            let current = self.running.get(&id).is_some_and(|r| r.finish == finish);
+        while let Some(Reverse((at, id))) = self.queue.pop() {
+            let current = self.running.get(&id).is_some_and(|r| r.next == at);
             if !current {
                 continue;
             }
+            if self.running[&id].result.is_none() {
+                self.step(id, at);
+                continue;
+            }
             let r = self.running.remove(&id).expect("checked above");
-            self.clock = finish;
-            self.measured.work += finish - r.start;
+            self.clock = at;
+            self.measured.work += at - r.start;
             self.measured.makespan = self.clock;
             self.idle.push(r.worker);
-            return Ok(Some(r.result));
+            return Ok(Some(r.result.expect("checked above")));
         }
         Ok(None)
     }
@@ -201,6 +248,8 @@ impl Workers for EmulatedWorkers {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::prove::log::Answer;
+    use crate::prove::worker::JobEnd;
     use crate::rules::{parse_position, Board, Rules};
     use crate::solve::Question;
 
@@ -219,6 +268,7 @@ mod tests {
             warm_entries: 0,
             harvest_plies: 2,
             share_solved: 0,
+            share_every: 0,
             threads: 1,
         };
         let mut w = EmulatedWorkers::new(3, config);
@@ -251,6 +301,65 @@ mod tests {
         // Work: job 2 whole, job 1 up to t, job 3 whole.
         assert_eq!(e.work, first.nodes + t + third.nodes);
         assert_eq!(e.makespan, third.nodes);
+    }
+
+    /// With --share-every, a running job loads what another worker's job
+    /// solved while it ran: "does white win the pawn game 6x6?" (no: every
+    /// move must be refuted) beside a job on the refutation of the move
+    /// its search tries last takes fewer nodes for the same answer, and
+    /// without --share-every (or --share-solved) exactly as many as alone.
+    #[test]
+    fn a_running_job_loads_what_another_solved_meanwhile() {
+        use crate::rules::canonical;
+        use crate::solve::order::{attacked_squares, pn_order};
+        let start = parse_position(
+            "pawngame",
+            Some(Board::new(6, 6).unwrap()),
+            Rules::default(),
+        )
+        .unwrap();
+        let mut moves = start.legal_moves();
+        pn_order(&start, moves.as_mut_slice(), attacked_squares(&start));
+        let last = canonical(&start.play(moves[moves.len() - 1]));
+        let run = |share_solved, share_every| {
+            let config = WorkerConfig {
+                hash_mb: 1,
+                shared_tt: false,
+                method: crate::solve::Method::ProofNumber,
+                warm_entries: 0,
+                harvest_plies: 0,
+                share_solved,
+                share_every,
+                threads: 1,
+            };
+            let mut w = EmulatedWorkers::new(2, config);
+            let job = |id, pos, question| Job {
+                id,
+                pos,
+                question,
+                budget: 1 << 30,
+                warm: None,
+                solved: Vec::new(),
+            };
+            w.start(job(1, canonical(&start), Question::Wins)).unwrap();
+            w.start(job(2, last, Question::AvoidsLoss)).unwrap();
+            let mut whole = None;
+            while let Some(r) = w.wait(Duration::ZERO).unwrap() {
+                w.share(&r.solved);
+                if r.id == 1 {
+                    whole = Some(r);
+                }
+            }
+            let whole = whole.unwrap();
+            assert_eq!(whole.answer(), Answer::No, "{share_solved} {share_every}");
+            (whole.nodes, w.emulation().solved_sent)
+        };
+        let (alone, _) = run(0, 0);
+        assert_eq!(run(64, 0).0, alone);
+        assert_eq!(run(0, 500), (alone, 0));
+        let (helped, sent) = run(64, 500);
+        assert!(sent > 0);
+        assert!(helped < alone, "{helped} nodes, alone {alone}");
     }
 
     /// With --share-solved, what one worker proved answers another's job

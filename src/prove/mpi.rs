@@ -14,6 +14,10 @@
 //! solved entries of its finished job ([`TAG_SOLVED`]) before the result,
 //! and rank 0 sends each worker the ones it has not had yet
 //! ([`TAG_SHARE`]) before its next job, both in that checksummed form.
+//! With `--share-every` as well, a rank's job stops every that many nodes
+//! to send what it solved so far ([`TAG_EXCHANGE`]), and rank 0 answers
+//! at once with the entries new to that rank ([`TAG_SHARE`]), which the
+//! job loads before it goes on.
 //! A worker runs its job on a second thread and
 //! keeps listening, so a cancel stops a job made unnecessary; only the
 //! main thread calls MPI.
@@ -22,7 +26,7 @@ use crate::prove::log::{parse_variant_tag, variant_tag};
 use crate::prove::pair::Pair;
 use crate::prove::warm;
 use crate::prove::worker::{
-    run_job, Job, JobResult, JobSolver, SolvedPool, WorkerConfig, WorkerError, Workers,
+    run_job_exchanging, Job, JobResult, JobSolver, SolvedPool, WorkerConfig, WorkerError, Workers,
 };
 use crate::rules::{position_key, Position, Variant};
 use crate::solve::{PnEntry, Question};
@@ -53,6 +57,10 @@ pub const TAG_SHARE: i32 = 6;
 /// ([`JobResult::solved`]), from a worker rank to rank 0 before the job's
 /// result.
 pub const TAG_SOLVED: i32 = 7;
+/// Message tag: the solved entries of a running job between two steps of
+/// its search (`--share-every`), from a worker rank to rank 0, which
+/// answers with [`TAG_SHARE`] (possibly empty) at once.
+pub const TAG_EXCHANGE: i32 = 8;
 
 /// A message: `text`, and after a NUL byte the warm start of the pair
 /// (`pos`, `question`), if any.
@@ -222,6 +230,19 @@ impl Workers for MpiWorkers {
                 let entries = warm::decode_solved(variant, &bytes).ok_or_else(garbled)?;
                 self.arrived[rank as usize].extend(entries);
             }
+            // A running job's entries, answered at once with the ones
+            // new to its rank: the job waits for them.
+            while let Some((bytes, rank)) = self.receive(TAG_EXCHANGE) {
+                let garbled = || WorkerError::GarbledResult(rank);
+                let variant = self.variant.ok_or_else(garbled)?;
+                let entries = warm::decode_solved(variant, &bytes).ok_or_else(garbled)?;
+                self.solved.add(&entries);
+                let new = self.solved.take_for(rank as usize);
+                let bytes = warm::encode_solved(variant, &new);
+                self.world
+                    .process_at_rank(rank)
+                    .send_with_tag(&bytes[..], TAG_SHARE);
+            }
             if let Some((bytes, rank)) = self.receive(TAG_RESULT) {
                 let garbled = || WorkerError::GarbledResult(rank);
                 let running = &self.running;
@@ -329,11 +350,45 @@ pub fn worker_loop(
         stop.store(false, Ordering::SeqCst);
         let interrupted = AtomicBool::new(false);
         let mut quit = false;
+        let variant = job.pos.variant();
+        // Between the steps of the job (--share-every): the job thread
+        // hands its solved entries to this thread, which sends them to
+        // rank 0 and passes the answer back.
+        let (out_tx, out_rx) = std::sync::mpsc::channel::<Vec<PnEntry>>();
+        let (in_tx, in_rx) = std::sync::mpsc::channel::<Vec<PnEntry>>();
+        let mut exchange = move |s: &crate::solve::PnSolver| {
+            if out_tx
+                .send(s.take_recent_solved(config.share_solved))
+                .is_ok()
+            {
+                if let Ok(new) = in_rx.recv() {
+                    s.load_entries(&new);
+                }
+            }
+        };
+        let mut garbled = false;
         let result = std::thread::scope(|scope| {
-            let handle = scope.spawn(|| run_job(&solver, &stop, &interrupted, &job, &config));
+            let handle = scope.spawn(|| {
+                run_job_exchanging(&solver, &stop, &interrupted, &job, &config, &mut exchange)
+            });
             while !handle.is_finished() {
+                if let Ok(mine) = out_rx.try_recv() {
+                    let bytes = warm::encode_solved(variant, &mine);
+                    manager.send_with_tag(&bytes[..], TAG_EXCHANGE);
+                    continue;
+                }
                 if let Some(probed) = manager.immediate_matched_probe() {
                     let (bytes, status) = probed.matched_receive_vec::<u8>();
+                    if status.tag() == TAG_SHARE {
+                        // Rank 0's answer to this job's exchange.
+                        let new = warm::decode_solved(variant, &bytes).unwrap_or_else(|| {
+                            garbled = true;
+                            stop.store(true, Ordering::SeqCst);
+                            Vec::new()
+                        });
+                        let _ = in_tx.send(new);
+                        continue;
+                    }
                     let id = std::str::from_utf8(&bytes)
                         .ok()
                         .and_then(|s| s.parse().ok());
@@ -346,6 +401,9 @@ pub fn worker_loop(
                         TAG_QUIT => {
                             quit = true;
                             stop.store(true, Ordering::SeqCst);
+                            // A job waiting for an exchange's answer
+                            // goes on to its stop.
+                            let _ = in_tx.send(Vec::new());
                         }
                         _ => {}
                     }
@@ -357,6 +415,9 @@ pub fn worker_loop(
         });
         if quit {
             return Ok(());
+        }
+        if garbled {
+            return Err(WorkerError::GarbledJob);
         }
         if !result.solved.is_empty() {
             let bytes = warm::encode_solved(job.pos.variant(), &result.solved);

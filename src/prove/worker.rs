@@ -20,7 +20,7 @@ use crate::table::Tablebase;
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use thiserror::Error;
@@ -155,6 +155,19 @@ pub struct JobResult {
 }
 
 impl JobResult {
+    /// The result of job `id` cancelled after `nodes` nodes: nothing to
+    /// hand back.
+    pub fn cancelled(id: u64, nodes: u64) -> JobResult {
+        JobResult {
+            id,
+            end: JobEnd::Cancelled,
+            nodes,
+            seconds: 0.0,
+            known: Vec::new(),
+            solved: Vec::new(),
+        }
+    }
+
     /// The answer as the log writes it (see [`JobEnd::answer`]).
     pub fn answer(&self) -> Answer {
         self.end.answer()
@@ -444,62 +457,146 @@ pub fn run_job(
     job: &Job,
     config: &WorkerConfig,
 ) -> JobResult {
-    let start = Instant::now();
-    if let JobSolver::ProofNumber(s) = solver {
-        s.load_entries(&job.solved);
-        if let Some(warm) = &job.warm {
-            s.load_entries(warm);
+    run_job_exchanging(solver, stop, interrupted, job, config, &mut |_| {})
+}
+
+/// [`run_job`], which with [`WorkerConfig::share_every`] stops the search
+/// every that many nodes to call `exchange` (which sends out what the
+/// search solved since, [`PnSolver::take_recent_solved`], and loads what
+/// the other workers sent) and goes on.
+pub fn run_job_exchanging(
+    solver: &JobSolver,
+    stop: &AtomicBool,
+    interrupted: &AtomicBool,
+    job: &Job,
+    config: &WorkerConfig,
+    exchange: &mut dyn FnMut(&PnSolver),
+) -> JobResult {
+    let mut run = JobRun::begin(solver, job, config);
+    loop {
+        if let Some(end) = run.step(solver, stop, interrupted, config.slice()) {
+            return run.end(solver, end, config);
+        }
+        if let JobSolver::ProofNumber(s) = solver {
+            exchange(s);
         }
     }
-    let n0 = solver.nodes();
-    let warm = || match solver {
-        JobSolver::ProofNumber(s) if config.warm_entries > 0 => {
-            Some(s.heaviest(config.warm_entries))
-        }
-        _ => None,
-    };
-    let end = match solver.answer(&job.pos, job.question, Some(job.budget)) {
-        Ok(answer) => JobEnd::Answered {
-            answer,
-            best: answer
-                .then(|| witness(solver, &job.pos, job.question, job.budget))
-                .flatten(),
-        },
-        Err(SolveError::Stopped) if stop.load(Ordering::SeqCst) => {
-            if interrupted.load(Ordering::SeqCst) {
-                JobEnd::Interrupted { warm: None }
-            } else {
-                JobEnd::Cancelled
+}
+
+/// A job under way on a worker's solver, searched in steps
+/// ([`JobRun::step`]): what an emulated worker runs one step at a time on
+/// its virtual clock, and [`run_job_exchanging`] with exchanges between
+/// the steps. The search starts again from the job's position at each
+/// step; what it proved is in the table, so it goes back down at the cost
+/// of a path.
+pub struct JobRun {
+    job: Job,
+    start: Instant,
+    /// The solver's node count when the job began.
+    n0: u64,
+    /// Nodes the steps searched so far.
+    done: u64,
+}
+
+impl JobRun {
+    /// Begins `job` on `solver`: a proof-number solver loads the solved
+    /// entries sent with the job and its warm start, and with
+    /// [`WorkerConfig::share_every`] keeps what the job's search solves
+    /// for the exchanges ([`PnSolver::take_recent_solved`]).
+    pub fn begin(solver: &JobSolver, job: &Job, config: &WorkerConfig) -> JobRun {
+        if let JobSolver::ProofNumber(s) = solver {
+            s.record_solved(config.slice() < u64::MAX);
+            // What the last job solved after its last exchange joins the
+            // heaviest without being sent: its end sent the table's.
+            s.take_recent_solved(config.share_solved);
+            s.load_entries(&job.solved);
+            if let Some(warm) = &job.warm {
+                s.load_entries(warm);
             }
         }
-        Err(SolveError::Stopped) => JobEnd::Open { warm: None },
-        Err(e) => JobEnd::Failed(WorkerError::Search(e.to_string())),
-    };
-    let nodes = solver.nodes() - n0;
-    // The warm start is taken after the nodes are counted, as the harvest
-    // is: neither searches.
-    let end = match end {
-        JobEnd::Open { .. } => JobEnd::Open { warm: warm() },
-        JobEnd::Interrupted { .. } => JobEnd::Interrupted { warm: warm() },
-        end => end,
-    };
-    let (known, solved) = match (&end, solver) {
-        (JobEnd::Cancelled | JobEnd::Failed(_), _) => (Vec::new(), Vec::new()),
-        (_, solver) => (
-            harvest(solver, &job.pos, job.question, config.harvest_plies),
-            match solver {
-                JobSolver::ProofNumber(s) => s.heaviest_solved(config.share_solved),
-                JobSolver::AlphaBeta(_) => Vec::new(),
+        JobRun {
+            job: job.clone(),
+            start: Instant::now(),
+            n0: solver.nodes(),
+            done: 0,
+        }
+    }
+
+    /// Nodes searched so far.
+    pub fn nodes(&self) -> u64 {
+        self.done
+    }
+
+    /// Searches at most `nodes` more nodes (and no more than the job's
+    /// budget in all): how the job ended, or `None` if this step ran out
+    /// with budget left.
+    pub fn step(
+        &mut self,
+        solver: &JobSolver,
+        stop: &AtomicBool,
+        interrupted: &AtomicBool,
+        nodes: u64,
+    ) -> Option<JobEnd> {
+        let job = &self.job;
+        let left = job.budget.saturating_sub(self.done);
+        let before = solver.nodes();
+        let r = solver.answer(&job.pos, job.question, Some(left.min(nodes)));
+        self.done += solver.nodes() - before;
+        Some(match r {
+            Ok(answer) => JobEnd::Answered {
+                answer,
+                best: answer
+                    .then(|| witness(solver, &job.pos, job.question, job.budget))
+                    .flatten(),
             },
-        ),
-    };
-    JobResult {
-        id: job.id,
-        end,
-        nodes,
-        seconds: start.elapsed().as_secs_f64(),
-        known,
-        solved,
+            Err(SolveError::Stopped) if stop.load(Ordering::SeqCst) => {
+                if interrupted.load(Ordering::SeqCst) {
+                    JobEnd::Interrupted { warm: None }
+                } else {
+                    JobEnd::Cancelled
+                }
+            }
+            Err(SolveError::Stopped) if self.done < job.budget && nodes < left => return None,
+            Err(SolveError::Stopped) => JobEnd::Open { warm: None },
+            Err(e) => JobEnd::Failed(WorkerError::Search(e.to_string())),
+        })
+    }
+
+    /// The job's result, once [`JobRun::step`] has said how it ended.
+    pub fn end(self, solver: &JobSolver, end: JobEnd, config: &WorkerConfig) -> JobResult {
+        let job = &self.job;
+        let nodes = solver.nodes() - self.n0;
+        let warm = || match solver {
+            JobSolver::ProofNumber(s) if config.warm_entries > 0 => {
+                Some(s.heaviest(config.warm_entries))
+            }
+            _ => None,
+        };
+        // The warm start is taken after the nodes are counted, as the
+        // harvest is: neither searches.
+        let end = match end {
+            JobEnd::Open { .. } => JobEnd::Open { warm: warm() },
+            JobEnd::Interrupted { .. } => JobEnd::Interrupted { warm: warm() },
+            end => end,
+        };
+        let (known, solved) = match (&end, solver) {
+            (JobEnd::Cancelled | JobEnd::Failed(_), _) => (Vec::new(), Vec::new()),
+            (_, solver) => (
+                harvest(solver, &job.pos, job.question, config.harvest_plies),
+                match solver {
+                    JobSolver::ProofNumber(s) => s.heaviest_solved(config.share_solved),
+                    JobSolver::AlphaBeta(_) => Vec::new(),
+                },
+            ),
+        };
+        JobResult {
+            id: job.id,
+            end,
+            nodes,
+            seconds: self.start.elapsed().as_secs_f64(),
+            known,
+            solved,
+        }
     }
 }
 
@@ -600,9 +697,27 @@ pub struct WorkerConfig {
     /// proof-number job hands back for workers with tables of their own
     /// ([`JobResult::solved`]; 0: none).
     pub share_solved: usize,
+    /// With [`WorkerConfig::share_solved`]: every how many nodes of a job
+    /// its worker sends out its heaviest solved entries and loads those
+    /// the others sent meanwhile, instead of only between jobs (0: only
+    /// between jobs).
+    pub share_every: u64,
     /// Threads each worker puts on its job's question, sharing its
     /// transposition table (proof-number jobs; alpha-beta jobs run on one).
     pub threads: usize,
+}
+
+impl WorkerConfig {
+    /// The most nodes a job searches before its worker exchanges solved
+    /// entries ([`WorkerConfig::share_every`]; unbounded without, and for
+    /// alpha-beta jobs, which have none).
+    pub fn slice(&self) -> u64 {
+        if self.method == Method::ProofNumber && self.share_solved > 0 && self.share_every > 0 {
+            self.share_every
+        } else {
+            u64::MAX
+        }
+    }
 }
 
 /// The solver configuration of a worker.
@@ -701,9 +816,10 @@ pub struct ThreadWorkers {
     /// The transposition table the workers share, if they share one.
     shared: Option<WorkerTt>,
     /// With tables of their own and [`WorkerConfig::share_solved`]: what
-    /// the finished jobs solved (empty with a shared table, whose workers
-    /// hand back nothing).
-    solved: SolvedPool,
+    /// the finished jobs solved, and with [`WorkerConfig::share_every`]
+    /// what the running ones sent out (empty with a shared table, whose
+    /// workers hand back nothing).
+    solved: Arc<Mutex<SolvedPool>>,
 }
 
 impl ThreadWorkers {
@@ -736,6 +852,7 @@ impl ThreadWorkers {
         let interrupting = Arc::new(AtomicBool::new(false));
         let mut jobs = Vec::new();
         let mut handles = Vec::new();
+        let solved = Arc::new(Mutex::new(SolvedPool::new(n)));
         for w in 0..n {
             let (tx, rx) = channel::<Option<Job>>();
             jobs.push(tx);
@@ -745,6 +862,7 @@ impl ThreadWorkers {
             let quit = Arc::clone(&quit);
             let interrupting = Arc::clone(&interrupting);
             let shared = shared.clone();
+            let pool = Arc::clone(&solved);
             handles.push(std::thread::spawn(move || {
                 let made = JobSolver::new(config, tables.as_deref(), shared.as_ref());
                 let solver = match made {
@@ -763,7 +881,25 @@ impl ThreadWorkers {
                     if quit.load(Ordering::SeqCst) {
                         break;
                     }
-                    let r = run_job(&solver, &stop, &interrupting, &job, &config);
+                    // Between the steps of a job (--share-every): what it
+                    // solved so far goes out, what the others sent comes in.
+                    let mut exchange = |s: &PnSolver| {
+                        let mine = s.take_recent_solved(config.share_solved);
+                        let new = {
+                            let mut pool = pool.lock().expect("the solved pool");
+                            pool.add(&mine);
+                            pool.take_for(w)
+                        };
+                        s.load_entries(&new);
+                    };
+                    let r = run_job_exchanging(
+                        &solver,
+                        &stop,
+                        &interrupting,
+                        &job,
+                        &config,
+                        &mut exchange,
+                    );
                     if result_tx.send((w, r)).is_err() {
                         break;
                     }
@@ -806,7 +942,7 @@ impl ThreadWorkers {
             running: vec![None; n],
             handles,
             shared,
-            solved: SolvedPool::new(n),
+            solved,
         })
     }
 
@@ -827,7 +963,7 @@ impl Workers for ThreadWorkers {
         let w = self.idle.pop().ok_or(WorkerError::NoIdle("worker"))?;
         self.running[w] = Some(job.id);
         let job = Job {
-            solved: self.solved.take_for(w),
+            solved: self.solved.lock().expect("the solved pool").take_for(w),
             ..job
         };
         // The worker is idle: its count stands still until the job starts.
@@ -857,7 +993,7 @@ impl Workers for ThreadWorkers {
     }
 
     fn share(&mut self, solved: &[PnEntry]) {
-        self.solved.add(solved);
+        self.solved.lock().expect("the solved pool").add(solved);
     }
 
     fn interrupt(&mut self) -> bool {
@@ -946,6 +1082,7 @@ pub(crate) fn check_solved_entries_sent_out<W: Workers>(
             warm_entries: 0,
             harvest_plies: 0,
             share_solved: share,
+            share_every: 0,
             threads: 1,
         });
         // Job 1 on worker 0, job 2 on worker 1; both come back.
@@ -1130,6 +1267,7 @@ mod tests {
             warm_entries: 0,
             harvest_plies: 2,
             share_solved: 0,
+            share_every: 0,
             threads: 1,
         };
         let mut workers = ThreadWorkers::new(1, config, None).unwrap();
@@ -1189,6 +1327,7 @@ mod tests {
                 warm_entries: 0,
                 harvest_plies: 2,
                 share_solved: 0,
+                share_every: 0,
                 threads: 1,
             };
             let solver = JobSolver::new(config, None, None).unwrap();
@@ -1225,6 +1364,7 @@ mod tests {
                     &WorkerConfig {
                         harvest_plies: 0,
                         share_solved: 0,
+                        share_every: 0,
                         threads: 1,
                         ..config
                     },
@@ -1254,6 +1394,7 @@ mod tests {
                 warm_entries: 0,
                 harvest_plies: 0,
                 share_solved: 0,
+                share_every: 0,
                 threads: 1,
             };
             let solver = JobSolver::new(config, None, None).unwrap();
@@ -1286,6 +1427,67 @@ mod tests {
     /// unneeded comes back cancelled with neither to keep; one that runs
     /// out of budget is `open` with its warm start, heaviest entry first,
     /// which an empty transposition table takes in whole.
+    /// A job searched in steps (`--share-every`) exchanges between them,
+    /// keeps to its budget, and answers as the job searched at once.
+    #[test]
+    fn a_job_in_steps_exchanges_between_them_and_keeps_its_budget() {
+        use crate::rules::{parse_position, Board, Rules};
+        let config = |share_every| WorkerConfig {
+            hash_mb: 16,
+            shared_tt: false,
+            method: Method::ProofNumber,
+            warm_entries: 0,
+            harvest_plies: 0,
+            share_solved: 64,
+            share_every,
+            threads: 1,
+        };
+        let never = AtomicBool::new(false);
+        let job = |pos, budget| Job {
+            id: 1,
+            pos,
+            question: Question::Wins,
+            budget,
+            warm: None,
+            solved: Vec::new(),
+        };
+        let stepped = |job: &Job, every| {
+            let solver = JobSolver::new(config(every), None, None).unwrap();
+            let (mut exchanges, mut sent) = (0, 0);
+            let r = run_job_exchanging(&solver, &never, &never, job, &config(every), &mut |s| {
+                exchanges += 1;
+                // What the search solved since the last exchange, heaviest
+                // first; then nothing until it solves more.
+                let recent = s.take_recent_solved(64);
+                assert!(recent.len() <= 64);
+                assert!(recent.iter().all(|e| e.phi == 0 || e.delta == 0));
+                assert!(recent.windows(2).all(|w| w[0].work >= w[1].work));
+                assert!(s.take_recent_solved(64).is_empty());
+                sent += recent.len();
+            });
+            (r, exchanges, sent)
+        };
+        // Peasants' Chess 5x8 runs out of 20,000 nodes.
+        let (r, exchanges, sent) = stepped(&job(peasants_5x8(), 20_000), 3_000);
+        assert!(matches!(r.end, JobEnd::Open { .. }), "{r:?}");
+        assert!((5..=7).contains(&exchanges), "{exchanges}");
+        assert!(sent > 0);
+        assert!((20_000..24_000).contains(&r.nodes), "{}", r.nodes);
+        // The pawn game 6x6 (a draw): white does not win, in steps or not.
+        let pawngame = parse_position(
+            "pawngame",
+            Some(Board::new(6, 6).unwrap()),
+            Rules::default(),
+        );
+        let whole = job(canonical(&pawngame.unwrap()), u64::MAX);
+        let (at_once, none, _) = stepped(&whole, 0);
+        let (in_steps, exchanges, _) = stepped(&whole, 1_000);
+        assert_eq!(none, 0);
+        assert!(exchanges > 3, "{exchanges}");
+        assert_eq!(at_once.answer(), Answer::No);
+        assert_eq!(in_steps.answer(), Answer::No);
+    }
+
     #[test]
     fn stopped_proof_number_jobs_say_why_and_hand_on_their_search() {
         let pos = peasants_5x8();
@@ -1296,6 +1498,7 @@ mod tests {
             warm_entries: 500,
             harvest_plies: 2,
             share_solved: 0,
+            share_every: 0,
             threads: 1,
         };
         let job = |id, budget| Job {

@@ -43,7 +43,7 @@ use crate::solve::types::{Proven, Question, RootSolution, Solution, SolveError, 
 use crate::table::Tablebase;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering::Relaxed};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// A proof or disproof number; [`INF`] means the other number is 0.
 type Number = u32;
@@ -294,6 +294,9 @@ struct Worker<'t> {
     /// Plies below the question's root of the node being searched (for
     /// `solve --profile`).
     depth: usize,
+    /// Nodes this thread solved by search while the solver records them
+    /// ([`PnSolver::record_solved`]), until the next flush.
+    solved: Vec<PnEntry>,
 }
 
 impl Worker<'static> {
@@ -562,6 +565,13 @@ pub struct PnSolver<'a> {
     counters: Counters,
     /// [`PnSolver::root_numbers`], φ in the high half.
     root: AtomicU64,
+    /// Whether searched nodes that end solved are kept in `recent`.
+    recording: AtomicBool,
+    /// The nodes solved by search since [`PnSolver::take_recent_solved`].
+    recent: Mutex<Vec<PnEntry>>,
+    /// The heaviest nodes solved while recording, lightest on top (work,
+    /// key), as [`PnSolver::take_recent_solved`] last left them.
+    top: Mutex<std::collections::BinaryHeap<std::cmp::Reverse<(u32, u128)>>>,
 }
 
 impl<'a> PnSolver<'a> {
@@ -577,6 +587,9 @@ impl<'a> PnSolver<'a> {
             tt: Arc::new(TranspositionTable::new(config.search.hash_mb)?),
             counters: Counters::new(config.search.max_nodes),
             root: AtomicU64::new(0),
+            recording: AtomicBool::new(false),
+            recent: Mutex::new(Vec::new()),
+            top: Mutex::new(std::collections::BinaryHeap::new()),
         })
     }
 
@@ -595,6 +608,9 @@ impl<'a> PnSolver<'a> {
             tt: Arc::clone(&tt.0),
             counters: Counters::new(config.search.max_nodes),
             root: AtomicU64::new(0),
+            recording: AtomicBool::new(false),
+            recent: Mutex::new(Vec::new()),
+            top: Mutex::new(std::collections::BinaryHeap::new()),
         }
     }
 
@@ -629,6 +645,50 @@ impl<'a> PnSolver<'a> {
     fn flush(&self, w: &mut Worker) {
         self.counters.flush(&mut w.tally.stats);
         profile::flush();
+        if !w.solved.is_empty() {
+            let mut recent = self.recent.lock().expect("the recent entries");
+            recent.append(&mut w.solved);
+        }
+    }
+
+    /// From now on (`on`), keeps every node a search solves below its
+    /// root for [`PnSolver::take_recent_solved`], or no longer (and drops
+    /// what it kept).
+    pub fn record_solved(&self, on: bool) {
+        self.recording.store(on, Relaxed);
+        if !on {
+            self.recent.lock().expect("the recent entries").clear();
+            self.top.lock().expect("the heaviest solved").clear();
+        }
+    }
+
+    /// The nodes solved by search since the last call (while recording,
+    /// [`PnSolver::record_solved`]) that join the `max` heaviest solved
+    /// since recording began, largest first: what [`PnSolver::heaviest_solved`]
+    /// would add to its answer since the last call, found without reading
+    /// the whole table (the proof manager's `--share-every` exchanges).
+    /// The rest are forgotten.
+    pub fn take_recent_solved(&self, max: usize) -> Vec<PnEntry> {
+        use std::cmp::Reverse;
+        let recent = std::mem::take(&mut *self.recent.lock().expect("the recent entries"));
+        let mut top = self.top.lock().expect("the heaviest solved");
+        let mut joined = Vec::new();
+        for e in recent {
+            if top.len() < max {
+                top.push(Reverse((e.work, e.key)));
+            } else if top.peek().is_some_and(|Reverse(t)| (e.work, e.key) > *t) {
+                top.pop();
+                top.push(Reverse((e.work, e.key)));
+            } else {
+                continue;
+            }
+            joined.push(e);
+        }
+        // Those pushed out again by heavier ones since are not sent.
+        let lightest = top.peek().map(|Reverse(t)| *t);
+        joined.retain(|e| top.len() < max || lightest.is_some_and(|t| (e.work, e.key) >= t));
+        joined.sort_unstable_by(|a, b| b.work.cmp(&a.work).then(a.key.cmp(&b.key)));
+        joined
     }
 
     /// The value of `pos` known without search ([`known`]), win/draw/loss.
@@ -892,7 +952,16 @@ impl<'a> PnSolver<'a> {
             }
         }
         w.spare.push(children);
-        self.tt.store(key, phi, delta, w.tally.total - before);
+        let work = w.tally.total - before;
+        self.tt.store(key, phi, delta, work);
+        if (phi == 0 || delta == 0) && self.recording.load(Relaxed) {
+            w.solved.push(PnEntry {
+                key,
+                phi,
+                delta,
+                work: work.min(u32::MAX as u64) as u32,
+            });
+        }
         profile::end_with(class, End::Searched);
         Ok((phi, delta))
     }

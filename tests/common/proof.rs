@@ -131,6 +131,7 @@ impl ProofRun {
             warm_entries: self.warm_entries,
             harvest_plies: self.harvest_plies,
             share_solved: 0,
+            share_every: 0,
             threads: self.threads,
         };
         // Proof-number workers keep their warm starts in the directory.
