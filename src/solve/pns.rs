@@ -684,9 +684,11 @@ impl<'a> PnSolver<'a> {
             }
             joined.push(e);
         }
-        // Those pushed out again by heavier ones since are not sent.
-        let lightest = top.peek().map(|Reverse(t)| *t);
-        joined.retain(|e| top.len() < max || lightest.is_some_and(|t| (e.work, e.key) >= t));
+        // Those pushed out again by heavier ones since are not sent (all
+        // the others are at least the lightest kept).
+        if let Some(&Reverse(lightest)) = top.peek() {
+            joined.retain(|e| (e.work, e.key) >= lightest);
+        }
         joined.sort_unstable_by(|a, b| b.work.cmp(&a.work).then(a.key.cmp(&b.key)));
         joined
     }
@@ -1493,6 +1495,34 @@ impl<'a> PnSolver<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// While recording, a take hands out the nodes solved since that join
+    /// the heaviest `max` so far, heaviest first, and only those: with
+    /// the same searches, a take of 4 is the first 4 of a take of all; a
+    /// take with nothing solved since is empty; not recording, nothing.
+    #[test]
+    fn recent_solved_nodes_join_the_heaviest_once() {
+        use crate::rules::{parse_position, Board, Rules};
+        let pos = parse_position(
+            "pawngame",
+            Some(Board::new(5, 5).unwrap()),
+            Rules::default(),
+        )
+        .unwrap();
+        let solver = |record| {
+            let s = PnSolver::new(PnConfig::default(), None).unwrap();
+            s.record_solved(record);
+            s.answer(&pos, Question::Wins, None).unwrap();
+            s
+        };
+        let all = solver(true).take_recent_solved(usize::MAX);
+        assert!(all.len() > 4);
+        assert!(all.iter().all(|e| e.phi == 0 || e.delta == 0));
+        let four = solver(true);
+        assert_eq!(four.take_recent_solved(4), all[..4]);
+        assert!(four.take_recent_solved(4).is_empty());
+        assert!(solver(false).take_recent_solved(usize::MAX).is_empty());
+    }
 
     /// The child a thread of a team searches next: the smallest δ when no
     /// other thread is anywhere, the next one where others are in it
