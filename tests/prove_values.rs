@@ -504,6 +504,8 @@ fn emulated_run_gives_the_values_of_solve(share: &str, every: &str) {
     // Sharing workers send out what they solved; the others nothing.
     let sent = e["solved_sent"].as_u64().unwrap();
     assert_eq!(sent > 0, share != "0", "{e}");
+    // A proof this small never outgrows the pool's window.
+    assert_eq!(e["solved_missed"], 0, "{e}");
     let peak = e["peak_busy"].as_u64().unwrap();
     assert!((2..=8).contains(&peak), "{e}");
     every_line_true(&dir, pos.variant());

@@ -424,6 +424,7 @@ fn print_run(m: &Manager, run: &RunSummary, json: bool) {
                 "idle": (e.idle() * 1000.0).round() / 1000.0,
                 "peak_busy": e.peak,
                 "solved_sent": e.solved_sent,
+                "solved_missed": e.solved_missed,
             });
         }
         print_json(&j);
@@ -442,6 +443,12 @@ fn print_run(m: &Manager, run: &RunSummary, json: bool) {
         );
         if e.solved_sent > 0 {
             println!("solved entries sent out with jobs: {}", e.solved_sent);
+        }
+        if e.solved_missed > 0 {
+            println!(
+                "solved entries workers missed, forgotten by the pool first: {}",
+                e.solved_missed
+            );
         }
     }
 }

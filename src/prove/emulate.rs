@@ -48,6 +48,9 @@ pub struct Emulation {
     /// Solved entries sent out with jobs (`--share-solved`), all workers
     /// together.
     pub solved_sent: u64,
+    /// Solved entries a worker never had because the pool forgot them
+    /// before it loaded ([`SolvedPool::missed`]).
+    pub solved_missed: u64,
 }
 
 impl Emulation {
@@ -121,7 +124,10 @@ impl EmulatedWorkers {
 
     /// What the run so far measured.
     pub fn emulation(&self) -> Emulation {
-        self.measured
+        Emulation {
+            solved_missed: self.shared.missed(),
+            ..self.measured
+        }
     }
 
     /// Runs the next step of job `id` at moment `at` of virtual time

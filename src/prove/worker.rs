@@ -17,7 +17,7 @@ use crate::solve::{
     SolverConfig,
 };
 use crate::table::Tablebase;
-use std::collections::HashSet;
+use std::collections::{HashSet, VecDeque};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
@@ -748,18 +748,32 @@ pub fn pn_config(config: WorkerConfig) -> PnConfig {
 /// ([`JobResult::solved`]), each key once, in the order they came, and
 /// how many of them each worker has been sent: what a pool of workers
 /// with tables of their own sends out, each worker loading the entries
-/// added since its last job.
+/// added since it last loaded.
+///
+/// The pool is a window: past its cap it forgets its oldest entries,
+/// which every worker that keeps loading has had by then, so a long
+/// proof goes on sharing what it solves lately (a pool that stopped
+/// growing at its cap would send nothing new for the rest of the run).
+/// A worker that has not loaded for longer than the window misses what
+/// fell out of it.
 pub struct SolvedPool {
-    entries: Vec<PnEntry>,
+    entries: VecDeque<PnEntry>,
+    /// The number of entries the pool has forgotten: `entries[0]` is the
+    /// pool's entry number `forgotten`.
+    forgotten: usize,
     keys: HashSet<u128>,
     cap: usize,
-    /// By worker: how many of `entries` it has been sent.
+    /// By worker: how many of the pool's entries, forgotten ones
+    /// included, it has been sent or has missed.
     sent: Vec<usize>,
+    /// Entries forgotten before a worker was sent them, counted once
+    /// for each worker that missed them.
+    missed: u64,
 }
 
 impl SolvedPool {
     /// The most entries a pool keeps (about 200 MB with their keys' set):
-    /// later ones are not sent out.
+    /// past it the oldest are forgotten.
     pub const MAX: usize = 1 << 22;
 
     /// An empty pool for `workers` workers (numbered from 0).
@@ -770,31 +784,45 @@ impl SolvedPool {
     /// [`SolvedPool::new`], keeping at most `cap` entries.
     pub fn with_cap(workers: usize, cap: usize) -> SolvedPool {
         SolvedPool {
-            entries: Vec::new(),
+            entries: VecDeque::new(),
+            forgotten: 0,
             keys: HashSet::new(),
-            cap,
+            cap: cap.max(1),
             sent: vec![0; workers],
+            missed: 0,
         }
     }
 
-    /// Adds the entries whose keys the pool does not hold yet, while it
-    /// holds fewer than its cap ([`SolvedPool::MAX`] by default).
+    /// Adds the entries whose keys the pool does not hold, forgetting
+    /// its oldest past its cap ([`SolvedPool::MAX`] by default).
     pub fn add(&mut self, solved: &[PnEntry]) {
         for e in solved {
-            if self.entries.len() >= self.cap {
-                return;
+            if !self.keys.insert(e.key) {
+                continue;
             }
-            if self.keys.insert(e.key) {
-                self.entries.push(*e);
+            if self.entries.len() == self.cap {
+                let old = self.entries.pop_front().expect("a full pool");
+                self.keys.remove(&old.key);
+                self.forgotten += 1;
             }
+            self.entries.push_back(*e);
         }
     }
 
-    /// The entries worker `w` has not been sent yet, now counted as sent.
+    /// The entries worker `w` has not been sent yet and the pool still
+    /// holds, now counted as sent.
     pub fn take_for(&mut self, w: usize) -> Vec<PnEntry> {
-        let new = self.entries[self.sent[w]..].to_vec();
-        self.sent[w] = self.entries.len();
-        new
+        self.missed += self.forgotten.saturating_sub(self.sent[w]) as u64;
+        let from = self.sent[w].max(self.forgotten) - self.forgotten;
+        self.sent[w] = self.forgotten + self.entries.len();
+        self.entries.range(from..).copied().collect()
+    }
+
+    /// How many entries workers missed because the pool forgot them
+    /// before they loaded (an entry once for each worker that missed
+    /// it): nonzero when the window is short for the workers' pace.
+    pub fn missed(&self) -> u64 {
+        self.missed
     }
 }
 
@@ -1220,7 +1248,9 @@ mod tests {
     }
 
     /// A pool keeps each key once, in the order the entries came, hands
-    /// each worker what it has not had, and stops growing at its cap.
+    /// each worker what it has not had, and past its cap forgets its
+    /// oldest entries, so new ones still travel; a worker that loads late
+    /// misses only what was forgotten, and the pool counts it.
     #[test]
     fn a_solved_pool_sends_each_entry_once_to_each_worker() {
         let e = |key: u128| PnEntry {
@@ -1237,11 +1267,25 @@ mod tests {
         assert_eq!(pool.take_for(a), vec![e(6)]);
         assert_eq!(pool.take_for(a), vec![]);
         assert_eq!(pool.take_for(b), vec![e(2), e(4), e(6)]);
+        assert_eq!(pool.missed(), 0);
+        // 110 more: the pool forgets 2, 4, 6 and the first 10 of them,
+        // which neither worker has had.
         let many: Vec<PnEntry> = (0..110).map(|k| e(2 * k + 8)).collect();
         pool.add(&many);
-        assert_eq!(pool.take_for(b), many[..97].to_vec());
+        assert_eq!(pool.take_for(b), many[10..].to_vec());
+        assert_eq!(pool.missed(), 10);
         pool.add(&[e(1)]);
-        assert_eq!(pool.take_for(a).len(), 97);
+        assert_eq!(pool.take_for(b), vec![e(1)]);
+        let mut late = many[11..].to_vec();
+        late.push(e(1));
+        assert_eq!(pool.take_for(a), late);
+        assert_eq!(pool.missed(), 21);
+        // A forgotten key is a new entry when it comes again; a held
+        // one is not.
+        pool.add(&[e(2), e(1)]);
+        assert_eq!(pool.take_for(a), vec![e(2)]);
+        assert_eq!(pool.take_for(b), vec![e(2)]);
+        assert_eq!(pool.missed(), 21);
     }
 
     /// Local workers with tables of their own (`--separate-tables`):
