@@ -515,7 +515,17 @@ impl JobRun {
             }
         }
         JobRun {
-            job: job.clone(),
+            // Without the entries just loaded: a running job need not
+            // hold a copy of them (up to the pool's window each, which
+            // for hundreds of emulated workers was gigabytes).
+            job: Job {
+                id: job.id,
+                pos: job.pos,
+                question: job.question,
+                budget: job.budget,
+                warm: None,
+                solved: Vec::new(),
+            },
             start: Instant::now(),
             n0: solver.nodes(),
             done: 0,
@@ -1473,6 +1483,43 @@ mod tests {
     /// which an empty transposition table takes in whole.
     /// A job searched in steps (`--share-every`) exchanges between them,
     /// keeps to its budget, and answers as the job searched at once.
+    /// A running job keeps what it asks, not a copy of the entries it
+    /// loaded when it began (up to the pool's window each).
+    #[test]
+    fn a_running_job_holds_no_copy_of_what_it_loaded() {
+        let config = WorkerConfig {
+            hash_mb: 16,
+            shared_tt: false,
+            method: Method::ProofNumber,
+            warm_entries: 0,
+            harvest_plies: 0,
+            share_solved: 64,
+            share_every: 1_000,
+            threads: 1,
+        };
+        let solver = JobSolver::new(config, None, None).unwrap();
+        let entry = |key: u128| PnEntry {
+            key,
+            phi: 0,
+            delta: u32::MAX,
+            work: 9,
+        };
+        let job = Job {
+            id: 7,
+            pos: peasants_5x8(),
+            question: Question::AvoidsLoss,
+            budget: 5_000,
+            warm: Some(vec![entry(10), entry(12)].into()),
+            solved: (0..1000).map(|k| entry(2 * k + 20)).collect(),
+        };
+        let run = JobRun::begin(&solver, &job, &config);
+        assert!(run.job.solved.is_empty() && run.job.warm.is_none());
+        assert_eq!(
+            (run.job.id, run.job.pos, run.job.question, run.job.budget),
+            (7, job.pos, Question::AvoidsLoss, 5_000)
+        );
+    }
+
     #[test]
     fn a_job_in_steps_exchanges_between_them_and_keeps_its_budget() {
         use crate::rules::{parse_position, Board, Rules};
