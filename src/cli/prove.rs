@@ -33,8 +33,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The fewest nodes between two exchanges of `--share-every`: each one
-/// reads the worker's whole transposition table for its heaviest solved
-/// entries.
+/// sends a message (an MPI rank waits for rank 0's answer) and starts
+/// the job's search again from its position.
 const MIN_SHARE_EVERY: u64 = 1_000;
 
 /// `prove`'s flags. Exactly one mode is given (clap refuses any other

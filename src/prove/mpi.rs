@@ -236,8 +236,7 @@ impl Workers for MpiWorkers {
                 let garbled = || WorkerError::GarbledResult(rank);
                 let variant = self.variant.ok_or_else(garbled)?;
                 let entries = warm::decode_solved(variant, &bytes).ok_or_else(garbled)?;
-                self.solved.add(&entries);
-                let new = self.solved.take_for(rank as usize);
+                let new = self.solved.exchange(rank as usize, &entries);
                 let bytes = warm::encode_solved(variant, &new);
                 self.world
                     .process_at_rank(rank)

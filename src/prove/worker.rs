@@ -516,8 +516,7 @@ impl JobRun {
         }
         JobRun {
             // Without the entries just loaded: a running job need not
-            // hold a copy of them (up to the pool's window each, which
-            // for hundreds of emulated workers was gigabytes).
+            // hold a copy of them (up to the pool's window each).
             job: Job {
                 id: job.id,
                 pos: job.pos,
@@ -819,6 +818,13 @@ impl SolvedPool {
         }
     }
 
+    /// A running job's exchange for worker `w`: adds what it solved
+    /// (`mine`) and hands back what the worker has not had yet.
+    pub fn exchange(&mut self, w: usize, mine: &[PnEntry]) -> Vec<PnEntry> {
+        self.add(mine);
+        self.take_for(w)
+    }
+
     /// The entries worker `w` has not been sent yet and the pool still
     /// holds, now counted as sent.
     pub fn take_for(&mut self, w: usize) -> Vec<PnEntry> {
@@ -923,11 +929,7 @@ impl ThreadWorkers {
                     // solved so far goes out, what the others sent comes in.
                     let mut exchange = |s: &PnSolver| {
                         let mine = s.take_recent_solved(config.share_solved);
-                        let new = {
-                            let mut pool = pool.lock().expect("the solved pool");
-                            pool.add(&mine);
-                            pool.take_for(w)
-                        };
+                        let new = pool.lock().expect("the solved pool").exchange(w, &mine);
                         s.load_entries(&new);
                     };
                     let r = run_job_exchanging(
@@ -1476,27 +1478,26 @@ mod tests {
         assert!(checked >= 10, "{checked}");
     }
 
-    /// A proof-number job stopped because the run ends comes back `open`,
-    /// interrupted, with its nodes and its warm start; one cancelled as
-    /// unneeded comes back cancelled with neither to keep; one that runs
-    /// out of budget is `open` with its warm start, heaviest entry first,
-    /// which an empty transposition table takes in whole.
-    /// A job searched in steps (`--share-every`) exchanges between them,
-    /// keeps to its budget, and answers as the job searched at once.
-    /// A running job keeps what it asks, not a copy of the entries it
-    /// loaded when it began (up to the pool's window each).
-    #[test]
-    fn a_running_job_holds_no_copy_of_what_it_loaded() {
-        let config = WorkerConfig {
+    /// A proof-number worker with a table of its own that sends out up to
+    /// 64 solved entries every `share_every` nodes of a job.
+    fn stepping_config(share_every: u64) -> WorkerConfig {
+        WorkerConfig {
             hash_mb: 16,
             shared_tt: false,
             method: Method::ProofNumber,
             warm_entries: 0,
             harvest_plies: 0,
             share_solved: 64,
-            share_every: 1_000,
+            share_every,
             threads: 1,
-        };
+        }
+    }
+
+    /// A running job keeps what it asks, not a copy of the entries it
+    /// loaded when it began (up to the pool's window each).
+    #[test]
+    fn a_running_job_holds_no_copy_of_what_it_loaded() {
+        let config = stepping_config(1_000);
         let solver = JobSolver::new(config, None, None).unwrap();
         let entry = |key: u128| PnEntry {
             key,
@@ -1520,19 +1521,12 @@ mod tests {
         );
     }
 
+    /// A job searched in steps (`--share-every`) exchanges between them,
+    /// keeps to its budget, and answers as the job searched at once.
     #[test]
     fn a_job_in_steps_exchanges_between_them_and_keeps_its_budget() {
         use crate::rules::{parse_position, Board, Rules};
-        let config = |share_every| WorkerConfig {
-            hash_mb: 16,
-            shared_tt: false,
-            method: Method::ProofNumber,
-            warm_entries: 0,
-            harvest_plies: 0,
-            share_solved: 64,
-            share_every,
-            threads: 1,
-        };
+        let config = stepping_config;
         let never = AtomicBool::new(false);
         let job = |pos, budget| Job {
             id: 1,
@@ -1579,6 +1573,11 @@ mod tests {
         assert_eq!(in_steps.answer(), Answer::No);
     }
 
+    /// A proof-number job stopped because the run ends comes back `open`,
+    /// interrupted, with its nodes and its warm start; one cancelled as
+    /// unneeded comes back cancelled with neither to keep; one that runs
+    /// out of budget is `open` with its warm start, heaviest entry first,
+    /// which an empty transposition table takes in whole.
     #[test]
     fn stopped_proof_number_jobs_say_why_and_hand_on_their_search() {
         let pos = peasants_5x8();
