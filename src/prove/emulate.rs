@@ -107,7 +107,10 @@ impl EmulatedWorkers {
     pub fn new(count: usize, config: WorkerConfig) -> EmulatedWorkers {
         let count = count.max(1);
         EmulatedWorkers {
-            config,
+            config: WorkerConfig {
+                shared_tt: false,
+                ..config
+            },
             solvers: (0..count).map(|_| None).collect(),
             idle: (0..count).rev().collect(),
             clock: 0,

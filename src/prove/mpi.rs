@@ -321,6 +321,11 @@ pub fn worker_loop(
     config: WorkerConfig,
     tables: Option<&Tablebase>,
 ) -> Result<(), WorkerError> {
+    // A rank's table is its own: its `open` jobs hand on warm starts.
+    let config = WorkerConfig {
+        shared_tt: false,
+        ..config
+    };
     let solver =
         JobSolver::new(config, tables, None).map_err(|e| WorkerError::Setup(e.to_string()))?;
     let stop = solver.stop_flag();

@@ -305,11 +305,15 @@ pub fn run_with_events(
             }
         }
     };
-    // Jobs still in flight: where the workers can, they stop now and come
-    // back `open` with what they searched (logged, with their warm
-    // starts, for the next run to continue); elsewhere they are lost (the
-    // workers' owner stops them) and the next run asks them again.
-    if manager.in_flight() > 0 && workers.interrupt() {
+    // Jobs still in flight when the run stops short of the proof: where
+    // the workers can, they stop now and come back `open` with what they
+    // searched (logged, with their warm starts, for the next run to
+    // continue); elsewhere they are lost (the workers' owner stops them)
+    // and the next run asks them again. Once the proof is complete none
+    // of them is needed: the workers' owner stops them as cancelled, with
+    // no warm start to take (each would read the worker's whole table for
+    // entries no run will load).
+    if manager.in_flight() > 0 && !manager.done() && workers.interrupt() {
         let since = Instant::now();
         while manager.in_flight() > 0 && since.elapsed() < INTERRUPT_WAIT {
             if let Some(r) = workers.wait(Duration::from_millis(100))? {
@@ -328,6 +332,21 @@ pub fn run_with_events(
     } else {
         end
     };
+    // Workers sharing one table hand on no warm start with an `open` job
+    // (the table holds its search): the pairs left to continue get the
+    // table's now, for the next run's cold table.
+    if end != RunEnd::Complete {
+        if let Some(store) = options.warm {
+            let pairs = manager.waiting_continuations();
+            if !pairs.is_empty() {
+                if let Some(warm) = workers.table_warm() {
+                    for pair in pairs {
+                        store.save(pair, &warm)?;
+                    }
+                }
+            }
+        }
+    }
     if let Some(store) = options.warm {
         for pair in store.pairs() {
             if manager.warm_obsolete(pair) {

@@ -303,6 +303,15 @@ pub trait Workers {
     fn interrupt(&mut self) -> bool {
         false
     }
+    /// With one proof-number table shared by every worker (whose `open`
+    /// jobs hand on no warm start of their own, [`WorkerConfig::shared_tt`]):
+    /// its [`WorkerConfig::warm_entries`] heaviest entries, the warm start
+    /// of every pair a run that stops leaves to be continued (a warm start
+    /// is a table's heaviest entries, whichever job asks). None for other
+    /// pools, and without warm starts.
+    fn table_warm(&self) -> Option<Vec<PnEntry>> {
+        None
+    }
 }
 
 /// The search one worker runs its jobs with.
@@ -582,8 +591,15 @@ impl JobRun {
             _ => None,
         };
         // The warm start is taken after the nodes are counted, as the
-        // harvest is: neither searches.
+        // harvest is: neither searches. Workers sharing one table take
+        // none for an `open` job: the pair's next job, on whichever worker,
+        // finds the whole search in the table, and reading a table of many
+        // GiB for it held each such job's worker up for a second or more
+        // (16 workers on 8 GiB, Peasants' Chess 5x8: 17.8 s with it, 14.8
+        // s without). A stop still takes one, for the run that resumes on
+        // a cold table.
         let end = match end {
+            JobEnd::Open { .. } if config.shared_tt => JobEnd::Open { warm: None },
             JobEnd::Open { .. } => JobEnd::Open { warm: warm() },
             JobEnd::Interrupted { .. } => JobEnd::Interrupted { warm: warm() },
             end => end,
@@ -692,7 +708,9 @@ pub struct WorkerConfig {
     /// [`ThreadWorkers`]: one transposition table of `hash_mb` times the
     /// number of workers, shared by all of them (what one job proved serves
     /// every later job on any worker), instead of one transposition table
-    /// each.
+    /// each. Workers with tables of their own (emulated ones, MPI ranks)
+    /// run with it false; with it true a job that comes back `open` hands
+    /// on no warm start (the shared table holds its search).
     pub shared_tt: bool,
     /// The search the workers run.
     pub method: Method,
@@ -864,6 +882,8 @@ pub struct ThreadWorkers {
     /// what the running ones sent out (empty with a shared table, whose
     /// workers hand back nothing).
     solved: Arc<Mutex<SolvedPool>>,
+    /// [`WorkerConfig::warm_entries`].
+    warm_entries: usize,
 }
 
 impl ThreadWorkers {
@@ -983,6 +1003,7 @@ impl ThreadWorkers {
             handles,
             shared,
             solved,
+            warm_entries: config.warm_entries,
         })
     }
 
@@ -1044,6 +1065,15 @@ impl Workers for ThreadWorkers {
             }
         }
         true
+    }
+
+    fn table_warm(&self) -> Option<Vec<PnEntry>> {
+        match &self.shared {
+            Some(WorkerTt::ProofNumber(t)) if self.warm_entries > 0 => {
+                Some(t.heaviest(self.warm_entries))
+            }
+            _ => None,
+        }
     }
 
     fn running_nodes(&self) -> Option<u64> {
@@ -1576,8 +1606,11 @@ mod tests {
     /// A proof-number job stopped because the run ends comes back `open`,
     /// interrupted, with its nodes and its warm start; one cancelled as
     /// unneeded comes back cancelled with neither to keep; one that runs
-    /// out of budget is `open` with its warm start, heaviest entry first,
-    /// which an empty transposition table takes in whole.
+    /// out of budget is `open`, with its warm start where the workers have
+    /// tables of their own and without one where they share a table (its
+    /// search is there for the pair's next job); a warm start is the
+    /// heaviest entries first, which an empty transposition table takes in
+    /// whole.
     #[test]
     fn stopped_proof_number_jobs_say_why_and_hand_on_their_search() {
         let pos = peasants_5x8();
@@ -1617,6 +1650,15 @@ mod tests {
         assert!(matches!(r.end, JobEnd::Cancelled), "{r:?}");
         workers.start(job(2, 20_000)).unwrap();
         let r = wait(&mut workers);
+        assert!(matches!(r.end, JobEnd::Open { .. }), "{r:?}");
+        assert_eq!(r.end.warm().map(<[_]>::len), None);
+        let own = WorkerConfig {
+            shared_tt: false,
+            ..config
+        };
+        let mut alone = ThreadWorkers::new(1, own, None).unwrap();
+        alone.start(job(2, 20_000)).unwrap();
+        let r = wait(&mut alone);
         assert!(matches!(r.end, JobEnd::Open { .. }), "{r:?}");
         assert_eq!(r.end.warm().map(<[_]>::len), Some(500));
         workers.start(job(3, u64::MAX)).unwrap();

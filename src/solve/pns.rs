@@ -525,6 +525,38 @@ impl<'s, 'a> Teams<'s, 'a> {
     }
 }
 
+/// The `max` entries of `tt` that `wanted` takes with the most work below
+/// them, largest first ([`PnSolver::heaviest`]).
+fn heaviest_where(
+    tt: &TranspositionTable,
+    max: usize,
+    wanted: impl Fn(&Entry) -> bool,
+) -> Vec<PnEntry> {
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
+    // The lightest kept so far on top, to be pushed out.
+    let mut heap: BinaryHeap<Reverse<(u64, PnEntry)>> = BinaryHeap::new();
+    if max == 0 {
+        return Vec::new();
+    }
+    tt.0.for_each_bucket(|b| {
+        for e in b.iter().filter(|e| !e.is_empty() && wanted(e)) {
+            let keep = e.keep();
+            if heap.len() == max {
+                if heap.peek().is_some_and(|Reverse(top)| top.0 >= keep) {
+                    continue;
+                }
+                heap.pop();
+            }
+            heap.push(Reverse((keep, e.to_pn())));
+        }
+    });
+    heap.into_sorted_vec()
+        .into_iter()
+        .map(|Reverse((_, e))| e)
+        .collect()
+}
+
 /// A proof-number transposition table several [`PnSolver`]s share (see
 /// [`PnSolver::with_tt`]).
 #[derive(Clone)]
@@ -553,6 +585,12 @@ impl SharedPnTt {
     /// yet, as [`PnSolver::load_entries`] does.
     pub fn load_entries(&self, entries: &[PnEntry]) {
         self.0.load(entries);
+    }
+
+    /// Its `max` entries with the most work below them, largest first, as
+    /// [`PnSolver::heaviest`] gives them.
+    pub fn heaviest(&self, max: usize) -> Vec<PnEntry> {
+        heaviest_where(&self.0, max, |_| true)
     }
 }
 
@@ -1316,29 +1354,7 @@ impl<'a> PnSolver<'a> {
 
     /// [`PnSolver::heaviest`] among the entries `wanted` takes.
     fn heaviest_where(&self, max: usize, wanted: impl Fn(&Entry) -> bool) -> Vec<PnEntry> {
-        use std::cmp::Reverse;
-        use std::collections::BinaryHeap;
-        // The lightest kept so far on top, to be pushed out.
-        let mut heap: BinaryHeap<Reverse<(u64, PnEntry)>> = BinaryHeap::new();
-        if max == 0 {
-            return Vec::new();
-        }
-        self.tt.0.for_each_bucket(|b| {
-            for e in b.iter().filter(|e| !e.is_empty() && wanted(e)) {
-                let keep = e.keep();
-                if heap.len() == max {
-                    if heap.peek().is_some_and(|Reverse(top)| top.0 >= keep) {
-                        continue;
-                    }
-                    heap.pop();
-                }
-                heap.push(Reverse((keep, e.to_pn())));
-            }
-        });
-        heap.into_sorted_vec()
-            .into_iter()
-            .map(|Reverse((_, e))| e)
-            .collect()
+        heaviest_where(&self.tt, max, wanted)
     }
 
     /// A proof of the answer to `question` about `pos` (a

@@ -393,4 +393,15 @@ impl Manager {
                 && largest >= self.config.max_job_nodes
                 && !self.continuations.contains(&(n, pair.question)))
     }
+
+    /// The open pairs whose last job came back `open` and whose next job
+    /// continues it (none has started yet): the ones a run that stops now
+    /// leaves for the next to continue, each wanting a warm start.
+    pub fn waiting_continuations(&self) -> Vec<Pair> {
+        self.continuations
+            .iter()
+            .filter(|&&(n, q)| self.nodes[n as usize].pairs[q].ans.is_none())
+            .map(|&(n, q)| Pair::new(self.nodes[n as usize].key, q))
+            .collect()
+    }
 }
