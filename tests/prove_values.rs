@@ -458,15 +458,18 @@ fn emulated_workers_give_the_values_of_solve() {
     // With --share-every, jobs also exchange what they solved between
     // steps of their searches.
     for (share, every) in [("0", "0"), ("64", "0"), ("64", "1000")] {
-        emulated_run_gives_the_values_of_solve(share, every);
+        emulated_run_gives_the_values_of_solve(share, every, &[]);
     }
+    // Eight emulated workers sharing one table, as local threads do,
+    // their jobs taking turns on it in steps of 200 nodes.
+    emulated_run_gives_the_values_of_solve("0", "0", &["--emulate-shared", "200"]);
 }
 
-fn emulated_run_gives_the_values_of_solve(share: &str, every: &str) {
+fn emulated_run_gives_the_values_of_solve(share: &str, every: &str, extra: &[&str]) {
     let pos = position("pawngame", "6x6", true);
-    let dir = temp_dir(&format!("prove-emulate-{share}-{every}"));
+    let dir = temp_dir(&format!("prove-emulate-{share}-{every}-{}", extra.len()));
     let d = dir.to_str().unwrap();
-    let (code, out, err) = run_cli(&[
+    let args = [
         "--json",
         "prove",
         "pawngame",
@@ -486,7 +489,8 @@ fn emulated_run_gives_the_values_of_solve(share: &str, every: &str) {
         "--share-every",
         every,
         "--quiet",
-    ]);
+    ];
+    let (code, out, err) = run_cli(&[&args[..], extra].concat());
     assert_eq!(code, 0, "{err}");
     let j = json_of(&out);
     assert_eq!(json_values_text(&j), solved_text(&pos));

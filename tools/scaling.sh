@@ -36,8 +36,13 @@
 # SHARE_SOLVED (the emulated proof-number workers' `--share-solved N`,
 # default 65536; 0: they send out nothing), SHARE_EVERY (with it, their
 # `--share-every N`, default 250000; 0: between jobs only),
+# EMULATE_SHARED (non-empty: the proof-number benchmarks also emulate
+# each count of EMULATE as workers sharing one table, as local threads
+# do, `--emulate-shared STEP` with this STEP, e.g. 100000),
 # MACHINE (what the table says it ran on; default the CPU model and core
-# count), NO_SPREAD (non-empty: the `solve` benchmark also runs each
+# count), BASELINE_RUNS (how many baseline solves to take the faster of,
+# default 2; 1 where machine time is short), NO_SPREAD (non-empty: the
+# `solve` benchmark also runs each
 # thread count with threads that ignore where the others are, the hidden
 # `--pn-no-spread`, to show what spreading them is worth; from 4 threads,
 # since a value's two questions take half the threads each and a team of
@@ -49,6 +54,7 @@ BIN=${PEASANT:-target/release/peasant}
 [ -x "$BIN" ] || cargo build --release --quiet
 CONFIGS=${CONFIGS:-1x1 2x1 1x2}
 EMULATE=${EMULATE-16}
+BASELINE_RUNS=${BASELINE_RUNS:-2}
 SHARE_SOLVED=${SHARE_SOLVED:-65536}
 SHARE_EVERY=${SHARE_EVERY:-250000}
 MACHINE=${MACHINE:-"$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(nproc) cores"}
@@ -59,14 +65,19 @@ trap 'rm -rf "$TMP"' EXIT
 # Runs a command; prints "WALL NODES MAKESPAN VALUE" from its --json
 # output (with --emulate, NODES is the work of all workers; "-" where a
 # figure does not apply).
+# The wall time is the shell's clock around the whole process (bash's
+# EPOCHREALTIME, so the script needs no /usr/bin/time).
 measure() {
-  /usr/bin/time -f "%e" -o "$TMP/time" "$@" --json --quiet >"$TMP/out" 2>"$TMP/err" ||
+  local start=$EPOCHREALTIME
+  "$@" --json --quiet >"$TMP/out" 2>"$TMP/err" ||
     { echo "failed: $* ($(tail -1 "$TMP/err"))" >&2; return 1; }
-  python3 - "$TMP/out" "$(tail -1 "$TMP/time")" <<'PY'
+  local end=$EPOCHREALTIME
+  python3 - "$TMP/out" "$start" "$end" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
 e = r.get("emulation", {})
-print(sys.argv[2], e.get("work_nodes", r["nodes"]), e.get("makespan_nodes", "-"),
+wall = float(sys.argv[3]) - float(sys.argv[2])
+print(f"{wall:.2f}", e.get("work_nodes", r["nodes"]), e.get("makespan_nodes", "-"),
       r.get("value") or "-")
 PY
 }
@@ -97,7 +108,7 @@ for bench in "$@"; do
   # on a fresh machine can be much slower, which would flatter every
   # speedup below it.
   bwall=""
-  for _ in 1 2; do
+  for _ in $(seq "$BASELINE_RUNS"); do
     read -r w bnodes _ bvalue < <(measure "$BIN" solve "${pos[@]}" --value-only --threads 1 \
       --method $method --hash-mb $hash)
     if [ -z "$bwall" ] || python3 -c "import sys; sys.exit(not float(sys.argv[1]) < float(sys.argv[2]))" "$w" "$bwall"; then
@@ -148,6 +159,15 @@ for bench in "$@"; do
         "${share[@]}" "${flags[@]}")
       row "$bench" "$n" 1 "$kind_text" "$(commas "$span")" "$(commas "$work")" \
         "$(ratio "$bnodes" "$span")" "$(per "$bnodes" "$span" "$n")" "$value"
+      if [ $method = pn ] && [ -n "${EMULATE_SHARED:-}" ]; then
+        rm -rf "$TMP/dir"
+        read -r _ work span value < <(measure "$BIN" prove "${pos[@]}" --dir "$TMP/dir" \
+          --method $method --emulate "$n" --emulate-shared "$EMULATE_SHARED" \
+          --hash-mb $((hash / n > 16 ? hash / n : 16)) "${flags[@]}")
+        row "$bench" "$n" 1 "emulated, one table, --emulate-shared $EMULATE_SHARED" \
+          "$(commas "$span")" "$(commas "$work")" "$(ratio "$bnodes" "$span")" \
+          "$(per "$bnodes" "$span" "$n")" "$value"
+      fi
     done
   fi
 done

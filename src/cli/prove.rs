@@ -126,6 +126,13 @@ pub struct ProveArgs {
     /// (no --tables).
     #[arg(long, value_name = "N")]
     pub emulate: Option<usize>,
+    /// With --emulate and --method pn: the emulated workers share one
+    /// transposition table of --hash-mb times N MiB, as the threads of
+    /// `--workers N` do, instead of one each as MPI ranks have; their jobs
+    /// take turns on it in steps of STEP nodes, in the order of the
+    /// virtual clock.
+    #[arg(long, value_name = "STEP")]
+    pub emulate_shared: Option<u64>,
     /// Stop after N jobs of this run (exit status 3).
     #[arg(long, value_name = "N")]
     pub max_jobs: Option<u64>,
@@ -655,6 +662,16 @@ impl ProveArgs {
             "--emulate runs without --tables (its workers solve by search alone)"
         } else if self.emulate == Some(0) {
             "--emulate N: N must be at least 1"
+        } else if self.emulate_shared.is_some() && self.emulate.is_none() {
+            "--emulate-shared is for --emulate"
+        } else if self.emulate_shared.is_some() && self.method() != Method::ProofNumber {
+            "--emulate-shared steps proof-number jobs: not with --method ab"
+        } else if self.emulate_shared.is_some() && self.share_solved > 0 {
+            "--emulate-shared: workers sharing a table have nothing to send one another (no --share-solved)"
+        } else if self.emulate_shared.is_some() && self.separate_tables {
+            "--emulate-shared shares one table: not with --separate-tables"
+        } else if self.emulate_shared == Some(0) {
+            "--emulate-shared STEP: STEP must be at least 1"
         } else if self.share_solved > 0 && self.method() != Method::ProofNumber {
             "--share-solved sends proof-number entries: not with --method ab"
         } else if self.share_solved > 0
@@ -746,7 +763,12 @@ impl ProveArgs {
             }
         }
         Ok(Some(match self.emulate {
-            Some(n) => Pool::Emulated(prove::EmulatedWorkers::new(n, plan.worker)),
+            Some(n) => Pool::Emulated(match self.emulate_shared {
+                Some(step) => {
+                    prove::EmulatedWorkers::sharing(n, plan.worker, step).map_err(solve_error)?
+                }
+                None => prove::EmulatedWorkers::new(n, plan.worker),
+            }),
             None => Pool::Threads(
                 ThreadWorkers::new(plan.workers, plan.worker, plan.tables.clone())
                     .map_err(solve_error)?,

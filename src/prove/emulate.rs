@@ -4,7 +4,8 @@
 //! solver and transposition table as an MPI rank has, but run every job at
 //! once, one after another, on this machine. A job started at virtual time
 //! `t` finishes at `t` plus its nodes; [`Workers::wait`] hands results back
-//! in the order of those virtual finishing times and moves the clock, and a
+//! in the order of those virtual finishing times and moves the clock (a
+//! wait of no time polls: only what ends at the present moment), and a
 //! cancelled job frees its worker at the moment of the cancel. So the
 //! manager sees exactly what it would see on `N` workers of equal speed —
 //! the same idle workers, the same expansions, the same cancels — and the
@@ -20,13 +21,17 @@
 //! two steps its worker sends out its solved entries and loads those sent
 //! before that moment, as a rank does between the steps of its search.
 //!
+//! [`EmulatedWorkers::sharing`] models the threads of one machine instead
+//! (`prove --emulate N --emulate-shared STEP`): one transposition table for
+//! all, the jobs in flight taking turns on it in steps.
+//!
 //! One thing differs from a real cluster: a step runs whole when it
 //! starts, so a job cancelled during a step leaves that step's work in its
 //! worker's table, which the worker's next job may find (never another
 //! worker's). Its effect is small while steps are short next to the proof.
 
 use crate::prove::worker::{
-    Job, JobResult, JobRun, JobSolver, SolvedPool, WorkerConfig, WorkerError, Workers,
+    Job, JobResult, JobRun, JobSolver, SolvedPool, WorkerConfig, WorkerError, WorkerTt, Workers,
 };
 use crate::solve::{PnEntry, SolveError};
 use std::cmp::Reverse;
@@ -88,6 +93,9 @@ struct Running {
 /// `count` workers on a virtual clock (see the module's text).
 pub struct EmulatedWorkers {
     config: WorkerConfig,
+    /// With [`EmulatedWorkers::sharing`]: the one transposition table of
+    /// all workers, and the nodes of each step of their jobs.
+    table: Option<(WorkerTt, u64)>,
     solvers: Vec<Option<JobSolver<'static>>>,
     idle: Vec<usize>,
     clock: u64,
@@ -111,6 +119,7 @@ impl EmulatedWorkers {
                 shared_tt: false,
                 ..config
             },
+            table: None,
             solvers: (0..count).map(|_| None).collect(),
             idle: (0..count).rev().collect(),
             clock: 0,
@@ -122,6 +131,40 @@ impl EmulatedWorkers {
                 ..Emulation::default()
             },
             shared: SolvedPool::new(count),
+        }
+    }
+
+    /// `count` emulated proof-number workers sharing one transposition
+    /// table of `config.hash_mb` MiB times `count`, as the threads of
+    /// [`crate::prove::ThreadWorkers`] do (`prove --workers N`): every job
+    /// runs in steps of `step` nodes, each at its moment of virtual time,
+    /// so the jobs in flight take turns on the table as real threads would
+    /// (at a coarser grain: a real thread sees the others' entries node by
+    /// node). A step goes back down from the job's position, at the cost
+    /// of a path. [`SolveError::Memory`] if the table does not fit.
+    pub fn sharing(
+        count: usize,
+        config: WorkerConfig,
+        step: u64,
+    ) -> Result<EmulatedWorkers, SolveError> {
+        let config = WorkerConfig {
+            shared_tt: true,
+            share_solved: 0,
+            share_every: 0,
+            ..config
+        };
+        let table = WorkerTt::new(config, count.max(1))?;
+        let mut w = EmulatedWorkers::new(count, config);
+        w.config = config;
+        w.table = Some((table, step.max(1)));
+        Ok(w)
+    }
+
+    /// The most nodes of a job's step.
+    fn slice(&self) -> u64 {
+        match &self.table {
+            Some((_, step)) => *step,
+            None => self.config.slice(),
         }
     }
 
@@ -138,6 +181,7 @@ impl EmulatedWorkers {
     /// first step its worker loads the entries sent out since, and one
     /// that steps on sends out its own.
     fn step(&mut self, id: u64, at: u64) {
+        let slice = self.slice();
         let r = self.running.get_mut(&id).expect("a running job");
         let w = r.worker;
         let solver = self.solvers[w].as_ref().expect("a worker with a job");
@@ -154,7 +198,7 @@ impl EmulatedWorkers {
         // virtual clock.
         let never = AtomicBool::new(false);
         let before = run.nodes();
-        let end = run.step(solver, &self.stop, &never, self.config.slice());
+        let end = run.step(solver, &self.stop, &never, slice);
         let next = at + (run.nodes() - before).max(1);
         r.next = next;
         match end {
@@ -175,7 +219,8 @@ impl EmulatedWorkers {
     /// Makes worker `w`'s solver if it has none yet.
     fn solver(&mut self, w: usize) -> Result<(), SolveError> {
         if self.solvers[w].is_none() {
-            self.solvers[w] = Some(JobSolver::new(self.config, None, None)?);
+            let table = self.table.as_ref().map(|(t, _)| t);
+            self.solvers[w] = Some(JobSolver::new(self.config, None, table)?);
         }
         Ok(())
     }
@@ -233,8 +278,18 @@ impl Workers for EmulatedWorkers {
         }
     }
 
-    fn wait(&mut self, _timeout: Duration) -> Result<Option<JobResult>, WorkerError> {
-        while let Some(Reverse((at, id))) = self.queue.pop() {
+    /// The next result in virtual time. A zero timeout polls, as it does
+    /// with real workers: only a job that ends at the present moment comes
+    /// back, so the manager starts new jobs on idle workers before the
+    /// clock moves on (draining every running job first would leave the
+    /// idle ones waiting for the slowest). Any other timeout moves the
+    /// clock to the next job's end.
+    fn wait(&mut self, timeout: Duration) -> Result<Option<JobResult>, WorkerError> {
+        while let Some(&Reverse((at, id))) = self.queue.peek() {
+            if timeout.is_zero() && at > self.clock {
+                return Ok(None);
+            }
+            self.queue.pop();
             let current = self.running.get(&id).is_some_and(|r| r.next == at);
             if !current {
                 continue;
@@ -293,7 +348,10 @@ mod tests {
         w.start(job(1, 5000)).unwrap();
         w.start(job(2, 100)).unwrap();
         w.start(job(3, 3000)).unwrap();
-        let first = w.wait(Duration::ZERO).unwrap().unwrap();
+        // Polling at the start: nothing has ended yet.
+        assert!(w.wait(Duration::ZERO).unwrap().is_none());
+        let next = Duration::from_millis(1);
+        let first = w.wait(next).unwrap().unwrap();
         assert_eq!(first.id, 2);
         let t = w.emulation().makespan;
         assert!((100..5000).contains(&t), "{t}");
@@ -301,10 +359,13 @@ mod tests {
         // having cost only the time until the cancel.
         w.cancel(1);
         let second = w.wait(Duration::ZERO).unwrap().unwrap();
-        assert!(second.id == 1 && matches!(second.end, JobEnd::Cancelled));
-        let third = w.wait(Duration::ZERO).unwrap().unwrap();
-        assert_eq!(third.id, 3);
+        // Job 3 ends later: a poll now finds nothing, and the clock stays.
         assert!(w.wait(Duration::ZERO).unwrap().is_none());
+        assert_eq!(w.emulation().makespan, t);
+        assert!(second.id == 1 && matches!(second.end, JobEnd::Cancelled));
+        let third = w.wait(next).unwrap().unwrap();
+        assert_eq!(third.id, 3);
+        assert!(w.wait(next).unwrap().is_none());
         let e = w.emulation();
         assert_eq!(e.peak, 3);
         // Work: job 2 whole, job 1 up to t, job 3 whole.
@@ -353,7 +414,7 @@ mod tests {
             w.start(job(1, canonical(&start), Question::Wins)).unwrap();
             w.start(job(2, last, Question::AvoidsLoss)).unwrap();
             let mut whole = None;
-            while let Some(r) = w.wait(Duration::ZERO).unwrap() {
+            while let Some(r) = w.wait(Duration::from_millis(1)).unwrap() {
                 w.share(&r.solved);
                 if r.id == 1 {
                     whole = Some(r);
@@ -368,6 +429,85 @@ mod tests {
         assert_eq!(run(0, 500), (alone, 0));
         let (helped, sent) = run(64, 500);
         assert!(sent > 0);
+        assert!(helped < alone, "{helped} nodes, alone {alone}");
+    }
+
+    /// Emulated workers sharing one table see one another's search: a job
+    /// asked again on another worker after the first answered it finds
+    /// the answer with a path's worth of nodes, and a job beside another
+    /// on one of its children's questions costs fewer nodes than alone;
+    /// workers with tables of their own search again in full. Both ways
+    /// give the same answers.
+    #[test]
+    fn workers_sharing_a_table_see_one_anothers_search() {
+        use crate::rules::canonical;
+        use crate::solve::order::{attacked_squares, pn_order};
+        let start = parse_position(
+            "pawngame",
+            Some(Board::new(6, 6).unwrap()),
+            Rules::default(),
+        )
+        .unwrap();
+        let mut moves = start.legal_moves();
+        pn_order(&start, moves.as_mut_slice(), attacked_squares(&start));
+        let last = canonical(&start.play(moves[moves.len() - 1]));
+        let config = WorkerConfig {
+            hash_mb: 1,
+            shared_tt: false,
+            method: crate::solve::Method::ProofNumber,
+            warm_entries: 0,
+            harvest_plies: 0,
+            share_solved: 0,
+            share_every: 0,
+            threads: 1,
+        };
+        let job = |id, pos, question| Job {
+            id,
+            pos,
+            question,
+            budget: 1 << 30,
+            warm: None,
+            solved: Vec::new(),
+        };
+        let finish = |w: &mut EmulatedWorkers| {
+            let mut out = Vec::new();
+            while let Some(r) = w.wait(Duration::from_millis(1)).unwrap() {
+                out.push(r);
+            }
+            out.sort_by_key(|r| r.id);
+            out
+        };
+        // One job, then the same on another worker (the first is busy
+        // with a long job meanwhile).
+        let again = |mut w: EmulatedWorkers| {
+            w.start(job(1, canonical(&start), Question::Wins)).unwrap();
+            let first = finish(&mut w).remove(0);
+            w.start(job(2, canonical(&start), Question::Wins)).unwrap();
+            w.start(job(3, canonical(&start), Question::Wins)).unwrap();
+            let rs = finish(&mut w);
+            assert!(rs.iter().all(|r| r.answer() == first.answer()));
+            assert_eq!(first.answer(), Answer::No);
+            (first.nodes, rs[0].nodes.max(rs[1].nodes))
+        };
+        let (whole, repeat) = again(EmulatedWorkers::sharing(2, config, 300).unwrap());
+        assert!(
+            repeat * 20 < whole,
+            "{repeat} nodes again, {whole} at first"
+        );
+        let (whole, repeat) = again(EmulatedWorkers::new(2, config));
+        assert!(repeat * 2 > whole, "{repeat} nodes again, {whole} at first");
+        // Side by side: the root's question beside the refutation of the
+        // move its search tries last.
+        let beside = |mut w: EmulatedWorkers| {
+            w.start(job(1, canonical(&start), Question::Wins)).unwrap();
+            w.start(job(2, last, Question::AvoidsLoss)).unwrap();
+            let rs = finish(&mut w);
+            assert_eq!(rs[0].answer(), Answer::No);
+            assert_eq!(rs[1].answer(), Answer::Yes);
+            rs[0].nodes
+        };
+        let alone = beside(EmulatedWorkers::new(2, config));
+        let helped = beside(EmulatedWorkers::sharing(2, config, 300).unwrap());
         assert!(helped < alone, "{helped} nodes, alone {alone}");
     }
 
