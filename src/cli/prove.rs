@@ -121,9 +121,9 @@ pub struct ProveArgs {
     #[arg(long, value_name = "DIR")]
     pub simulate: Option<PathBuf>,
     /// Run the proof on N emulated workers, each with its own --hash-mb
-    /// transposition table, one job after another on a virtual clock
-    /// counted in nodes, and report the speedup N real workers would get
-    /// (no --tables).
+    /// transposition table (or one for all, --emulate-shared), one job
+    /// after another on a virtual clock counted in nodes, and report the
+    /// speedup N real workers would get (no --tables).
     #[arg(long, value_name = "N")]
     pub emulate: Option<usize>,
     /// With --emulate and --method pn: the emulated workers share one
@@ -144,7 +144,9 @@ pub struct ProveArgs {
     /// With --method pn: how many transposition-table entries (the ones
     /// with the most work below them) a job that runs out keeps in
     /// DIR/warm/ for the next job on its question, in this run or a later
-    /// one (28 bytes each, compressed; 0: none).
+    /// one (28 bytes each, compressed; 0: none). Workers sharing one
+    /// table keep them only when the run stops: until then the table
+    /// holds the search.
     #[arg(long, value_name = "N", default_value_t = 65_536)]
     pub warm_entries: usize,
     /// How many plies below its position a finished job reports what its
