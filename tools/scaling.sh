@@ -85,6 +85,18 @@ PY
 row() { printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$@"; }
 ratio() { python3 -c "import sys; a, b = map(float, sys.argv[1:]); print(f'{a / b:.2f}x')" "$@"; }
 per() { python3 -c "import sys; a, b, t = map(float, sys.argv[1:]); print(f'{a / b / t:.2f}')" "$@"; }
+# One emulated run of the benchmark in hand (bench, pos, method, hash,
+# flags, bnodes) on N workers with the flags after TEXT; its row says TEXT.
+emulated() {
+  local n=$1 text=$2 work span value
+  shift 2
+  rm -rf "$TMP/dir"
+  read -r _ work span value < <(measure "$BIN" prove "${pos[@]}" --dir "$TMP/dir" \
+    --method $method --emulate "$n" --hash-mb $((hash / n > 16 ? hash / n : 16)) \
+    "$@" "${flags[@]}")
+  row "$bench" "$n" 1 "$text" "$(commas "$span")" "$(commas "$work")" \
+    "$(ratio "$bnodes" "$span")" "$(per "$bnodes" "$span" "$n")" "$value"
+}
 commas() { python3 -c "import sys; print(f'{int(sys.argv[1]):,}')" "$1"; }
 
 echo "Machine: $MACHINE. Binary: $("$BIN" --version 2>/dev/null || echo "$BIN")."
@@ -143,7 +155,6 @@ for bench in "$@"; do
   done
   if [ $kind = prove ]; then
     for n in $EMULATE; do
-      rm -rf "$TMP/dir"
       share=()
       kind_text=emulated
       if [ $method = pn ] && [ "$SHARE_SOLVED" != 0 ]; then
@@ -154,19 +165,10 @@ for bench in "$@"; do
           kind_text="$kind_text --share-every $SHARE_EVERY"
         fi
       fi
-      read -r _ work span value < <(measure "$BIN" prove "${pos[@]}" --dir "$TMP/dir" \
-        --method $method --emulate "$n" --hash-mb $((hash / n > 16 ? hash / n : 16)) \
-        "${share[@]}" "${flags[@]}")
-      row "$bench" "$n" 1 "$kind_text" "$(commas "$span")" "$(commas "$work")" \
-        "$(ratio "$bnodes" "$span")" "$(per "$bnodes" "$span" "$n")" "$value"
+      emulated "$n" "$kind_text" "${share[@]}"
       if [ $method = pn ] && [ -n "${EMULATE_SHARED:-}" ]; then
-        rm -rf "$TMP/dir"
-        read -r _ work span value < <(measure "$BIN" prove "${pos[@]}" --dir "$TMP/dir" \
-          --method $method --emulate "$n" --emulate-shared "$EMULATE_SHARED" \
-          --hash-mb $((hash / n > 16 ? hash / n : 16)) "${flags[@]}")
-        row "$bench" "$n" 1 "emulated, one table, --emulate-shared $EMULATE_SHARED" \
-          "$(commas "$span")" "$(commas "$work")" "$(ratio "$bnodes" "$span")" \
-          "$(per "$bnodes" "$span" "$n")" "$value"
+        emulated "$n" "emulated, one table, --emulate-shared $EMULATE_SHARED" \
+          --emulate-shared "$EMULATE_SHARED"
       fi
     done
   fi

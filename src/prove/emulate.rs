@@ -113,13 +113,23 @@ impl EmulatedWorkers {
     /// `count` emulated workers (at least one), each with a transposition
     /// table of `config.hash_mb` MiB made when it first gets a job.
     pub fn new(count: usize, config: WorkerConfig) -> EmulatedWorkers {
+        let config = WorkerConfig {
+            shared_tt: false,
+            ..config
+        };
+        EmulatedWorkers::with_table(count, config, None)
+    }
+
+    /// `count` workers (at least one) of `config`, on `table` if given.
+    fn with_table(
+        count: usize,
+        config: WorkerConfig,
+        table: Option<(WorkerTt, u64)>,
+    ) -> EmulatedWorkers {
         let count = count.max(1);
         EmulatedWorkers {
-            config: WorkerConfig {
-                shared_tt: false,
-                ..config
-            },
-            table: None,
+            config,
+            table,
             solvers: (0..count).map(|_| None).collect(),
             idle: (0..count).rev().collect(),
             clock: 0,
@@ -154,10 +164,11 @@ impl EmulatedWorkers {
             ..config
         };
         let table = WorkerTt::new(config, count.max(1))?;
-        let mut w = EmulatedWorkers::new(count, config);
-        w.config = config;
-        w.table = Some((table, step.max(1)));
-        Ok(w)
+        Ok(EmulatedWorkers::with_table(
+            count,
+            config,
+            Some((table, step.max(1))),
+        ))
     }
 
     /// The most nodes of a job's step.
@@ -314,7 +325,7 @@ mod tests {
     use super::*;
     use crate::prove::log::Answer;
     use crate::prove::worker::JobEnd;
-    use crate::rules::{parse_position, Board, Rules};
+    use crate::rules::{parse_position, Board, Position, Rules};
     use crate::solve::Question;
 
     #[test]
@@ -373,13 +384,9 @@ mod tests {
         assert_eq!(e.makespan, third.nodes);
     }
 
-    /// With --share-every, a running job loads what another worker's job
-    /// solved while it ran: "does white win the pawn game 6x6?" (no: every
-    /// move must be refuted) beside a job on the refutation of the move
-    /// its search tries last takes fewer nodes for the same answer, and
-    /// without --share-every (or --share-solved) exactly as many as alone.
-    #[test]
-    fn a_running_job_loads_what_another_solved_meanwhile() {
+    /// The pawn game 6x6 (canonical) and the canonical position after the
+    /// move its proof-number search tries last.
+    fn pawn_game_6x6_and_last_move() -> (Position, Position) {
         use crate::rules::canonical;
         use crate::solve::order::{attacked_squares, pn_order};
         let start = parse_position(
@@ -391,28 +398,48 @@ mod tests {
         let mut moves = start.legal_moves();
         pn_order(&start, moves.as_mut_slice(), attacked_squares(&start));
         let last = canonical(&start.play(moves[moves.len() - 1]));
+        (canonical(&start), last)
+    }
+
+    /// Proof-number workers with 1 MiB tables that harvest nothing and
+    /// send out `share_solved` entries every `share_every` nodes.
+    fn pn_workers(share_solved: usize, share_every: u64) -> WorkerConfig {
+        WorkerConfig {
+            hash_mb: 1,
+            shared_tt: false,
+            method: crate::solve::Method::ProofNumber,
+            warm_entries: 0,
+            harvest_plies: 0,
+            share_solved,
+            share_every,
+            threads: 1,
+        }
+    }
+
+    /// A job of no budget to speak of: it runs to its answer.
+    fn whole_job(id: u64, pos: Position, question: Question) -> Job {
+        Job {
+            id,
+            pos,
+            question,
+            budget: 1 << 30,
+            warm: None,
+            solved: Vec::new(),
+        }
+    }
+
+    /// With --share-every, a running job loads what another worker's job
+    /// solved while it ran: "does white win the pawn game 6x6?" (no: every
+    /// move must be refuted) beside a job on the refutation of the move
+    /// its search tries last takes fewer nodes for the same answer, and
+    /// without --share-every (or --share-solved) exactly as many as alone.
+    #[test]
+    fn a_running_job_loads_what_another_solved_meanwhile() {
+        let (start, last) = pawn_game_6x6_and_last_move();
         let run = |share_solved, share_every| {
-            let config = WorkerConfig {
-                hash_mb: 1,
-                shared_tt: false,
-                method: crate::solve::Method::ProofNumber,
-                warm_entries: 0,
-                harvest_plies: 0,
-                share_solved,
-                share_every,
-                threads: 1,
-            };
-            let mut w = EmulatedWorkers::new(2, config);
-            let job = |id, pos, question| Job {
-                id,
-                pos,
-                question,
-                budget: 1 << 30,
-                warm: None,
-                solved: Vec::new(),
-            };
-            w.start(job(1, canonical(&start), Question::Wins)).unwrap();
-            w.start(job(2, last, Question::AvoidsLoss)).unwrap();
+            let mut w = EmulatedWorkers::new(2, pn_workers(share_solved, share_every));
+            w.start(whole_job(1, start, Question::Wins)).unwrap();
+            w.start(whole_job(2, last, Question::AvoidsLoss)).unwrap();
             let mut whole = None;
             while let Some(r) = w.wait(Duration::from_millis(1)).unwrap() {
                 w.share(&r.solved);
@@ -440,35 +467,9 @@ mod tests {
     /// give the same answers.
     #[test]
     fn workers_sharing_a_table_see_one_anothers_search() {
-        use crate::rules::canonical;
-        use crate::solve::order::{attacked_squares, pn_order};
-        let start = parse_position(
-            "pawngame",
-            Some(Board::new(6, 6).unwrap()),
-            Rules::default(),
-        )
-        .unwrap();
-        let mut moves = start.legal_moves();
-        pn_order(&start, moves.as_mut_slice(), attacked_squares(&start));
-        let last = canonical(&start.play(moves[moves.len() - 1]));
-        let config = WorkerConfig {
-            hash_mb: 1,
-            shared_tt: false,
-            method: crate::solve::Method::ProofNumber,
-            warm_entries: 0,
-            harvest_plies: 0,
-            share_solved: 0,
-            share_every: 0,
-            threads: 1,
-        };
-        let job = |id, pos, question| Job {
-            id,
-            pos,
-            question,
-            budget: 1 << 30,
-            warm: None,
-            solved: Vec::new(),
-        };
+        let (start, last) = pawn_game_6x6_and_last_move();
+        let config = pn_workers(0, 0);
+        let job = whole_job;
         let finish = |w: &mut EmulatedWorkers| {
             let mut out = Vec::new();
             while let Some(r) = w.wait(Duration::from_millis(1)).unwrap() {
@@ -480,10 +481,10 @@ mod tests {
         // One job, then the same on another worker (the first is busy
         // with a long job meanwhile).
         let again = |mut w: EmulatedWorkers| {
-            w.start(job(1, canonical(&start), Question::Wins)).unwrap();
+            w.start(job(1, start, Question::Wins)).unwrap();
             let first = finish(&mut w).remove(0);
-            w.start(job(2, canonical(&start), Question::Wins)).unwrap();
-            w.start(job(3, canonical(&start), Question::Wins)).unwrap();
+            w.start(job(2, start, Question::Wins)).unwrap();
+            w.start(job(3, start, Question::Wins)).unwrap();
             let rs = finish(&mut w);
             assert!(rs.iter().all(|r| r.answer() == first.answer()));
             assert_eq!(first.answer(), Answer::No);
@@ -499,7 +500,7 @@ mod tests {
         // Side by side: the root's question beside the refutation of the
         // move its search tries last.
         let beside = |mut w: EmulatedWorkers| {
-            w.start(job(1, canonical(&start), Question::Wins)).unwrap();
+            w.start(job(1, start, Question::Wins)).unwrap();
             w.start(job(2, last, Question::AvoidsLoss)).unwrap();
             let rs = finish(&mut w);
             assert_eq!(rs[0].answer(), Answer::No);

@@ -332,22 +332,10 @@ pub fn run_with_events(
     } else {
         end
     };
-    // Workers sharing one table hand on no warm start with an `open` job
-    // (the table holds its search): the pairs left to continue get the
-    // table's now, for the next run's cold table.
-    if end != RunEnd::Complete {
-        if let Some(store) = options.warm {
-            let pairs = manager.waiting_continuations();
-            if !pairs.is_empty() {
-                if let Some(warm) = workers.table_warm() {
-                    for pair in pairs {
-                        store.save(pair, &warm)?;
-                    }
-                }
-            }
-        }
-    }
     if let Some(store) = options.warm {
+        if end != RunEnd::Complete {
+            save_table_warm(manager, workers, store)?;
+        }
         for pair in store.pairs() {
             if manager.warm_obsolete(pair) {
                 store.remove(pair);
@@ -356,6 +344,28 @@ pub fn run_with_events(
     }
     log.sync()?;
     Ok(end)
+}
+
+/// Workers sharing one table hand on no warm start with an `open` job
+/// (the table holds its search): when a run stops short of the proof, the
+/// pairs it leaves to be continued get the table's, read once, for the
+/// next run's cold table.
+fn save_table_warm(
+    manager: &Manager,
+    workers: &dyn Workers,
+    store: &WarmStore,
+) -> Result<(), RunError> {
+    let pairs = manager.waiting_continuations();
+    if pairs.is_empty() {
+        return Ok(());
+    }
+    let Some(warm) = workers.table_warm() else {
+        return Ok(());
+    };
+    for pair in pairs {
+        store.save(pair, &warm)?;
+    }
+    Ok(())
 }
 
 /// Tells the end of an announced job: its answer, nodes and time.

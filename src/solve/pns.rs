@@ -1339,7 +1339,7 @@ impl<'a> PnSolver<'a> {
     /// ([`PnSolver::load_entries`]) goes on from there instead of starting
     /// again (`examples/warm_rounds.rs` measures how much).
     pub fn heaviest(&self, max: usize) -> Vec<PnEntry> {
-        self.heaviest_where(max, |_| true)
+        heaviest_where(&self.tt, max, |_| true)
     }
 
     /// The `max` solved entries of the transposition table (proven or
@@ -1349,12 +1349,7 @@ impl<'a> PnSolver<'a> {
     /// own (`prove --share-solved`), which load them
     /// ([`PnSolver::load_entries`]) before their next job.
     pub fn heaviest_solved(&self, max: usize) -> Vec<PnEntry> {
-        self.heaviest_where(max, Entry::solved)
-    }
-
-    /// [`PnSolver::heaviest`] among the entries `wanted` takes.
-    fn heaviest_where(&self, max: usize, wanted: impl Fn(&Entry) -> bool) -> Vec<PnEntry> {
-        heaviest_where(&self.tt, max, wanted)
+        heaviest_where(&self.tt, max, Entry::solved)
     }
 
     /// A proof of the answer to `question` about `pos` (a
