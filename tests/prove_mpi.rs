@@ -51,26 +51,46 @@ fn mpi_bin() -> Result<String, String> {
     }
 }
 
+/// How long an MPI run of these tests may take before `timeout` stops it
+/// (SIGTERM, which mpirun passes on to its ranks; SIGKILL 10 s later)
+/// and the test fails with status 124: a run whose ranks never end must
+/// fail the test, not hang it (a rank inside a send rank 0 never received
+/// did so once).
+const MPI_LIMIT: &str = "120";
+
+/// `bin` on three MPI ranks (a manager and two workers), under
+/// [`MPI_LIMIT`]; the caller adds peasant's arguments.
+fn mpirun(bin: &str) -> Command {
+    let mut c = Command::new("timeout");
+    c.args(["-k", "10", MPI_LIMIT, "mpirun"]).args([
+        "--allow-run-as-root",
+        "--oversubscribe",
+        "-np",
+        "3",
+        bin,
+    ]);
+    c
+}
+
 /// `mpirun -np 3` (a manager and two workers) on the pawn game 6x6 with
 /// tiny jobs, logging into `dir`.
 fn mpi_prove_6x6(bin: &str, dir: &Path) -> Command {
-    let mut c = Command::new("mpirun");
-    c.args(["--allow-run-as-root", "--oversubscribe", "-np", "3", bin])
-        .args([
-            "prove",
-            "pawngame",
-            "--board",
-            "6x6",
-            "--dir",
-            dir.to_str().unwrap(),
-            "--all-moves",
-            "--job-nodes",
-            "40",
-            "--hash-mb",
-            "1",
-            "--json",
-            "--quiet",
-        ]);
+    let mut c = mpirun(bin);
+    c.args([
+        "prove",
+        "pawngame",
+        "--board",
+        "6x6",
+        "--dir",
+        dir.to_str().unwrap(),
+        "--all-moves",
+        "--job-nodes",
+        "40",
+        "--hash-mb",
+        "1",
+        "--json",
+        "--quiet",
+    ]);
     c
 }
 
@@ -79,6 +99,11 @@ fn mpi_prove_6x6(bin: &str, dir: &Path) -> Command {
 fn mpi_values(bin: &str, dir: &Path, expected: &str, extra: &[&str]) -> serde_json::Value {
     let out = mpi_prove_6x6(bin, dir).args(extra).output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_ne!(
+        out.status.code(),
+        Some(124),
+        "the run did not end in {MPI_LIMIT} s"
+    );
     assert!(
         out.status.success(),
         "{stdout}{}",
@@ -150,9 +175,8 @@ fn mpi_proof_number_ranks_hand_on_their_warm_starts(bin: &str) {
     // Peasants' Chess 5x8 is far beyond a few seconds.
     let variant = position("peasants", "5x8", true).variant();
     let run = || {
-        let mut c = Command::new("mpirun");
-        c.args(["--allow-run-as-root", "--oversubscribe", "-np", "3", bin])
-            .args(["prove", "peasants", "--board", "5x8", "--dir"])
+        let mut c = mpirun(bin);
+        c.args(["prove", "peasants", "--board", "5x8", "--dir"])
             .arg(&dir)
             .args([
                 "--method",

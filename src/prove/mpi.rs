@@ -6,7 +6,8 @@
 //! [`TAG_JOB`]: id, game, position, question, budget), a cancel ([`TAG_CANCEL`]:
 //! id), an interruption at the end of a run ([`TAG_INTERRUPT`]: id) or the
 //! end ([`TAG_QUIT`]); a worker answers with a result ([`TAG_RESULT`]: the
-//! text of [`JobResult::to_text`]). A job or a
+//! text of [`JobResult::to_text`]), and to the end with its last message
+//! ([`TAG_LEFT`]). A job or a
 //! result with a warm start (proof-number workers, see
 //! [`crate::prove::warm`]) carries it after the text and a NUL byte, in
 //! the checksummed form of the warm-start files, checked against the
@@ -61,6 +62,13 @@ pub const TAG_SOLVED: i32 = 7;
 /// its search (`--share-every`), from a worker rank to rank 0, which
 /// answers with [`TAG_SHARE`] (possibly empty) at once.
 pub const TAG_EXCHANGE: i32 = 8;
+/// Message tag: a worker rank's last message, sent when it has read
+/// [`TAG_QUIT`] and will send nothing more, to rank 0.
+pub const TAG_LEFT: i32 = 9;
+
+/// How long rank 0, at the end, waits for every worker rank to leave
+/// (a rank stops its job as soon as it reads [`TAG_QUIT`]).
+const QUIT_WAIT: Duration = Duration::from_secs(60);
 
 /// A message: `text`, and after a NUL byte the warm start of the pair
 /// (`pos`, `question`), if any.
@@ -270,11 +278,36 @@ impl Workers for MpiWorkers {
 }
 
 impl Drop for MpiWorkers {
+    /// Tells every rank to quit, then reads (and drops) whatever they still
+    /// send until each has left: a rank whose job ended as the run did may
+    /// be inside a send of its solved entries or its result, which waits
+    /// for rank 0 to receive it, and would never read the quit (nor end,
+    /// and MPI's finalize waits for every rank).
     fn drop(&mut self) {
-        for rank in 1..self.world.size() {
+        let ranks = self.world.size();
+        for rank in 1..ranks {
             self.world
                 .process_at_rank(rank)
                 .send_with_tag(&b""[..], TAG_QUIT);
+        }
+        let mut left = vec![false; ranks.max(1) as usize];
+        let mut waiting = (ranks - 1).max(0);
+        let end = Instant::now() + QUIT_WAIT;
+        while waiting > 0 && Instant::now() < end {
+            match self.world.any_process().immediate_matched_probe() {
+                Some(probed) => {
+                    let (_, status) = probed.matched_receive_vec::<u8>();
+                    let rank = status.source_rank() as usize;
+                    if status.tag() == TAG_LEFT && rank < left.len() && !left[rank] {
+                        left[rank] = true;
+                        waiting -= 1;
+                    }
+                }
+                None => std::thread::sleep(Duration::from_millis(1)),
+            }
+        }
+        if waiting > 0 {
+            eprintln!("peasant: {waiting} MPI ranks did not leave within {QUIT_WAIT:?}");
         }
     }
 }
@@ -328,8 +361,21 @@ pub fn worker_loop(
     };
     let solver =
         JobSolver::new(config, tables, None).map_err(|e| WorkerError::Setup(e.to_string()))?;
-    let stop = solver.stop_flag();
     let manager = world.process_at_rank(0);
+    let done = answer_jobs(&manager, &solver, &config);
+    // Rank 0 reads what this rank sends until it has left.
+    manager.send_with_tag(&b""[..], TAG_LEFT);
+    done
+}
+
+/// [`worker_loop`]'s jobs, until rank 0 says quit (`Ok`) or sends what
+/// does not read as a job or a share.
+fn answer_jobs(
+    manager: &mpi::topology::Process<'_>,
+    solver: &JobSolver,
+    config: &WorkerConfig,
+) -> Result<(), WorkerError> {
+    let stop = solver.stop_flag();
     let mut shares: Vec<Vec<u8>> = Vec::new();
     loop {
         let (bytes, status) = manager.matched_probe().matched_receive_vec::<u8>();
@@ -373,10 +419,15 @@ pub fn worker_loop(
         let mut garbled = false;
         let result = std::thread::scope(|scope| {
             let handle = scope.spawn(|| {
-                run_job_exchanging(&solver, &stop, &interrupted, &job, &config, &mut exchange)
+                run_job_exchanging(solver, &stop, &interrupted, &job, config, &mut exchange)
             });
             while !handle.is_finished() {
                 if let Ok(mine) = out_rx.try_recv() {
+                    if quit {
+                        // Rank 0 answers no exchange after the quit.
+                        let _ = in_tx.send(Vec::new());
+                        continue;
+                    }
                     let bytes = warm::encode_solved(variant, &mine);
                     manager.send_with_tag(&bytes[..], TAG_EXCHANGE);
                     continue;
