@@ -421,9 +421,16 @@ fn print_run(m: &Manager, run: &RunSummary, json: bool) {
         emulation,
         method,
     } = *run;
+    let c = &m.counts;
     if json {
         let mut j = summary_json(m, open, seconds);
         j["method"] = json!(method.to_string());
+        j["job_seconds"] = json!((c.job_seconds * 1000.0).round() / 1000.0);
+        j["cancelled"] = json!({
+            "jobs": c.cancelled,
+            "nodes": c.cancelled_nodes,
+            "seconds": (c.cancelled_seconds * 1000.0).round() / 1000.0,
+        });
         if let Some(e) = emulation {
             j["emulation"] = json!({
                 "workers": e.workers,
@@ -434,12 +441,21 @@ fn print_run(m: &Manager, run: &RunSummary, json: bool) {
                 "peak_busy": e.peak,
                 "solved_sent": e.solved_sent,
                 "solved_missed": e.solved_missed,
+                "running": e.running,
             });
         }
         print_json(&j);
         return;
     }
     print_summary(m, open, seconds);
+    println!(
+        "this run's jobs: {} in {:.1} s of their workers' time; cancelled as unneeded: {} jobs, {} nodes, {:.1} s",
+        c.jobs,
+        c.job_seconds,
+        c.cancelled,
+        giga(c.cancelled_nodes),
+        c.cancelled_seconds
+    );
     if let Some(e) = emulation {
         println!(
             "emulated {} workers: work {} nodes, makespan {} nodes, {:.1} busy on average (idle {:.0}%), at most {} at once",

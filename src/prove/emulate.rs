@@ -56,6 +56,10 @@ pub struct Emulation {
     /// Solved entries a worker never had because the pool forgot them
     /// before it loaded ([`SolvedPool::missed`]).
     pub solved_missed: u64,
+    /// Jobs still running, their work not counted: none once a run has
+    /// ended (a complete run cancels its jobs in flight, a stopped one
+    /// interrupts them, and each comes back).
+    pub running: usize,
 }
 
 impl Emulation {
@@ -183,6 +187,7 @@ impl EmulatedWorkers {
     pub fn emulation(&self) -> Emulation {
         Emulation {
             solved_missed: self.shared.missed(),
+            running: self.running.len(),
             ..self.measured
         }
     }

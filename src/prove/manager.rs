@@ -113,8 +113,16 @@ pub struct Counts {
     pub jobs: u64,
     /// Their nodes.
     pub nodes: u64,
+    /// Seconds the jobs finished in this run took, each on its worker
+    /// (with `jobs`, how fast the workers searched).
+    pub job_seconds: f64,
     /// Jobs cancelled in this run.
     pub cancelled: u64,
+    /// Nodes the cancelled jobs had searched (work a sibling's proof or
+    /// the proof's end made unneeded).
+    pub cancelled_nodes: u64,
+    /// Seconds the cancelled jobs took.
+    pub cancelled_seconds: f64,
     /// Answers this run took from its jobs' workers ([`Manager::finish`]'s
     /// known answers), each settling a pair without a job.
     pub known: u64,

@@ -310,10 +310,22 @@ pub fn run_with_events(
     // searched (logged, with their warm starts, for the next run to
     // continue); elsewhere they are lost (the workers' owner stops them)
     // and the next run asks them again. Once the proof is complete none
-    // of them is needed: the workers' owner stops them as cancelled, with
-    // no warm start to take (each would read the worker's whole table for
-    // entries no run will load).
-    if manager.in_flight() > 0 && !manager.done() && workers.interrupt() {
+    // of them is needed: they are cancelled, with no warm start to take
+    // (each would read the worker's whole table for entries no run will
+    // load), and come back to be counted with the work thrown away (and,
+    // on MPI ranks, so that no rank is left inside a send at the end).
+    let stopping = manager.in_flight() > 0
+        && if manager.done() {
+            for id in manager.running_jobs() {
+                if cancelled.insert(id) {
+                    workers.cancel(id);
+                }
+            }
+            true
+        } else {
+            workers.interrupt()
+        };
+    if stopping {
         let since = Instant::now();
         while manager.in_flight() > 0 && since.elapsed() < INTERRUPT_WAIT {
             if let Some(r) = workers.wait(Duration::from_millis(100))? {

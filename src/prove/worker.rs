@@ -561,12 +561,15 @@ impl JobRun {
         let r = solver.answer(&job.pos, job.question, Some(left.min(nodes)));
         self.done += solver.nodes() - before;
         Some(match r {
-            Ok(answer) => JobEnd::Answered {
-                answer,
-                best: answer
+            Ok(answer) => {
+                let best = answer
                     .then(|| witness(solver, &job.pos, job.question, job.budget))
-                    .flatten(),
-            },
+                    .flatten();
+                // The search for the move that proves a yes is the job's
+                // work too (an emulated worker's clock counts it).
+                self.done = solver.nodes() - self.n0;
+                JobEnd::Answered { answer, best }
+            }
             Err(SolveError::Stopped) if stop.load(Ordering::SeqCst) => {
                 if interrupted.load(Ordering::SeqCst) {
                     JobEnd::Interrupted { warm: None }

@@ -35,6 +35,13 @@ impl Manager {
         self.in_flight.len()
     }
 
+    /// The jobs running, by number.
+    pub fn running_jobs(&self) -> Vec<u64> {
+        let mut ids: Vec<u64> = self.in_flight.keys().copied().collect();
+        ids.sort_unstable();
+        ids
+    }
+
     /// Marks every free leaf pair a goal still needs as busy (as if a job
     /// ran on each) and returns how many there were: the open jobs of a
     /// proof read from its log. Logged `open` answers are expanded first.
@@ -200,11 +207,14 @@ impl Manager {
         self.dirty.push((n, q));
         if matches!(r.end, JobEnd::Cancelled) {
             self.counts.cancelled += 1;
+            self.counts.cancelled_nodes += r.nodes;
+            self.counts.cancelled_seconds += r.seconds;
             self.refresh();
             return None;
         }
         self.counts.jobs += 1;
         self.counts.nodes += r.nodes;
+        self.counts.job_seconds += r.seconds;
         let key = self.nodes[n as usize].key;
         let pair = Pair::new(key, q);
         *self.spent.entry(key).or_default() += r.nodes;
