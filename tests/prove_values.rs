@@ -513,6 +513,10 @@ fn emulated_run_gives_the_values_of_solve(share: &str, every: &str, extra: &[&st
     let jobs = j["jobs"].as_u64().unwrap() + cancelled["jobs"].as_u64().unwrap();
     assert!((searched..=searched + jobs).contains(&work), "{j}");
     assert!(span > 0 && span * 8 >= work, "{e}");
+    // The emulated workers take turns on one thread: their jobs' seconds
+    // add up to no more than the run's.
+    let job_seconds = j["job_seconds"].as_f64().unwrap();
+    assert!(job_seconds <= j["seconds"].as_f64().unwrap() + 0.01, "{j}");
     // Sharing workers send out what they solved; the others nothing.
     let sent = e["solved_sent"].as_u64().unwrap();
     assert_eq!(sent > 0, share != "0", "{e}");

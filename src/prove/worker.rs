@@ -139,7 +139,9 @@ pub struct JobResult {
     pub end: JobEnd,
     /// Nodes searched.
     pub nodes: u64,
-    /// Seconds taken.
+    /// Seconds its worker spent on it: its beginning, its search and its
+    /// end, not the waits between the steps of its search (an emulated
+    /// worker's other jobs, an MPI rank's exchanges).
     pub seconds: f64,
     /// What the worker's transposition table knew when the job ended about
     /// the positions a few plies below the job's (`harvest`): canonical
@@ -500,7 +502,10 @@ pub fn run_job_exchanging(
 /// of a path.
 pub struct JobRun {
     job: Job,
-    start: Instant,
+    /// Time its worker spent on it so far: its beginning and its steps,
+    /// not the waits between them (an emulated worker's other jobs, a
+    /// rank's exchanges).
+    busy: Duration,
     /// The solver's node count when the job began.
     n0: u64,
     /// Nodes the steps searched so far.
@@ -513,6 +518,7 @@ impl JobRun {
     /// [`WorkerConfig::share_every`] keeps what the job's search solves
     /// for the exchanges ([`PnSolver::take_recent_solved`]).
     pub fn begin(solver: &JobSolver, job: &Job, config: &WorkerConfig) -> JobRun {
+        let start = Instant::now();
         if let JobSolver::ProofNumber(s) = solver {
             s.record_solved(config.slice() < u64::MAX);
             // What the last job solved after its last exchange joins the
@@ -534,7 +540,7 @@ impl JobRun {
                 warm: None,
                 solved: Vec::new(),
             },
-            start: Instant::now(),
+            busy: start.elapsed(),
             n0: solver.nodes(),
             done: 0,
         }
@@ -549,6 +555,20 @@ impl JobRun {
     /// budget in all): how the job ended, or `None` if this step ran out
     /// with budget left.
     pub fn step(
+        &mut self,
+        solver: &JobSolver,
+        stop: &AtomicBool,
+        interrupted: &AtomicBool,
+        nodes: u64,
+    ) -> Option<JobEnd> {
+        let start = Instant::now();
+        let end = self.search_step(solver, stop, interrupted, nodes);
+        self.busy += start.elapsed();
+        end
+    }
+
+    /// [`JobRun::step`]'s search.
+    fn search_step(
         &mut self,
         solver: &JobSolver,
         stop: &AtomicBool,
@@ -585,6 +605,7 @@ impl JobRun {
 
     /// The job's result, once [`JobRun::step`] has said how it ended.
     pub fn end(self, solver: &JobSolver, end: JobEnd, config: &WorkerConfig) -> JobResult {
+        let start = Instant::now();
         let job = &self.job;
         let nodes = solver.nodes() - self.n0;
         let warm = || match solver {
@@ -621,7 +642,7 @@ impl JobRun {
             id: job.id,
             end,
             nodes,
-            seconds: self.start.elapsed().as_secs_f64(),
+            seconds: (self.busy + start.elapsed()).as_secs_f64(),
             known,
             solved,
         }
