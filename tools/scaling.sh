@@ -7,9 +7,11 @@
 # their own (as MPI ranks have), as one Markdown table: workers, threads
 # per worker, real or emulated, wall seconds or makespan in nodes, nodes,
 # speedup over the baseline (wall time when real, nodes when emulated) and
-# efficiency (speedup per thread), and for real proofs where the workers'
-# time went: the seconds of the logged jobs and, in brackets, of the jobs
-# cancelled as unneeded.
+# efficiency (speedup per thread), for real proofs where the workers'
+# time went (the seconds of the logged jobs and, in brackets, of the jobs
+# cancelled as unneeded), and the process's CPU seconds with the millions
+# of nodes searched a CPU second (threads that slow each other search
+# fewer).
 #
 #   tools/scaling.sh [BENCH...]     (default: peasants6x7 peasants5x8)
 #
@@ -64,50 +66,59 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 [ $# -gt 0 ] || set -- peasants6x7 peasants5x8
 
-# Runs a command; prints "WALL NODES MAKESPAN VALUE SECONDS" from its
+# Runs a command; prints "WALL NODES MAKESPAN VALUE SECONDS CPU" from its
 # --json output (with --emulate, NODES is the work of all workers;
 # SECONDS is "JOBS(CANCELLED)", the seconds of the logged and the
-# cancelled jobs of a real proof; "-" where a figure does not apply).
-# The wall time is the shell's clock around the whole process (bash's
-# EPOCHREALTIME, so the script needs no /usr/bin/time).
+# cancelled jobs of a real proof; CPU is the process's user and system
+# seconds with, in brackets, the millions of nodes it searched a CPU
+# second; "-" where a figure does not apply). The wall time is the
+# shell's clock around the whole process (bash's EPOCHREALTIME) and the
+# CPU time its `times` for the process (measure runs in a subshell of
+# its own, whose only child so far is the command), so the script needs
+# no /usr/bin/time.
 measure() {
   local start=$EPOCHREALTIME
   "$@" --json --quiet >"$TMP/out" 2>"$TMP/err" ||
     { echo "failed: $* ($(tail -1 "$TMP/err"))" >&2; return 1; }
   local end=$EPOCHREALTIME
-  python3 - "$TMP/out" "$start" "$end" <<'PY'
-import json, sys
+  # A redirection, not a pipe or $(...): a forked subshell would report
+  # no children.
+  times >"$TMP/times"
+  python3 - "$TMP/out" "$start" "$end" "$(tail -1 "$TMP/times")" <<'PY'
+import json, re, sys
 r = json.load(open(sys.argv[1]))
 e = r.get("emulation", {})
 wall = float(sys.argv[3]) - float(sys.argv[2])
 c = r.get("cancelled")
 seconds = f"{r['job_seconds']:.1f}({c['seconds']:.1f})" if c and not e else "-"
-print(f"{wall:.2f}", e.get("work_nodes", r["nodes"]), e.get("makespan_nodes", "-"),
-      r.get("value") or "-", seconds)
+cpu = sum(int(m) * 60 + float(s) for m, s in re.findall(r"(\d+)m([\d.]+)s", sys.argv[4]))
+nodes = e.get("work_nodes", r["nodes"])
+rate = f"{cpu:.1f}({nodes / cpu / 1e6:.2f})" if cpu > 0 else "-"
+print(f"{wall:.2f}", nodes, e.get("makespan_nodes", "-"), r.get("value") or "-", seconds, rate)
 PY
 }
 
-row() { printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$@"; }
+row() { printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$@"; }
 ratio() { python3 -c "import sys; a, b = map(float, sys.argv[1:]); print(f'{a / b:.2f}x')" "$@"; }
 per() { python3 -c "import sys; a, b, t = map(float, sys.argv[1:]); print(f'{a / b / t:.2f}')" "$@"; }
 # One emulated run of the benchmark in hand (bench, pos, method, hash,
 # flags, bnodes) on N workers with the flags after TEXT; its row says TEXT.
 emulated() {
-  local n=$1 text=$2 work span value
+  local n=$1 text=$2 work span value cpu
   shift 2
   rm -rf "$TMP/dir"
-  read -r _ work span value _ < <(measure "$BIN" prove "${pos[@]}" --dir "$TMP/dir" \
+  read -r _ work span value _ cpu < <(measure "$BIN" prove "${pos[@]}" --dir "$TMP/dir" \
     --method $method --emulate "$n" --hash-mb $((hash / n > 16 ? hash / n : 16)) \
     "$@" "${flags[@]}")
   row "$bench" "$n" 1 "$text" "$(commas "$span")" "$(commas "$work")" \
-    "$(ratio "$bnodes" "$span")" "$(per "$bnodes" "$span" "$n")" "$value" -
+    "$(ratio "$bnodes" "$span")" "$(per "$bnodes" "$span" "$n")" "$value" - "$cpu"
 }
 commas() { python3 -c "import sys; print(f'{int(sys.argv[1]):,}')" "$1"; }
 
 echo "Machine: $MACHINE. Binary: $("$BIN" --version 2>/dev/null || echo "$BIN")."
 echo
-row benchmark workers "threads each" "real or emulated" "wall s / makespan nodes" nodes "speedup" efficiency value "job s (cancelled s)"
-row --- --- --- --- --- --- --- --- --- ---
+row benchmark workers "threads each" "real or emulated" "wall s / makespan nodes" nodes "speedup" efficiency value "job s (cancelled s)" "CPU s (M nodes a CPU s)"
+row --- --- --- --- --- --- --- --- --- --- ---
 for bench in "$@"; do
   case $bench in
     peasants6x7) pos=(peasants --board 6x7); method=pn; hash=2048; kind=solve; flags=() ;;
@@ -126,13 +137,14 @@ for bench in "$@"; do
   # speedup below it.
   bwall=""
   for _ in $(seq "$BASELINE_RUNS"); do
-    read -r w bnodes _ bvalue _ < <(measure "$BIN" solve "${pos[@]}" --value-only --threads 1 \
+    read -r w bnodes _ bvalue _ cpu < <(measure "$BIN" solve "${pos[@]}" --value-only --threads 1 \
       --method $method --hash-mb $hash)
     if [ -z "$bwall" ] || python3 -c "import sys; sys.exit(not float(sys.argv[1]) < float(sys.argv[2]))" "$w" "$bwall"; then
       bwall=$w
+      bcpu=$cpu
     fi
   done
-  row "$bench" "one \`solve --value-only\`" 1 real "$bwall" "$(commas "$bnodes")" 1.00x 1.00 "$bvalue" -
+  row "$bench" "one \`solve --value-only\`" 1 real "$bwall" "$(commas "$bnodes")" 1.00x 1.00 "$bvalue" - "$bcpu"
   done_threads=" "
   for c in $CONFIGS; do
     r=${c%x*}; t=${c#*x}
@@ -141,21 +153,21 @@ for bench in "$@"; do
       t=$((r * t)); r=1
       [[ $done_threads == *" $t "* ]] && continue
       done_threads="$done_threads$t "
-      read -r wall nodes _ value seconds < <(measure "$BIN" solve "${pos[@]}" --value-only \
+      read -r wall nodes _ value seconds cpu < <(measure "$BIN" solve "${pos[@]}" --value-only \
         --threads "$t" --method $method --hash-mb $hash)
     else
       rm -rf "$TMP/dir"
-      read -r wall nodes _ value seconds < <(measure "$BIN" prove "${pos[@]}" --dir "$TMP/dir" \
+      read -r wall nodes _ value seconds cpu < <(measure "$BIN" prove "${pos[@]}" --dir "$TMP/dir" \
         --method $method --workers "$r" --threads "$t" --hash-mb $((hash / r)) "${flags[@]}")
     fi
     row "$bench" "$r" "$t" real "$wall" "$(commas "$nodes")" "$(ratio "$bwall" "$wall")" \
-      "$(per "$bwall" "$wall" $((r * t)))" "$value" "$seconds"
+      "$(per "$bwall" "$wall" $((r * t)))" "$value" "$seconds" "$cpu"
     if [ $kind = solve ] && [ -n "${NO_SPREAD:-}" ] && [ "$t" -gt 1 ]; then
       # The same threads, each ignoring where the others are.
-      read -r w2 n2 _ v2 _ < <(measure "$BIN" solve "${pos[@]}" --value-only \
+      read -r w2 n2 _ v2 _ cpu < <(measure "$BIN" solve "${pos[@]}" --value-only \
         --threads "$t" --method $method --hash-mb $hash --pn-no-spread)
       row "$bench" 1 "$t, not spreading" real "$w2" "$(commas "$n2")" "$(ratio "$bwall" "$w2")" \
-        "$(per "$bwall" "$w2" "$t")" "$v2" -
+        "$(per "$bwall" "$w2" "$t")" "$v2" - "$cpu"
     fi
   done
   if [ $kind = prove ]; then
