@@ -145,6 +145,8 @@ pub struct Progress {
     pub running_nodes: Option<u64>,
     /// Jobs cancelled as no longer needed.
     pub cancelled: u64,
+    /// Nodes those cancelled jobs had searched.
+    pub cancelled_nodes: u64,
     /// Answers taken from jobs' transposition tables.
     pub known: u64,
     /// Positions in the tree.
@@ -169,6 +171,7 @@ impl Progress {
             running: manager.in_flight(),
             running_nodes,
             cancelled: manager.counts.cancelled,
+            cancelled_nodes: manager.counts.cancelled_nodes,
             known: manager.counts.known,
             positions: manager.size(),
             root: manager.value(),
@@ -186,11 +189,12 @@ impl fmt::Display for Progress {
         };
         write!(
             f,
-            "prove: {:.0}s, {} jobs ({} nodes), {running}, {} cancelled, {} known from jobs' tables, {} positions in the tree, root {}, {}/{} first moves known",
+            "prove: {:.0}s, {} jobs ({} nodes), {running}, {} cancelled ({} nodes), {} known from jobs' tables, {} positions in the tree, root {}, {}/{} first moves known",
             self.seconds,
             self.jobs,
             self.nodes,
             self.cancelled,
+            self.cancelled_nodes,
             self.known,
             self.positions,
             wdl_text(self.root),
@@ -502,6 +506,7 @@ mod tests {
             running: 2,
             running_nodes: Some(50),
             cancelled: 1,
+            cancelled_nodes: 700,
             known: 5,
             positions: 9,
             root: None,
@@ -510,7 +515,7 @@ mod tests {
         };
         assert_eq!(
             RunEvent::Progress(progress).to_string(),
-            "prove: 12s, 3 jobs (4000 nodes), 2 running (50 nodes so far), 1 cancelled, 5 known from jobs' tables, 9 positions in the tree, root open, 1/4 first moves known"
+            "prove: 12s, 3 jobs (4000 nodes), 2 running (50 nodes so far), 1 cancelled (700 nodes), 5 known from jobs' tables, 9 positions in the tree, root open, 1/4 first moves known"
         );
     }
 }
