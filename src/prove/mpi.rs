@@ -290,22 +290,23 @@ impl Drop for MpiWorkers {
                 .process_at_rank(rank)
                 .send_with_tag(&b""[..], TAG_QUIT);
         }
-        let mut left = vec![false; ranks.max(1) as usize];
-        let mut waiting = (ranks - 1).max(0);
+        // Rank 0, the manager, has nothing to leave.
+        let mut left: Vec<bool> = (0..ranks).map(|r| r == 0).collect();
         let end = Instant::now() + QUIT_WAIT;
-        while waiting > 0 && Instant::now() < end {
+        while left.contains(&false) && Instant::now() < end {
             match self.world.any_process().immediate_matched_probe() {
                 Some(probed) => {
                     let (_, status) = probed.matched_receive_vec::<u8>();
-                    let rank = status.source_rank() as usize;
-                    if status.tag() == TAG_LEFT && rank < left.len() && !left[rank] {
-                        left[rank] = true;
-                        waiting -= 1;
+                    if status.tag() == TAG_LEFT {
+                        if let Some(l) = left.get_mut(status.source_rank() as usize) {
+                            *l = true;
+                        }
                     }
                 }
                 None => std::thread::sleep(Duration::from_millis(1)),
             }
         }
+        let waiting = left.iter().filter(|&&l| !l).count();
         if waiting > 0 {
             eprintln!("peasant: {waiting} MPI ranks did not leave within {QUIT_WAIT:?}");
         }

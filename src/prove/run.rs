@@ -250,11 +250,7 @@ pub fn run_with_events(
         // more often than every 50 ms.
         if last_cancel_check.elapsed() >= Duration::from_millis(50) {
             last_cancel_check = Instant::now();
-            for id in manager.unneeded_jobs() {
-                if cancelled.insert(id) {
-                    workers.cancel(id);
-                }
-            }
+            cancel_unneeded(manager, workers, &mut cancelled);
         }
         while manager.in_flight() < workers.count() {
             match manager.next_job() {
@@ -318,17 +314,15 @@ pub fn run_with_events(
     // (each would read the worker's whole table for entries no run will
     // load), and come back to be counted with the work thrown away (and,
     // on MPI ranks, so that no rank is left inside a send at the end).
-    let stopping = manager.in_flight() > 0
-        && if manager.done() {
-            for id in manager.running_jobs() {
-                if cancelled.insert(id) {
-                    workers.cancel(id);
-                }
-            }
-            true
-        } else {
-            workers.interrupt()
-        };
+    let stopping = if manager.in_flight() == 0 {
+        false
+    } else if manager.done() {
+        // No goal needs any pair now: every job in flight is unneeded.
+        cancel_unneeded(manager, workers, &mut cancelled);
+        true
+    } else {
+        workers.interrupt()
+    };
     if stopping {
         let since = Instant::now();
         while manager.in_flight() > 0 && since.elapsed() < INTERRUPT_WAIT {
@@ -360,6 +354,21 @@ pub fn run_with_events(
     }
     log.sync()?;
     Ok(end)
+}
+
+/// Cancels the jobs in flight that no goal needs any more (every one of
+/// them once the proof is complete), each once: `cancelled` keeps the
+/// ones already told.
+fn cancel_unneeded(
+    manager: &mut Manager,
+    workers: &mut dyn Workers,
+    cancelled: &mut std::collections::HashSet<u64>,
+) {
+    for id in manager.unneeded_jobs() {
+        if cancelled.insert(id) {
+            workers.cancel(id);
+        }
+    }
 }
 
 /// Workers sharing one table hand on no warm start with an `open` job

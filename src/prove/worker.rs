@@ -579,17 +579,15 @@ impl JobRun {
         let left = job.budget.saturating_sub(self.done);
         let before = solver.nodes();
         let r = solver.answer(&job.pos, job.question, Some(left.min(nodes)));
+        let best = match r {
+            Ok(true) => witness(solver, &job.pos, job.question, job.budget),
+            _ => None,
+        };
+        // The search for the move that proves a yes is the job's work too
+        // (an emulated worker's clock counts it).
         self.done += solver.nodes() - before;
         Some(match r {
-            Ok(answer) => {
-                let best = answer
-                    .then(|| witness(solver, &job.pos, job.question, job.budget))
-                    .flatten();
-                // The search for the move that proves a yes is the job's
-                // work too (an emulated worker's clock counts it).
-                self.done = solver.nodes() - self.n0;
-                JobEnd::Answered { answer, best }
-            }
+            Ok(answer) => JobEnd::Answered { answer, best },
             Err(SolveError::Stopped) if stop.load(Ordering::SeqCst) => {
                 if interrupted.load(Ordering::SeqCst) {
                     JobEnd::Interrupted { warm: None }

@@ -35,13 +35,6 @@ impl Manager {
         self.in_flight.len()
     }
 
-    /// The jobs running, by number.
-    pub fn running_jobs(&self) -> Vec<u64> {
-        let mut ids: Vec<u64> = self.in_flight.keys().copied().collect();
-        ids.sort_unstable();
-        ids
-    }
-
     /// Marks every free leaf pair a goal still needs as busy (as if a job
     /// ran on each) and returns how many there were: the open jobs of a
     /// proof read from its log. Logged `open` answers are expanded first.
