@@ -465,6 +465,48 @@ fn emulated_workers_give_the_values_of_solve() {
     emulated_run_gives_the_values_of_solve("0", "0", &["--emulate-shared", "200"]);
 }
 
+#[test]
+fn emulated_runs_repeat_exactly() {
+    // An emulation runs on a virtual clock: the same command gives the
+    // same makespan, work and jobs every time. (When the wall clock said
+    // when to cancel unneeded jobs, six runs of this command gave six
+    // makespans, 13,152 to 13,505.)
+    let figures = |run: usize| {
+        let dir = temp_dir(&format!("prove-emulate-repeat-{run}"));
+        let d = dir.to_str().unwrap();
+        let (code, out, err) = run_cli(&[
+            "--json",
+            "prove",
+            "pawngame",
+            "--board",
+            "6x6",
+            "--dir",
+            d,
+            "--all-moves",
+            "--job-nodes",
+            "500",
+            "--hash-mb",
+            "1",
+            "--emulate",
+            "8",
+            "--share-solved",
+            "64",
+            "--quiet",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let j = json_of(&out);
+        let e = &j["emulation"];
+        format!(
+            "makespan {} work {} jobs {} cancelled {}",
+            e["makespan_nodes"], e["work_nodes"], j["jobs"], j["cancelled"]["jobs"]
+        )
+    };
+    let first = figures(0);
+    for run in 1..4 {
+        assert_eq!(figures(run), first, "run {run}");
+    }
+}
+
 fn emulated_run_gives_the_values_of_solve(share: &str, every: &str, extra: &[&str]) {
     let pos = position("pawngame", "6x6", true);
     let dir = temp_dir(&format!("prove-emulate-{share}-{every}-{}", extra.len()));

@@ -247,6 +247,10 @@ impl Workers for EmulatedWorkers {
         self.solvers.len()
     }
 
+    fn virtual_clock(&self) -> bool {
+        true
+    }
+
     fn start(&mut self, job: Job) -> Result<(), WorkerError> {
         let w = self.idle.pop().ok_or(WorkerError::NoIdle("worker"))?;
         self.solver(w)

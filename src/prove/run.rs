@@ -247,8 +247,10 @@ pub fn run_with_events(
             break RunEnd::TimeLimit;
         }
         // Looking for unneeded jobs walks the open part of the tree: not
-        // more often than every 50 ms.
-        if last_cancel_check.elapsed() >= Duration::from_millis(50) {
+        // more often than every 50 ms, but at every turn on a virtual
+        // clock (an emulation whose cancels came when the wall clock said
+        // gave other figures each run).
+        if cancel_check_due(workers.virtual_clock(), last_cancel_check.elapsed()) {
             last_cancel_check = Instant::now();
             cancel_unneeded(manager, workers, &mut cancelled);
         }
@@ -356,6 +358,13 @@ pub fn run_with_events(
     Ok(end)
 }
 
+/// Whether the run loop looks for unneeded jobs now: `since` the last look,
+/// on a pool of real workers; always on a virtual clock, where the wall
+/// clock must not decide what happens.
+fn cancel_check_due(virtual_clock: bool, since: Duration) -> bool {
+    virtual_clock || since >= Duration::from_millis(50)
+}
+
 /// Cancels the jobs in flight that no goal needs any more (every one of
 /// them once the proof is complete), each once: `cancelled` keeps the
 /// ones already told.
@@ -444,6 +453,16 @@ mod tests {
     use super::*;
     use crate::rules::{parse_position, Board, Rules};
     use crate::solve::Question;
+
+    /// Real workers are looked over every 50 ms; a virtual clock's at
+    /// every turn of the loop, whatever the wall clock says (the whole
+    /// emulation's repeatability: tests/prove_values.rs).
+    #[test]
+    fn a_virtual_clock_looks_for_unneeded_jobs_at_every_turn() {
+        assert!(cancel_check_due(true, Duration::ZERO));
+        assert!(!cancel_check_due(false, Duration::from_millis(49)));
+        assert!(cancel_check_due(false, Duration::from_millis(50)));
+    }
 
     /// The lines the command line prints for a run's events, word for word.
     #[test]
