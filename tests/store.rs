@@ -127,6 +127,54 @@ fn parallel_probes_equal_serial_probes() {
     assert!(tb.cache().misses() > 0 && tb.cache().hits() > 0);
 }
 
+#[test]
+fn wdl_held_in_memory_gives_the_probes_of_the_cache() {
+    // The WDL sections held at 2 bits a position answer every probe as
+    // the block cache does: all of them held, or as many as a small
+    // budget takes (the others read through the cache).
+    let v = variant(4, 6);
+    let dir = gen(v, 6, "wdl-memory");
+    let mut positions = Vec::new();
+    for m in Material::up_to(6) {
+        let index = Index::new(v, m);
+        for i in 0..index.len() {
+            let p = index.unrank(i);
+            positions.extend(p.legal_moves().iter().map(|&mv| p.play(mv)));
+        }
+    }
+    let probes = |tb: &Tablebase| -> Vec<Wdl> {
+        positions.iter().map(|p| tb.probe_wdl(p).unwrap()).collect()
+    };
+    let plain = Tablebase::new(&dir, v);
+    let cached = probes(&plain);
+    let sizes: Vec<(Material, u64)> = Material::up_to(6)
+        .into_iter()
+        .map(|m| {
+            let positions = plain.table(m).unwrap().header().positions;
+            (m, packed_wdl_bytes(positions))
+        })
+        .collect();
+    let all: u64 = sizes.iter().map(|s| s.1).sum();
+    let largest = sizes.iter().map(|s| s.1).max().unwrap();
+    for budget in [all, largest] {
+        let tb = Tablebase::new(&dir, v).with_wdl_memory(budget);
+        assert_eq!(probes(&tb), cached, "budget {budget}");
+        // Every table opened, held or not as the budget allowed.
+        let held: Vec<bool> = sizes
+            .iter()
+            .map(|&(m, _)| tb.table(m).unwrap().holds_wdl())
+            .collect();
+        if budget == all {
+            assert!(held.iter().all(|&h| h), "{held:?}");
+        } else {
+            assert!(
+                held.iter().any(|&h| h) && held.iter().any(|&h| !h),
+                "{held:?}"
+            );
+        }
+    }
+}
+
 /// A table with small blocks (many of them) in a temporary directory (the
 /// guard, removed when dropped), its path and its bytes.
 fn small_block_table(

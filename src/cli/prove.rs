@@ -98,6 +98,12 @@ pub struct ProveArgs {
     /// With --tables: MiB of decompressed table blocks kept in memory.
     #[arg(long, value_name = "M", default_value_t = 64)]
     pub cache_mb: usize,
+    /// With --tables: MiB for the tables' win/draw/loss values held whole
+    /// in memory, 2 bits a position, shared by every worker of the
+    /// process, for the fastest probes (tables past it are read through
+    /// the block cache; 0: none held).
+    #[arg(long, value_name = "M", default_value_t = 1024)]
+    pub wdl_memory_mb: usize,
     /// Print what the proof directory DIR proves.
     #[arg(long, value_name = "DIR", conflicts_with_all = ["check", "merge", "simulate"])]
     pub status: Option<PathBuf>,
@@ -734,10 +740,13 @@ impl ProveArgs {
         let max_job_nodes = self.max_job_nodes()?;
         let workers = self.workers_count()?;
         self.check_pool_flags()?;
-        let tables = self
-            .tables
-            .as_ref()
-            .map(|d| Arc::new(Tablebase::new(d, root.variant()).with_cache_mib(self.cache_mb)));
+        let tables = self.tables.as_ref().map(|d| {
+            let tb = Tablebase::new(d, root.variant()).with_cache_mib(self.cache_mb);
+            Arc::new(match self.wdl_memory_mb {
+                0 => tb,
+                mib => tb.with_wdl_memory_mib(mib),
+            })
+        });
         let worker = WorkerConfig {
             hash_mb: self.hash_mb,
             shared_tt: !self.separate_tables,

@@ -82,6 +82,11 @@ pub struct SolveArgs {
     /// With --tables: MiB of decompressed table blocks kept in memory.
     #[arg(long, value_name = "M", default_value_t = 256)]
     pub cache_mb: usize,
+    /// With --tables: MiB for the tables' win/draw/loss values held whole
+    /// in memory, 2 bits a position, for the fastest probes (tables past
+    /// it are read through the block cache; 0: none held).
+    #[arg(long, value_name = "M", default_value_t = 1024)]
+    pub wdl_memory_mb: usize,
     /// Exact values with DTM (slower: a win no longer ends the search of a node).
     #[arg(long)]
     pub dtm: bool,
@@ -302,10 +307,13 @@ impl SolveArgs {
                 "--dtm needs --method ab: proof-number search answers win/draw/loss only",
             ));
         }
-        let tables = self
-            .tables
-            .as_ref()
-            .map(|dir| Tablebase::new(dir, pos.variant()).with_cache_mib(self.cache_mb));
+        let tables = self.tables.as_ref().map(|dir| {
+            let tb = Tablebase::new(dir, pos.variant()).with_cache_mib(self.cache_mb);
+            match self.wdl_memory_mb {
+                0 => tb,
+                mib => tb.with_wdl_memory_mib(mib),
+            }
+        });
         Ok(Plan {
             pos,
             search: self.search(),

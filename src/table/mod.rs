@@ -21,8 +21,8 @@ pub use format::{
     encode_table, split_values, Header, SectionHeader, StoreIndex, WriteOptions, FORMAT_VERSION,
 };
 pub use store::{
-    file_name, wins_at_once, write_table, write_table_with, DenseTable, Table, TableError,
-    Tablebase, DEFAULT_CACHE_BLOCKS,
+    file_name, packed_wdl_bytes, wins_at_once, write_table, write_table_with, DenseTable, Table,
+    TableError, Tablebase, DEFAULT_CACHE_BLOCKS,
 };
 pub use v1::read_v1_values;
 pub use verify::{verify_tables, ClassCheck, VerifyReport};

@@ -16,12 +16,12 @@ use crate::rules::variant::{Board, Variant};
 use crate::{index::domain::TableValues, rules::shortcuts::resolve_by_rule};
 use memmap2::Mmap;
 use rayon::prelude::*;
-use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::io::Write;
 use std::ops::Deref;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock, RwLock};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, OnceLock};
 use thiserror::Error;
 
 /// Why a table could not be used.
@@ -188,6 +188,16 @@ pub struct Table {
     id: u64,
     cache: Arc<BlockCache>,
     dicts: [Option<zstd::dict::DecoderDictionary<'static>>; 2],
+    /// The WDL section unpacked into memory at 2 bits a position (32 to a
+    /// word), once [`Table::hold_wdl`] has been asked to and it fit: a probe
+    /// then reads one word instead of a cached block.
+    packed_wdl: OnceLock<Box<[u64]>>,
+}
+
+/// Bytes the WDL section of `positions` positions takes held in memory at
+/// 2 bits a position.
+pub fn packed_wdl_bytes(positions: u64) -> u64 {
+    positions.div_ceil(32) * 8
 }
 
 fn u64_at(b: &[u8], at: usize) -> u64 {
@@ -363,7 +373,63 @@ impl Table {
             id: super::cache::next_table_id(),
             cache,
             dicts,
+            packed_wdl: OnceLock::new(),
         })
+    }
+
+    /// Holds the WDL section in memory at 2 bits a position if
+    /// [`packed_wdl_bytes`] fit in `budget` (bytes, taken from it) and in
+    /// half the memory the system has available: every block is
+    /// decompressed and checked once, and later probes of the WDL read the
+    /// packed words. True if the section is held (now or before); false,
+    /// and nothing taken, if it does not fit.
+    pub fn hold_wdl(&self, budget: &AtomicU64) -> Result<bool, TableError> {
+        if self.packed_wdl.get().is_some() {
+            return Ok(true);
+        }
+        // A block holds a whole number of words (the writer's block
+        // lengths are multiples of 32; a table whose are not is read
+        // through the cache).
+        if !(self.header.block_len as u64).is_multiple_of(32) {
+            return Ok(false);
+        }
+        let bytes = packed_wdl_bytes(self.header.positions);
+        if crate::memory::available().is_some_and(|a| bytes > a / 2) {
+            return Ok(false);
+        }
+        if budget
+            .fetch_update(Relaxed, Relaxed, |left| left.checked_sub(bytes))
+            .is_err()
+        {
+            return Ok(false);
+        }
+        let blocks: Result<Vec<Vec<u64>>, TableError> = (0..self.header.sections[SECTION_WDL]
+            .blocks)
+            .into_par_iter()
+            .map(|b| {
+                let values = self.read_block(SECTION_WDL, b)?;
+                Ok(values
+                    .chunks(32)
+                    .map(|c| {
+                        c.iter()
+                            .enumerate()
+                            .fold(0u64, |w, (i, &v)| w | (v as u64) << (2 * i))
+                    })
+                    .collect())
+            })
+            .collect();
+        let words = match blocks {
+            Ok(blocks) => blocks.concat().into_boxed_slice(),
+            Err(e) => {
+                budget.fetch_add(bytes, Relaxed);
+                return Err(e);
+            }
+        };
+        if self.packed_wdl.set(words).is_err() {
+            // Another thread held it first.
+            budget.fetch_add(bytes, Relaxed);
+        }
+        Ok(true)
     }
 
     /// The class's own index (white pawns first); the file's order is
@@ -455,6 +521,21 @@ impl Table {
         Ok(data[(i % block_len) as usize])
     }
 
+    /// Whether the WDL section is held in memory ([`Table::hold_wdl`]).
+    pub fn holds_wdl(&self) -> bool {
+        self.packed_wdl.get().is_some()
+    }
+
+    /// The WDL byte of position `i` (in the file's order): from the words
+    /// held in memory, else from the block cache.
+    #[inline]
+    fn wdl_at(&self, i: u64) -> Result<u8, TableError> {
+        match self.packed_wdl.get() {
+            Some(words) => Ok(((words[(i / 32) as usize] >> (2 * (i % 32))) & 3) as u8),
+            None => self.byte_at(SECTION_WDL, i),
+        }
+    }
+
     /// Win, draw or loss of a table position of this class (reads the WDL
     /// section only).
     #[inline]
@@ -462,7 +543,7 @@ impl Table {
         if wins_at_once(pos) {
             return Ok(Wdl::Win);
         }
-        let b = self.byte_at(SECTION_WDL, self.store.rank(pos))?;
+        let b = self.wdl_at(self.store.rank(pos))?;
         Ok(wdl_from_byte(b).expect("checked when the block was read"))
     }
 
@@ -473,7 +554,7 @@ impl Table {
             return Ok(Value::Win(1));
         }
         let i = self.store.rank(pos);
-        let wdl = wdl_from_byte(self.byte_at(SECTION_WDL, i)?).expect("checked");
+        let wdl = wdl_from_byte(self.wdl_at(i)?).expect("checked");
         if wdl == Wdl::Draw {
             return Ok(Value::Draw);
         }
@@ -587,9 +668,16 @@ pub struct Tablebase {
     variant: Variant,
     mmap: bool,
     cache: Arc<BlockCache>,
-    open: RwLock<HashMap<Material, Arc<Table>>>,
-    /// Classes whose file is known to be absent.
-    absent: RwLock<HashSet<Material>>,
+    /// Per class (`white * 64 + black`): its table once opened. Read
+    /// without a lock, for a search that probes at every node.
+    classes: Vec<OnceLock<Arc<Table>>>,
+    /// Per class: its file was found absent by [`Tablebase::has_table`]
+    /// (which then answers so without looking again; [`Tablebase::table`]
+    /// looks again, for a generator writes tables as it goes).
+    absent: Vec<AtomicBool>,
+    /// Bytes left for WDL sections held in memory ([`Table::hold_wdl`]),
+    /// shared with the narrower boards' tablebases; `None`: none held.
+    wdl_memory: Option<Arc<AtomicU64>>,
     /// The tablebases of the boards 1, 2, ... files wide (same height,
     /// rules, directory and cache), made on first use.
     narrow: OnceLock<Vec<Tablebase>>,
@@ -610,8 +698,9 @@ impl Tablebase {
             variant,
             mmap: false,
             cache: Arc::new(BlockCache::new(DEFAULT_CACHE_BLOCKS)),
-            open: RwLock::new(HashMap::new()),
-            absent: RwLock::new(HashSet::new()),
+            classes: (0..64 * 64).map(|_| OnceLock::new()).collect(),
+            absent: (0..64 * 64).map(|_| AtomicBool::new(false)).collect(),
+            wdl_memory: None,
             narrow: OnceLock::new(),
             widths: (0..64 * 64).map(|_| OnceLock::new()).collect(),
         }
@@ -665,11 +754,70 @@ impl Tablebase {
         self.dir.join(file_name(self.variant, material))
     }
 
-    /// The table of `material`, opened and checked on first use.
-    pub fn table(&self, material: Material) -> Result<Arc<Table>, TableError> {
-        if let Some(t) = self.open.read().unwrap().get(&material) {
-            return Ok(t.clone());
+    /// The same tablebase holding the WDL sections of the tables it opens
+    /// in memory at 2 bits a position ([`Table::hold_wdl`]), while they fit
+    /// in `mib` MiB together (tables of narrower boards included); later
+    /// tables are read through the block cache. For searches, which probe
+    /// millions of times: a probe then costs a word read, not a lookup in
+    /// the cache of blocks.
+    pub fn with_wdl_memory_mib(self, mib: usize) -> Tablebase {
+        self.with_wdl_memory((mib as u64) << 20)
+    }
+
+    /// [`Tablebase::with_wdl_memory_mib`] in bytes.
+    pub fn with_wdl_memory(self, bytes: u64) -> Tablebase {
+        Tablebase {
+            wdl_memory: Some(Arc::new(AtomicU64::new(bytes))),
+            ..self
         }
+    }
+
+    /// The place of `material` in `classes` and `absent`.
+    fn slot(material: Material) -> Option<usize> {
+        let (w, b) = (material.white as usize, material.black as usize);
+        (w < 64 && b < 64).then_some(w * 64 + b)
+    }
+
+    /// The table of `material` if its file exists, opened, checked and
+    /// (with [`Tablebase::with_wdl_memory_mib`]) its WDL section held on
+    /// first use; `None` if the file is absent (then remembered as such
+    /// when `remember_absent`).
+    fn class_table(
+        &self,
+        material: Material,
+        remember_absent: bool,
+    ) -> Result<Option<&Arc<Table>>, TableError> {
+        let Some(i) = Tablebase::slot(material) else {
+            return Ok(None);
+        };
+        if let Some(t) = self.classes[i].get() {
+            return Ok(Some(t));
+        }
+        if remember_absent && self.absent[i].load(Relaxed) {
+            return Ok(None);
+        }
+        let table = match self.open_table(material) {
+            Ok(t) => Arc::new(t),
+            Err(TableError::Missing { .. }) => {
+                if remember_absent {
+                    self.absent[i].store(true, Relaxed);
+                }
+                return Ok(None);
+            }
+            Err(e) => return Err(e),
+        };
+        self.absent[i].store(false, Relaxed);
+        // Threads that opened the class at once keep the first table, and
+        // hold its section once.
+        let table = self.classes[i].get_or_init(|| table);
+        if let Some(budget) = &self.wdl_memory {
+            table.hold_wdl(budget)?;
+        }
+        Ok(Some(table))
+    }
+
+    /// Opens and checks the table file of `material`.
+    fn open_table(&self, material: Material) -> Result<Table, TableError> {
         let path = self.path_of(material);
         if !path.exists() {
             return Err(TableError::Missing {
@@ -678,9 +826,9 @@ impl Tablebase {
                 path,
             });
         }
-        let table = if self.mmap {
+        if self.mmap {
             // Safety: promised by the caller of `new_mmap`.
-            unsafe { Table::open_mmap(&path, self.variant, material, self.cache.clone()) }?
+            unsafe { Table::open_mmap(&path, self.variant, material, self.cache.clone()) }
         } else {
             let bytes = std::fs::read(&path).map_err(|e| TableError::io(&path, e))?;
             Table::from_bytes(
@@ -690,29 +838,25 @@ impl Tablebase {
                 material,
                 self.cache.clone(),
                 true,
-            )?
-        };
-        let table = Arc::new(table);
-        let mut open = self.open.write().unwrap();
-        Ok(open.entry(material).or_insert(table).clone())
+            )
+        }
+    }
+
+    /// The table of `material`, opened and checked on first use.
+    pub fn table(&self, material: Material) -> Result<Arc<Table>, TableError> {
+        match self.class_table(material, false)? {
+            Some(t) => Ok(t.clone()),
+            None => Err(TableError::Missing {
+                material,
+                variant: self.variant,
+                path: self.path_of(material),
+            }),
+        }
     }
 
     /// Whether the table of `material` exists (looked up once per class).
     pub fn has_table(&self, material: Material) -> Result<bool, TableError> {
-        if self.open.read().unwrap().contains_key(&material) {
-            return Ok(true);
-        }
-        if self.absent.read().unwrap().contains(&material) {
-            return Ok(false);
-        }
-        match self.table(material) {
-            Ok(_) => Ok(true),
-            Err(TableError::Missing { .. }) => {
-                self.absent.write().unwrap().insert(material);
-                Ok(false)
-            }
-            Err(e) => Err(e),
-        }
+        Ok(self.class_table(material, true)?.is_some())
     }
 
     /// The tablebases of the narrower boards.
@@ -723,6 +867,7 @@ impl Tablebase {
                 .map(|n| Tablebase {
                     mmap: self.mmap,
                     cache: self.cache.clone(),
+                    wdl_memory: self.wdl_memory.clone(),
                     ..Tablebase::new(
                         self.dir.clone(),
                         Variant::new(
@@ -742,18 +887,22 @@ impl Tablebase {
     /// the left between walls, frozen islands shrunk) fits; `None` if there
     /// is no such table.
     pub fn locate(&self, pos: &Position) -> Result<Option<(Arc<Table>, Position)>, TableError> {
-        let material = Material::of(pos);
-        if self.has_table(material)? {
-            return Ok(Some((self.table(material)?, *pos)));
+        Ok(self.locate_ref(pos)?.map(|(t, p)| (t.clone(), p)))
+    }
+
+    /// [`Tablebase::locate`], borrowing the table.
+    fn locate_ref(&self, pos: &Position) -> Result<Option<(&Arc<Table>, Position)>, TableError> {
+        if let Some(t) = self.class_table(Material::of(pos), true)? {
+            return Ok(Some((t, *pos)));
         }
         let pos = canonical(pos);
         let material = Material::of(&pos);
-        if self.has_table(material)? {
-            return Ok(Some((self.table(material)?, pos)));
+        if let Some(t) = self.class_table(material, true)? {
+            return Ok(Some((t, pos)));
         }
         let used = used_width(&pos);
         for tb in self.narrow().iter().skip(used.max(1) as usize - 1) {
-            if tb.has_table(material)? {
+            if let Some(t) = tb.class_table(material, true)? {
                 let p = Position::from_parts_unchecked(
                     tb.variant,
                     ByColor {
@@ -763,7 +912,7 @@ impl Tablebase {
                     pos.turn(),
                     pos.ep_square(),
                 );
-                return Ok(Some((tb.table(material)?, p)));
+                return Ok(Some((t, p)));
             }
         }
         Ok(None)
@@ -799,8 +948,8 @@ impl Tablebase {
     }
 
     /// [`Tablebase::locate`], or this board's "missing table" error.
-    fn located(&self, pos: &Position) -> Result<(Arc<Table>, Position), TableError> {
-        match self.locate(pos)? {
+    fn located(&self, pos: &Position) -> Result<(&Arc<Table>, Position), TableError> {
+        match self.locate_ref(pos)? {
             Some(found) => Ok(found),
             None => Err(self.table(Material::of(pos)).err().expect("no table")),
         }
