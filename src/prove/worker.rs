@@ -314,7 +314,7 @@ pub trait Workers {
     fn table_warm(&self) -> Option<Vec<PnEntry>> {
         None
     }
-    /// Whether the pool runs on a virtual clock ([`crate::prove::emulate`]):
+    /// Whether the pool runs on a virtual clock ([`crate::prove::EmulatedWorkers`]):
     /// the run then does everything it does now and then at every turn of
     /// its loop, not by the wall clock, so that one command gives the same
     /// figures every time.
