@@ -472,29 +472,7 @@ fn emulated_runs_repeat_exactly() {
     // when to cancel unneeded jobs, six runs of this command gave six
     // makespans, 13,152 to 13,505.)
     let figures = |run: usize| {
-        let dir = temp_dir(&format!("prove-emulate-repeat-{run}"));
-        let d = dir.to_str().unwrap();
-        let (code, out, err) = run_cli(&[
-            "--json",
-            "prove",
-            "pawngame",
-            "--board",
-            "6x6",
-            "--dir",
-            d,
-            "--all-moves",
-            "--job-nodes",
-            "500",
-            "--hash-mb",
-            "1",
-            "--emulate",
-            "8",
-            "--share-solved",
-            "64",
-            "--quiet",
-        ]);
-        assert_eq!(code, 0, "{err}");
-        let j = json_of(&out);
+        let (_dir, j) = emulated_6x6(&format!("prove-emulate-repeat-{run}"), "64", "0", &[]);
         let e = &j["emulation"];
         format!(
             "makespan {} work {} jobs {} cancelled {}",
@@ -507,9 +485,17 @@ fn emulated_runs_repeat_exactly() {
     }
 }
 
-fn emulated_run_gives_the_values_of_solve(share: &str, every: &str, extra: &[&str]) {
-    let pos = position("pawngame", "6x6", true);
-    let dir = temp_dir(&format!("prove-emulate-{share}-{every}-{}", extra.len()));
+/// `prove` of the pawn game 6x6, every first move, on eight emulated
+/// workers (500-node first jobs, `--share-solved share --share-every
+/// every`, then `extra`) in the temporary directory `name`: the directory
+/// and the run's JSON, once it exited 0.
+fn emulated_6x6(
+    name: &str,
+    share: &str,
+    every: &str,
+    extra: &[&str],
+) -> (common::TempDir, serde_json::Value) {
+    let dir = temp_dir(name);
     let d = dir.to_str().unwrap();
     let args = [
         "--json",
@@ -534,7 +520,13 @@ fn emulated_run_gives_the_values_of_solve(share: &str, every: &str, extra: &[&st
     ];
     let (code, out, err) = run_cli(&[&args[..], extra].concat());
     assert_eq!(code, 0, "{err}");
-    let j = json_of(&out);
+    (dir, json_of(&out))
+}
+
+fn emulated_run_gives_the_values_of_solve(share: &str, every: &str, extra: &[&str]) {
+    let pos = position("pawngame", "6x6", true);
+    let name = format!("prove-emulate-{share}-{every}-{}", extra.len());
+    let (dir, j) = emulated_6x6(&name, share, every, extra);
     assert_eq!(json_values_text(&j), solved_text(&pos));
     let e = &j["emulation"];
     assert_eq!(e["workers"], 8);

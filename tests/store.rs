@@ -91,18 +91,25 @@ fn wdl_probes_and_best_moves_agree_with_full_probes() {
     }
 }
 
-#[test]
-fn parallel_probes_equal_serial_probes() {
-    let v = variant(4, 6);
-    let dir = gen(v, 6, "par");
+/// Every position one move after a table position of `v` with up to
+/// `max_pawns` pawns.
+fn table_successors(v: Variant, max_pawns: u8) -> Vec<Position> {
     let mut positions = Vec::new();
-    for m in Material::up_to(6) {
+    for m in Material::up_to(max_pawns) {
         let index = Index::new(v, m);
         for i in 0..index.len() {
             let p = index.unrank(i);
             positions.extend(p.legal_moves().iter().map(|&mv| p.play(mv)));
         }
     }
+    positions
+}
+
+#[test]
+fn parallel_probes_equal_serial_probes() {
+    let v = variant(4, 6);
+    let dir = gen(v, 6, "par");
+    let positions = table_successors(v, 6);
     let serial: Vec<Value> = {
         let tb = Tablebase::new(&dir, v);
         positions.iter().map(|p| tb.probe(p).unwrap()).collect()
@@ -134,14 +141,7 @@ fn wdl_held_in_memory_gives_the_probes_of_the_cache() {
     // budget takes (the others read through the cache).
     let v = variant(4, 6);
     let dir = gen(v, 6, "wdl-memory");
-    let mut positions = Vec::new();
-    for m in Material::up_to(6) {
-        let index = Index::new(v, m);
-        for i in 0..index.len() {
-            let p = index.unrank(i);
-            positions.extend(p.legal_moves().iter().map(|&mv| p.play(mv)));
-        }
-    }
+    let positions = table_successors(v, 6);
     let probes = |tb: &Tablebase| -> Vec<Wdl> {
         positions.iter().map(|p| tb.probe_wdl(p).unwrap()).collect()
     };
