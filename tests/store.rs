@@ -173,6 +173,12 @@ fn wdl_held_in_memory_gives_the_probes_of_the_cache() {
             );
         }
     }
+    // A budget of 0 holds none.
+    let tb = Tablebase::new(&dir, v).with_wdl_memory(0);
+    assert_eq!(probes(&tb), cached);
+    assert!(sizes
+        .iter()
+        .all(|&(m, _)| !tb.table(m).unwrap().holds_wdl()));
 }
 
 /// A table with small blocks (many of them) in a temporary directory (the

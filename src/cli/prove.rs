@@ -741,11 +741,11 @@ impl ProveArgs {
         let workers = self.workers_count()?;
         self.check_pool_flags()?;
         let tables = self.tables.as_ref().map(|d| {
-            let tb = Tablebase::new(d, root.variant()).with_cache_mib(self.cache_mb);
-            Arc::new(match self.wdl_memory_mb {
-                0 => tb,
-                mib => tb.with_wdl_memory_mib(mib),
-            })
+            Arc::new(
+                Tablebase::new(d, root.variant())
+                    .with_cache_mib(self.cache_mb)
+                    .with_wdl_memory_mib(self.wdl_memory_mb),
+            )
         });
         let worker = WorkerConfig {
             hash_mb: self.hash_mb,

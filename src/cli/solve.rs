@@ -308,11 +308,9 @@ impl SolveArgs {
             ));
         }
         let tables = self.tables.as_ref().map(|dir| {
-            let tb = Tablebase::new(dir, pos.variant()).with_cache_mib(self.cache_mb);
-            match self.wdl_memory_mb {
-                0 => tb,
-                mib => tb.with_wdl_memory_mib(mib),
-            }
+            Tablebase::new(dir, pos.variant())
+                .with_cache_mib(self.cache_mb)
+                .with_wdl_memory_mib(self.wdl_memory_mb)
         });
         Ok(Plan {
             pos,

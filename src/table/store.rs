@@ -759,7 +759,7 @@ impl Tablebase {
     /// in `mib` MiB together (tables of narrower boards included); later
     /// tables are read through the block cache. For searches, which probe
     /// millions of times: a probe then costs a word read, not a lookup in
-    /// the cache of blocks.
+    /// the cache of blocks. 0 holds none.
     pub fn with_wdl_memory_mib(self, mib: usize) -> Tablebase {
         self.with_wdl_memory((mib as u64) << 20)
     }
@@ -767,7 +767,7 @@ impl Tablebase {
     /// [`Tablebase::with_wdl_memory_mib`] in bytes.
     pub fn with_wdl_memory(self, bytes: u64) -> Tablebase {
         Tablebase {
-            wdl_memory: Some(Arc::new(AtomicU64::new(bytes))),
+            wdl_memory: (bytes > 0).then(|| Arc::new(AtomicU64::new(bytes))),
             ..self
         }
     }
