@@ -71,7 +71,13 @@ fn bad_input_is_one_line_and_status_2() {
         // Tables of their own past any machine's memory: refused before
         // the first is made, as a shared table of that size is.
         on_5x5(&["--emulate", "100000", "--hash-mb", "1024"]),
-        on_5x5(&["--workers", "100000", "--separate-tables", "--hash-mb", "1024"]),
+        on_5x5(&[
+            "--workers",
+            "100000",
+            "--separate-tables",
+            "--hash-mb",
+            "1024",
+        ]),
         on_5x5(&["--workers", "100000", "--hash-mb", "1024"]),
         owned(&["prove"]),
     ] {
