@@ -757,7 +757,6 @@ impl ProveArgs {
             share_every: self.share_every,
             threads: self.threads,
         };
-        self.check_own_tables_fit(workers)?;
         Ok(RunPlan {
             root,
             dir,
@@ -768,20 +767,15 @@ impl ProveArgs {
         })
     }
 
-    /// Workers with transposition tables of their own in this process
-    /// (`--emulate N`, `--separate-tables`) need `--hash-mb` each, all at
-    /// once by the end of a long run: refused here if together they pass
-    /// the memory available. Each table is mapped when it is made and takes
-    /// memory only as it fills, so a check of each alone passes them all,
-    /// and the run is killed hours later (64 emulated workers of 1 GiB on a
-    /// 24 GiB machine). A shared table is checked whole when it is made; an
-    /// MPI rank's table is its own machine's.
-    fn check_own_tables_fit(&self, workers: usize) -> Result<(), CliError> {
-        let (count, flag) = match (self.emulate, self.emulate_shared) {
-            (Some(n), None) => (n, format!("--emulate {n}")),
-            (None, _) if self.separate_tables => (workers, "--separate-tables".to_string()),
-            _ => return Ok(()),
-        };
+    /// `count` workers of this process with transposition tables of their
+    /// own (`flag`: `--emulate N`, `--separate-tables`) need `--hash-mb`
+    /// each, all at once by the end of a long run: refused if together
+    /// they pass the memory available. Each table is mapped when it is
+    /// made and takes memory only as it fills, so the check of each alone
+    /// passes them all, and the run is killed hours later (64 emulated
+    /// workers of 1 GiB on a 24 GiB machine). A shared table is checked
+    /// whole when it is made; an MPI rank's table is its own machine's.
+    fn check_own_tables_fit(&self, count: usize, flag: &str) -> Result<(), CliError> {
         let mib = (self.hash_mb as u64).saturating_mul(count as u64);
         match peasant::generate::available_memory() {
             Some(bytes) if mib.saturating_mul(1 << 20) > bytes => Err(CliError::input(format!(
@@ -821,12 +815,20 @@ impl ProveArgs {
                 Some(step) => {
                     prove::EmulatedWorkers::sharing(n, plan.worker, step).map_err(solve_error)?
                 }
-                None => prove::EmulatedWorkers::new(n, plan.worker),
+                None => {
+                    self.check_own_tables_fit(n, &format!("--emulate {n}"))?;
+                    prove::EmulatedWorkers::new(n, plan.worker)
+                }
             }),
-            None => Pool::Threads(
-                ThreadWorkers::new(plan.workers, plan.worker, plan.tables.clone())
-                    .map_err(solve_error)?,
-            ),
+            None => {
+                if !plan.worker.shared_tt {
+                    self.check_own_tables_fit(plan.workers, "--separate-tables")?;
+                }
+                Pool::Threads(
+                    ThreadWorkers::new(plan.workers, plan.worker, plan.tables.clone())
+                        .map_err(solve_error)?,
+                )
+            }
         }))
     }
 
