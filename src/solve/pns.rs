@@ -42,7 +42,7 @@ use crate::solve::tt::{Tt, Zeroed};
 use crate::solve::types::{Proven, Question, RootSolution, Solution, SolveError, SolveStats};
 use crate::table::Tablebase;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 
 /// A proof or disproof number; [`INF`] means the other number is 0.
@@ -610,6 +610,13 @@ pub struct PnSolver<'a> {
     /// The heaviest nodes solved while recording, lightest on top (work,
     /// key), as [`PnSolver::take_recent_solved`] last left them.
     top: Mutex<std::collections::BinaryHeap<std::cmp::Reverse<(u32, u128)>>>,
+    /// While recording: the least work of a solved node that can still
+    /// join `top` (its lightest when the last take left it full, else 0).
+    /// Lighter nodes are not kept in `recent`: `top` only ever trades its
+    /// lightest for a heavier one, so they would not join at the next
+    /// take. Without it a worker kept every node it solved between two
+    /// exchanges, megabytes each.
+    floor: AtomicU32,
 }
 
 impl<'a> PnSolver<'a> {
@@ -628,6 +635,7 @@ impl<'a> PnSolver<'a> {
             recording: AtomicBool::new(false),
             recent: Mutex::new(Vec::new()),
             top: Mutex::new(std::collections::BinaryHeap::new()),
+            floor: AtomicU32::new(0),
         })
     }
 
@@ -649,6 +657,7 @@ impl<'a> PnSolver<'a> {
             recording: AtomicBool::new(false),
             recent: Mutex::new(Vec::new()),
             top: Mutex::new(std::collections::BinaryHeap::new()),
+            floor: AtomicU32::new(0),
         }
     }
 
@@ -691,10 +700,12 @@ impl<'a> PnSolver<'a> {
 
     /// From now on (`on`), keeps every node a search solves below its
     /// root for [`PnSolver::take_recent_solved`], or no longer (and drops
-    /// what it kept).
+    /// what it kept). The takes of one recording must all ask for the same
+    /// `max`: a node too light for the heaviest `max` kept is not kept.
     pub fn record_solved(&self, on: bool) {
         self.recording.store(on, Relaxed);
         if !on {
+            self.floor.store(0, Relaxed);
             self.recent.lock().expect("the recent entries").clear();
             self.top.lock().expect("the heaviest solved").clear();
         }
@@ -727,6 +738,11 @@ impl<'a> PnSolver<'a> {
         if let Some(&Reverse(lightest)) = top.peek() {
             joined.retain(|e| (e.work, e.key) >= lightest);
         }
+        let floor = match top.peek() {
+            Some(&Reverse((work, _))) if top.len() >= max => work,
+            _ => 0,
+        };
+        self.floor.store(floor, Relaxed);
         joined.sort_unstable_by(|a, b| b.work.cmp(&a.work).then(a.key.cmp(&b.key)));
         joined
     }
@@ -994,12 +1010,16 @@ impl<'a> PnSolver<'a> {
         w.spare.push(children);
         let work = w.tally.total - before;
         self.tt.store(key, phi, delta, work);
-        if (phi == 0 || delta == 0) && self.recording.load(Relaxed) {
+        let work = work.min(u32::MAX as u64) as u32;
+        if (phi == 0 || delta == 0)
+            && self.recording.load(Relaxed)
+            && work >= self.floor.load(Relaxed)
+        {
             w.solved.push(PnEntry {
                 key,
                 phi,
                 delta,
-                work: work.min(u32::MAX as u64) as u32,
+                work,
             });
         }
         profile::end_with(class, End::Searched);
@@ -1533,6 +1553,67 @@ mod tests {
         assert_eq!(four.take_recent_solved(4), all[..4]);
         assert!(four.take_recent_solved(4).is_empty());
         assert!(solver(false).take_recent_solved(usize::MAX).is_empty());
+    }
+
+    /// Once a take leaves the heaviest `max` full, the nodes lighter than
+    /// the lightest of them are not kept at all, and the next take hands
+    /// out what it would have handed out had they been kept: the nodes of
+    /// the second search that are among the heaviest `max` of both
+    /// searches, heaviest first.
+    #[test]
+    fn nodes_too_light_for_the_heaviest_are_not_kept() {
+        use crate::rules::{parse_position, Board, Rules};
+        let root = parse_position(
+            "pawngame",
+            Some(Board::new(5, 6).unwrap()),
+            Rules::default(),
+        )
+        .unwrap();
+        let child = root.play(root.parse_move("c3").unwrap());
+        // The same two searches, with takes of `first` and `second` after
+        // each (a take does not change the table, so the searches are
+        // the same whatever is taken).
+        let run = |first: usize, second: usize| {
+            let s = PnSolver::new(PnConfig::default(), None).unwrap();
+            s.record_solved(true);
+            s.answer(&child, Question::Wins, None).unwrap();
+            let a = s.take_recent_solved(first);
+            s.answer(&root, Question::Wins, None).unwrap();
+            let kept = s.recent.lock().unwrap().len();
+            (a, kept, s.take_recent_solved(second))
+        };
+        let (all_first, _, all_second) = run(usize::MAX, usize::MAX);
+        // A take of 8 leaves the heaviest full after the first search; one
+        // of 1,000 does not, and keeps everything.
+        assert!(all_first.len() > 8 && all_first.len() < 1000);
+        for max in [8, 1000] {
+            let (_, kept, second) = run(max, max);
+            // The heaviest `max` of both searches.
+            let mut both: Vec<(u32, u128)> = all_first
+                .iter()
+                .chain(&all_second)
+                .map(|e| (e.work, e.key))
+                .collect();
+            both.sort_unstable_by(|a, b| b.cmp(a));
+            let lightest = both[max - 1];
+            let expected: Vec<PnEntry> = all_second
+                .iter()
+                .filter(|e| (e.work, e.key) >= lightest)
+                .copied()
+                .collect();
+            assert!(!expected.is_empty());
+            assert_eq!(second, expected, "max {max}");
+            if max == 8 {
+                // Most of the second search's nodes were too light to keep.
+                assert!(
+                    kept < all_second.len() / 2,
+                    "{kept} of {}",
+                    all_second.len()
+                );
+            } else {
+                assert_eq!(kept, all_second.len());
+            }
+        }
     }
 
     /// The child a thread of a team searches next: the smallest δ when no
