@@ -735,13 +735,13 @@ impl<'a> PnSolver<'a> {
         }
         // Those pushed out again by heavier ones since are not sent (all
         // the others are at least the lightest kept).
+        let mut floor = 0;
         if let Some(&Reverse(lightest)) = top.peek() {
             joined.retain(|e| (e.work, e.key) >= lightest);
+            if top.len() >= max {
+                floor = lightest.0;
+            }
         }
-        let floor = match top.peek() {
-            Some(&Reverse((work, _))) if top.len() >= max => work,
-            _ => 0,
-        };
         self.floor.store(floor, Relaxed);
         joined.sort_unstable_by(|a, b| b.work.cmp(&a.work).then(a.key.cmp(&b.key)));
         joined
