@@ -4,7 +4,8 @@
 //! under every rule set: with a transposition table of one bucket (so that
 //! entries are replaced all the time) and a normal one, with both ways to
 //! start the numbers, with the best child kept until its parent's threshold,
-//! with and without the 1+ε trick, and with partial
+//! with and without the 1+ε trick, reading the table without its locks
+//! (the default on one thread) and under them, and with partial
 //! tables. Also the root driver, the line, and proven results passed
 //! between the two solvers.
 
@@ -50,8 +51,15 @@ fn pn_equals_minimax_on_tiny_boards() {
                     PnSolver::new(config(0, PnInit::Guided, PnEpsilon::Stick), None).unwrap(),
                 ),
                 (
-                    "one bucket, 1/1, plain",
-                    PnSolver::new(config(0, PnInit::One, PnEpsilon::Plain), None).unwrap(),
+                    "one bucket, 1/1, plain, reads under the lock",
+                    PnSolver::new(
+                        PnConfig {
+                            lock_free_reads: false,
+                            ..config(0, PnInit::One, PnEpsilon::Plain)
+                        },
+                        None,
+                    )
+                    .unwrap(),
                 ),
                 (
                     "1 MiB, mobility",

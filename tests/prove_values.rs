@@ -306,6 +306,7 @@ fn workers_that_send_out_solved_positions_equal_solve() {
                 // Every other case also exchanges between steps of a job.
                 share_every: [0, 100][i % 2],
                 threads: 1,
+                locked_reads: false,
             };
             let mut pool = SharingWorkers {
                 pool: ThreadWorkers::new(workers, config, None).unwrap(),
@@ -436,6 +437,7 @@ fn answers_known_below_a_job_settle_positions_without_jobs() {
             share_solved: 0,
             share_every: 0,
             threads: 1,
+            locked_reads: false,
         };
         let mut pool = LyingWorkers(ThreadWorkers::new(1, config, None).unwrap());
         let config = expanding(2_000, 1);

@@ -95,6 +95,11 @@ pub struct ProveArgs {
     /// shared transposition table (as MPI ranks have; for measurements).
     #[arg(long, hide = true)]
     pub separate_tables: bool,
+    /// With --method pn: workers of one thread read the transposition table
+    /// under each bucket's lock, as threads of one question do (to
+    /// measure what reads without the lock are worth).
+    #[arg(long, hide = true)]
+    pub pn_locked_reads: bool,
     /// With --tables: MiB of decompressed table blocks kept in memory.
     #[arg(long, value_name = "M", default_value_t = 64)]
     pub cache_mb: usize,
@@ -756,6 +761,7 @@ impl ProveArgs {
             share_solved: self.share_solved,
             share_every: self.share_every,
             threads: self.threads,
+            locked_reads: self.pn_locked_reads,
         };
         Ok(RunPlan {
             root,

@@ -67,6 +67,10 @@ pub struct SolveArgs {
     /// from the positions other threads are searching (to measure).
     #[arg(long, hide = true)]
     pub pn_no_spread: bool,
+    /// With --method pn on one thread: read the transposition table under
+    /// each bucket's lock, as threads of one question do (to measure).
+    #[arg(long, hide = true)]
+    pub pn_locked_reads: bool,
     /// Answer positions of classes whose tables are in DIR from the tables
     /// (classes without a table are searched).
     #[arg(long, value_name = "DIR")]
@@ -374,6 +378,7 @@ impl SolveArgs {
                 epsilon: self.pn_epsilon,
                 weak: self.pn_weak,
                 spread: !self.pn_no_spread,
+                lock_free_reads: !self.pn_locked_reads,
             }),
         }
     }

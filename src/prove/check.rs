@@ -171,6 +171,7 @@ pub fn check(log: &LogContents, options: CheckOptions) -> Result<CheckReport, So
     if !sampled.is_empty() {
         let solver = Solver::new(
             solver_config(WorkerConfig {
+                locked_reads: false,
                 hash_mb: options.hash_mb,
                 shared_tt: false,
                 method: Method::AlphaBeta,

@@ -364,6 +364,7 @@ mod tests {
         )
         .unwrap();
         let config = WorkerConfig {
+            locked_reads: false,
             hash_mb: 1,
             shared_tt: false,
             method: Default::default(),
@@ -432,6 +433,7 @@ mod tests {
     /// send out `share_solved` entries every `share_every` nodes.
     fn pn_workers(share_solved: usize, share_every: u64) -> WorkerConfig {
         WorkerConfig {
+            locked_reads: false,
             hash_mb: 1,
             shared_tt: false,
             method: crate::solve::Method::ProofNumber,

@@ -761,6 +761,10 @@ pub struct WorkerConfig {
     /// Threads each worker puts on its job's question, sharing its
     /// transposition table (proof-number jobs; alpha-beta jobs run on one).
     pub threads: usize,
+    /// Proof-number workers of one thread read the transposition table
+    /// under each bucket's lock ([`PnConfig::lock_free_reads`] off; to
+    /// measure).
+    pub locked_reads: bool,
 }
 
 impl WorkerConfig {
@@ -796,6 +800,7 @@ pub fn pn_config(config: WorkerConfig) -> PnConfig {
             threads: config.threads,
             ..PnConfig::default().search
         },
+        lock_free_reads: !config.locked_reads,
         ..PnConfig::default()
     }
 }
@@ -1175,6 +1180,7 @@ pub(crate) fn check_solved_entries_sent_out<W: Workers>(
     };
     for share in [0, 64] {
         let mut w = make(WorkerConfig {
+            locked_reads: false,
             hash_mb: 1,
             shared_tt: false,
             method: Method::ProofNumber,
@@ -1376,6 +1382,7 @@ mod tests {
         // runs for seconds and comes back open.
         let pos = peasants_5x8();
         let config = WorkerConfig {
+            locked_reads: false,
             hash_mb: 16,
             shared_tt: true,
             method: Method::AlphaBeta,
@@ -1436,6 +1443,7 @@ mod tests {
         // Budgets that run out.
         for (method, open) in [(Method::AlphaBeta, 20_000), (Method::ProofNumber, 10_000)] {
             let config = WorkerConfig {
+                locked_reads: false,
                 hash_mb: 16,
                 shared_tt: false,
                 method,
@@ -1503,6 +1511,7 @@ mod tests {
         let mut checked = 0;
         for method in [Method::AlphaBeta, Method::ProofNumber] {
             let config = WorkerConfig {
+                locked_reads: false,
                 hash_mb: 64,
                 shared_tt: false,
                 method,
@@ -1541,6 +1550,7 @@ mod tests {
     /// 64 solved entries every `share_every` nodes of a job.
     fn stepping_config(share_every: u64) -> WorkerConfig {
         WorkerConfig {
+            locked_reads: false,
             hash_mb: 16,
             shared_tt: false,
             method: Method::ProofNumber,
@@ -1644,6 +1654,7 @@ mod tests {
     fn stopped_proof_number_jobs_say_why_and_hand_on_their_search() {
         let pos = peasants_5x8();
         let config = WorkerConfig {
+            locked_reads: false,
             hash_mb: 16,
             shared_tt: true,
             method: Method::ProofNumber,

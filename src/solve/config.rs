@@ -136,6 +136,10 @@ pub struct PnConfig {
     /// the others are in (virtual proof numbers). Off only to measure what
     /// it is worth.
     pub spread: bool,
+    /// A search on one thread reads the transposition table without
+    /// taking a bucket's lock (a seqlock read; threads of one question
+    /// always lock). Off only to measure what it is worth.
+    pub lock_free_reads: bool,
 }
 
 impl Default for PnConfig {
@@ -155,6 +159,7 @@ impl Default for PnConfig {
             epsilon: PnEpsilon::Stick,
             weak: false,
             spread: true,
+            lock_free_reads: true,
         }
     }
 }

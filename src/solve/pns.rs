@@ -38,7 +38,7 @@ use crate::solve::config::{PnConfig, PnEpsilon, PnInit};
 use crate::solve::leaf::{leaf_value, Counters, LeafValue, Tally};
 use crate::solve::order::{attacked_squares, guess_cost, pn_order};
 use crate::solve::profile::{self, End};
-use crate::solve::tt::{Tt, Zeroed};
+use crate::solve::tt::{WordTt, Words, Zeroed};
 use crate::solve::types::{Proven, Question, RootSolution, Solution, SolveError, SolveStats};
 use crate::table::Tablebase;
 use rayon::prelude::*;
@@ -119,8 +119,24 @@ impl Entry {
     }
 }
 
+/// Where an [`Entry`]'s numbers are among its 32-bit words.
+const PHI_WORD: usize = std::mem::offset_of!(Entry, phi) / 4;
+const DELTA_WORD: usize = std::mem::offset_of!(Entry, delta) / 4;
+
 // Safety: integers only; all zero is empty slots.
 unsafe impl Zeroed for [Entry; BUCKET] {}
+// Safety: `Entry` is `repr(C)` of seven `u32`s, with no padding; any
+// words are a valid (if meaningless) entry, all zero an empty one.
+unsafe impl Words for Entry {}
+
+/// The slot of a bucket that replacement gives up first: the one that
+/// keeps least ([`Entry::keep`]; empty slots keep nothing).
+#[inline]
+fn lightest(b: &[Entry; BUCKET]) -> usize {
+    (0..BUCKET)
+        .min_by_key(|&i| b[i].keep())
+        .expect("buckets are not empty")
+}
 
 /// One entry of a proof-number transposition table as it leaves the
 /// process: the top of a search that ran out of budget
@@ -169,13 +185,13 @@ fn tt_key(pos: &Position, attacker_to_move: bool) -> u128 {
 /// about a position share a bucket (the bucket is chosen by the key
 /// without its question bit), so each answers the other where it can. A
 /// probe compares the whole key: no collision can give a wrong answer.
-struct TranspositionTable(Tt<[Entry; BUCKET]>);
+struct TranspositionTable(WordTt<Entry, BUCKET>);
 
 impl TranspositionTable {
     /// A transposition table of about `mb` MiB; 0 gives one bucket (for
     /// tests of replacement).
     fn new(mb: usize) -> Result<TranspositionTable, SolveError> {
-        Ok(TranspositionTable(Tt::with_mib(mb)?))
+        Ok(TranspositionTable(WordTt::with_mib(mb)?))
     }
 
     /// Starts loading the bucket of `key` into the cache: the probes of a
@@ -188,39 +204,57 @@ impl TranspositionTable {
     /// The numbers of `key`, from its own entry or, where that says less,
     /// from the other question about the same position: if the side to
     /// move wins, it does not lose; if it loses, it does not win.
+    /// With `lock_free`, the bucket is read without its lock
+    /// ([`WordTt::read`]).
     #[inline]
-    fn probe(&self, key: u128) -> Option<(Number, Number)> {
-        let (k, other) = (words(key), words(key ^ 1));
-        self.0.with(key & !1, |b| {
-            let own = b.iter().find(|e| e.key == k);
-            if let Some(e) = own {
-                if e.solved() {
-                    return Some((e.phi, e.delta));
+    fn probe(&self, key: u128, lock_free: bool) -> Option<(Number, Number)> {
+        let k = words(key);
+        // The numbers of both questions about the position: the keys
+        // differ in bit 0 only.
+        let (own, other) = self.0.read(key & !1, lock_free, |b| {
+            let (mut own, mut other) = (None, None);
+            for i in 0..BUCKET {
+                let at = |w: usize| b.word(i, w);
+                let first = at(0);
+                if first | 1 != k[0] | 1 || at(1) != k[1] || at(2) != k[2] || at(3) != k[3] {
+                    continue;
+                }
+                let numbers = (at(PHI_WORD), at(DELTA_WORD));
+                if first == k[0] {
+                    own = Some(numbers);
+                } else {
+                    other = Some(numbers);
                 }
             }
-            if let Some(o) = b.iter().find(|e| e.key == other) {
-                let attacker_to_move = key & 1 == 1;
-                // The other question has the other attacker, the same mover.
-                if attacker_to_move && o.delta == 0 {
-                    // The mover, defending, fails not to lose: it cannot win.
-                    return Some((INF, 0));
-                }
-                if !attacker_to_move && o.phi == 0 {
-                    // The mover, attacking, wins: it does not lose.
-                    return Some((0, INF));
-                }
+            (own, other)
+        });
+        if let Some((phi, delta)) = own {
+            if phi == 0 || delta == 0 {
+                return own;
             }
-            own.map(|e| (e.phi, e.delta))
-        })
+        }
+        if let Some((o_phi, o_delta)) = other {
+            let attacker_to_move = key & 1 == 1;
+            // The other question has the other attacker, the same mover.
+            if attacker_to_move && o_delta == 0 {
+                // The mover, defending, fails not to lose: it cannot win.
+                return Some((INF, 0));
+            }
+            if !attacker_to_move && o_phi == 0 {
+                // The mover, attacking, wins: it does not lose.
+                return Some((0, INF));
+            }
+        }
+        own
     }
 
     /// Stores `e` unless the transposition table already holds its key
     /// (whatever it holds is at least as recent).
     fn insert_absent(&self, e: &PnEntry) {
         let k = words(e.key);
-        self.0.with(e.key & !1, |b| {
+        self.0.update(e.key & !1, |b| {
             if b.iter().any(|x| x.key == k) {
-                return;
+                return None;
             }
             let new = Entry {
                 key: k,
@@ -228,13 +262,8 @@ impl TranspositionTable {
                 delta: e.delta,
                 work: e.work,
             };
-            let slot = b
-                .iter_mut()
-                .min_by_key(|x| x.keep())
-                .expect("buckets are not empty");
-            if slot.keep() < new.keep() {
-                *slot = new;
-            }
+            let i = lightest(b);
+            (b[i].keep() < new.keep()).then_some((i, new))
         })
     }
 
@@ -249,8 +278,9 @@ impl TranspositionTable {
     fn store(&self, key: u128, phi: Number, delta: Number, work: u64) {
         let k = words(key);
         let work = work.min(u32::MAX as u64) as u32;
-        self.0.with(key & !1, |b| {
-            if let Some(e) = b.iter_mut().find(|e| e.key == k) {
+        self.0.update(key & !1, |b| {
+            if let Some(i) = b.iter().position(|e| e.key == k) {
+                let mut e = b[i];
                 // A solved entry stays solved (another thread may have
                 // solved it meanwhile); else the newest numbers are the best.
                 if !e.solved() {
@@ -258,18 +288,15 @@ impl TranspositionTable {
                     e.delta = delta;
                 }
                 e.work = e.work.saturating_add(work);
-                return;
+                return Some((i, e));
             }
-            let slot = b
-                .iter_mut()
-                .min_by_key(|e| e.keep())
-                .expect("buckets are not empty");
-            *slot = Entry {
+            let new = Entry {
                 key: k,
                 phi,
                 delta,
                 work,
             };
+            Some((lightest(b), new))
         })
     }
 }
@@ -808,6 +835,18 @@ impl<'a> PnSolver<'a> {
         })
     }
 
+    /// The numbers the transposition table holds for `key`. A search on one
+    /// thread reads without the bucket's lock (unless the configuration
+    /// says otherwise): probes of positions that several workers' jobs
+    /// share then leave their cache lines shared. Threads searching one
+    /// question together lock: they write the nodes they read soon after,
+    /// and found lock-free reads slower (docs/SCALING.md).
+    #[inline]
+    fn probe(&self, key: u128) -> Option<(Number, Number)> {
+        let lock_free = self.config.lock_free_reads && self.config.search.threads <= 1;
+        self.tt.probe(key, lock_free)
+    }
+
     /// Expands a canonical node: its children with their numbers, or its
     /// numbers if the node is decided by the rules of play (a move that
     /// wins at once, no move at all).
@@ -844,7 +883,7 @@ impl<'a> PnSolver<'a> {
             });
         }
         for c in children.iter_mut() {
-            (c.phi, c.delta) = match self.tt.probe(c.key) {
+            (c.phi, c.delta) = match self.probe(c.key) {
                 Some(pd) => {
                     w.tally.stats.tt_hits += 1;
                     pd
@@ -894,7 +933,7 @@ impl<'a> PnSolver<'a> {
             return Err(SolveError::Stopped);
         }
         for (depth, &k) in w.path.iter().enumerate() {
-            if matches!(self.tt.probe(k), Some((phi, delta)) if phi == 0 || delta == 0) {
+            if matches!(self.probe(k), Some((phi, delta)) if phi == 0 || delta == 0) {
                 w.unwind_to = Some(depth);
                 break;
             }
@@ -934,12 +973,12 @@ impl<'a> PnSolver<'a> {
         loop {
             if w.team.is_some() {
                 // What the other threads have found meanwhile.
-                if let Some((p, d)) = self.tt.probe(key).filter(|&(p, d)| p == 0 || d == 0) {
+                if let Some((p, d)) = self.probe(key).filter(|&(p, d)| p == 0 || d == 0) {
                     (phi, delta) = (p, d);
                     break;
                 }
                 for c in children.iter_mut() {
-                    if let Some(pd) = self.tt.probe(c.key) {
+                    if let Some(pd) = self.probe(c.key) {
                         (c.phi, c.delta) = pd;
                     }
                 }
@@ -1070,7 +1109,7 @@ impl<'a> PnSolver<'a> {
         }
         let c = canonical_with(pos, self.config.search.canonical);
         let key = tt_key(&c, attacker_to_move);
-        if let Some((phi, delta)) = self.tt.probe(key) {
+        if let Some((phi, delta)) = self.probe(key) {
             w.tally.stats.tt_hits += 1;
             if phi == 0 || delta == 0 {
                 return Ok(Known::Answer(phi == 0));
@@ -1432,7 +1471,7 @@ impl<'a> PnSolver<'a> {
                         &canonical_with(ch, self.config.search.canonical),
                         !attacker_to_move,
                     );
-                    if self.tt.probe(k).is_some_and(|(_, delta)| delta == 0) {
+                    if self.probe(k).is_some_and(|(_, delta)| delta == 0) {
                         if seen.contains(&k) {
                             failing = Some(*ch);
                             break;
@@ -1656,6 +1695,36 @@ mod tests {
         team.enter(4);
         assert_eq!(team.virtual_delta(&solved[0]), 0);
         assert_eq!(team.virtual_delta(&solved[1]), INF);
+    }
+
+    /// On one thread a read without the bucket's lock finds what a read
+    /// under it finds: the same search, node for node, with a table of one
+    /// bucket (replaced all the time) and a normal one.
+    #[test]
+    fn reads_without_the_lock_search_as_reads_under_it() {
+        let pos = crate::rules::parse::test_position("peasants", "5x6");
+        for mb in [0, 1] {
+            let run = |lock_free_reads| {
+                let s = PnSolver::new(
+                    PnConfig {
+                        lock_free_reads,
+                        search: crate::solve::SearchConfig {
+                            hash_mb: mb,
+                            ..PnConfig::default().search
+                        },
+                        ..PnConfig::default()
+                    },
+                    None,
+                )
+                .unwrap();
+                let answers = [Question::Wins, Question::AvoidsLoss]
+                    .map(|q| s.answer(&pos, q, None).unwrap());
+                (answers, s.stats().nodes)
+            };
+            let (answers, nodes) = run(true);
+            assert!(nodes > 1000, "{nodes}");
+            assert_eq!((answers, nodes), run(false), "{mb} MiB");
+        }
     }
 
     #[test]

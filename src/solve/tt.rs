@@ -7,11 +7,19 @@
 //!
 //! Probes compare whole keys inside the slots, so a collision of bucket
 //! indexes can never give a wrong value.
+//!
+//! A bucket's lock word is also a sequence count: even while the bucket is
+//! free, odd while a writer holds it, two more after each write. A
+//! [`WordTt`] (slots made of 32-bit words, written only by atomic stores
+//! under the lock) lets a reader read a bucket's words without taking its
+//! lock and keep what it read if the count was even and unchanged around
+//! it (a seqlock): readers then leave the bucket's cache lines shared
+//! instead of taking them from every other core as a lock does.
 
 use super::types::SolveError;
 use std::cell::UnsafeCell;
 use std::sync::atomic::{
-    AtomicU32,
+    fence, AtomicU32,
     Ordering::{Acquire, Relaxed, Release},
 };
 
@@ -33,13 +41,14 @@ struct Bucket<S> {
 unsafe impl<S: Send> Sync for Bucket<S> {}
 
 /// Releases a bucket's lock when dropped, so a panic inside the closure
-/// given to [`Tt::with`] unlocks the bucket on its way out.
-struct Unlock<'a>(&'a AtomicU32);
+/// given to [`Tt::with`] unlocks the bucket on its way out: stores the
+/// next even count.
+struct Unlock<'a>(&'a AtomicU32, u32);
 
 impl Drop for Unlock<'_> {
     #[inline]
     fn drop(&mut self) {
-        self.0.store(0, Release);
+        self.0.store(self.1, Release);
     }
 }
 
@@ -158,26 +167,193 @@ impl<S: Zeroed> Tt<S> {
     }
 }
 
+/// Takes `b`'s lock (its count from even to odd), runs `f` on the
+/// bucket's slots and releases the lock (the count two more than it
+/// was), also if `f` panics.
 #[inline]
-fn lock<S, R>(b: &Bucket<S>, f: impl FnOnce(&mut S) -> R) -> R {
-    while b
-        .lock
-        .compare_exchange_weak(0, 1, Acquire, Relaxed)
-        .is_err()
-    {
-        while b.lock.load(Relaxed) != 0 {
+fn locked<S, R>(b: &Bucket<S>, f: impl FnOnce(*mut S) -> R) -> R {
+    let mut v = b.lock.load(Relaxed);
+    loop {
+        if v & 1 == 0 {
+            match b
+                .lock
+                .compare_exchange_weak(v, v.wrapping_add(1), Acquire, Relaxed)
+            {
+                Ok(_) => break,
+                Err(now) => v = now,
+            }
+        } else {
             std::hint::spin_loop();
+            v = b.lock.load(Relaxed);
         }
     }
-    let _unlock = Unlock(&b.lock);
-    // Safety: the lock is ours until `_unlock` drops, so no other
-    // reference to the slots exists.
-    f(unsafe { &mut *b.slots.get() })
+    let _unlock = Unlock(&b.lock, v.wrapping_add(2));
+    f(b.slots.get())
+}
+
+#[inline]
+fn lock<S, R>(b: &Bucket<S>, f: impl FnOnce(&mut S) -> R) -> R {
+    // Safety: the lock is ours while `f` runs, and a `Tt` touches its
+    // slots only under the lock, so no other reference to them exists.
+    locked(b, |s| f(unsafe { &mut *s }))
+}
+
+/// Slots made of 32-bit words alone: a whole number of them, no padding,
+/// every value of the words a valid value (all zero an empty slot).
+///
+/// # Safety
+/// Implementors promise the above.
+pub(crate) unsafe trait Words: Copy + Send {
+    /// The slot's size in words.
+    const WORDS: usize = {
+        assert!(std::mem::size_of::<Self>().is_multiple_of(4) && std::mem::align_of::<Self>() == 4);
+        std::mem::size_of::<Self>() / 4
+    };
+}
+
+/// The slots of one bucket of a [`WordTt`] as a reader sees them: words
+/// read one at a time by atomic loads, which another thread may be
+/// changing unless the reader holds the lock ([`WordTt::read`] keeps only
+/// what a consistent read found).
+#[derive(Clone, Copy)]
+pub(crate) struct Slots<'a, T, const N: usize> {
+    words: *const AtomicU32,
+    _slots: std::marker::PhantomData<&'a [T; N]>,
+}
+
+impl<'a, T: Words, const N: usize> Slots<'a, T, N> {
+    fn of(slots: *mut [T; N]) -> Slots<'a, T, N> {
+        Slots {
+            words: slots as *const AtomicU32,
+            _slots: std::marker::PhantomData,
+        }
+    }
+
+    /// Word `w` of slot `i`.
+    #[inline]
+    pub(crate) fn word(&self, i: usize, w: usize) -> u32 {
+        assert!(i < N && w < T::WORDS);
+        // Safety: within the slots (checked above), which live as long as
+        // the transposition table this borrows; `AtomicU32` is laid out as
+        // `u32`, and the slots' words are only written atomically.
+        unsafe { (*self.words.add(i * T::WORDS + w)).load(Relaxed) }
+    }
+}
+
+/// A transposition table of buckets of `N` slots `T` whose words are only
+/// ever written by atomic stores, under the bucket's lock, so that a
+/// reader may read a bucket without its lock ([`WordTt::read`]) while a
+/// writer holds it: what it read is kept only if the bucket's sequence
+/// count shows that no writer came between.
+pub(crate) struct WordTt<T, const N: usize> {
+    tt: Tt<[T; N]>,
+}
+
+impl<T: Words, const N: usize> WordTt<T, N>
+where
+    [T; N]: Zeroed,
+{
+    /// As [`Tt::with_mib`].
+    pub(crate) fn with_mib(mb: usize) -> Result<WordTt<T, N>, SolveError> {
+        Ok(WordTt {
+            tt: Tt::with_mib(mb)?,
+        })
+    }
+
+    /// Reads `key`'s bucket through `f`, which reads the words it needs
+    /// ([`Slots::word`]) and says what it found. With `lock_free`, `f`
+    /// reads without the bucket's lock, and its finding is kept if the
+    /// bucket's count was even and unchanged around it (else `f` reads
+    /// again; after a few tries, under the lock). Without, under the lock,
+    /// which takes the bucket's first cache line from whichever core has
+    /// it but leaves it in this core's cache for the store that often
+    /// follows.
+    #[inline]
+    pub(crate) fn read<R>(
+        &self,
+        key: u128,
+        lock_free: bool,
+        f: impl Fn(Slots<'_, T, N>) -> R,
+    ) -> R {
+        let b = self.tt.bucket(key);
+        let slots = Slots::of(b.slots.get());
+        if lock_free {
+            for _ in 0..4 {
+                let v = b.lock.load(Acquire);
+                if v & 1 == 0 {
+                    let r = f(slots);
+                    fence(Acquire);
+                    if b.lock.load(Relaxed) == v {
+                        return r;
+                    }
+                }
+                std::hint::spin_loop();
+            }
+        }
+        locked(b, |_| f(slots))
+    }
+
+    /// Runs `f` on `key`'s bucket with its lock held; if `f` gives a slot's
+    /// index and new value, writes its changed words (atomic stores, after
+    /// a release fence: a reader that sees any of them also sees the odd
+    /// count or a later one).
+    #[inline]
+    pub(crate) fn update(&self, key: u128, f: impl FnOnce(&[T; N]) -> Option<(usize, T)>) {
+        locked(self.tt.bucket(key), |s| {
+            fence(Release);
+            // Safety: under the lock no one else writes (readers without
+            // it only read, and reads do not race with reads).
+            let old = unsafe { s.read() };
+            if let Some((i, new)) = f(&old) {
+                let words = s as *const AtomicU32;
+                let (o, n) = (
+                    &old[i] as *const T as *const u32,
+                    &new as *const T as *const u32,
+                );
+                for w in 0..T::WORDS {
+                    // Safety: slot `i` is `T::WORDS` words within the
+                    // bucket (`old[i]` bounds-checked it); `AtomicU32` is
+                    // laid out as `u32`.
+                    unsafe {
+                        let x = n.add(w).read();
+                        if x != o.add(w).read() {
+                            (*words.add(i * T::WORDS + w)).store(x, Relaxed);
+                        }
+                    }
+                }
+            }
+        })
+    }
+
+    /// As [`Tt::prefetch`].
+    #[inline]
+    pub(crate) fn prefetch(&self, key: u128) {
+        self.tt.prefetch(key);
+    }
+
+    /// A transposition table of `n >= 1` buckets.
+    #[cfg(test)]
+    fn with_buckets(n: usize) -> Result<WordTt<T, N>, SolveError> {
+        Ok(WordTt {
+            tt: Tt::with_buckets(n)?,
+        })
+    }
+
+    /// Calls `f` with a copy of every bucket's slots, each taken under its
+    /// lock (see [`Tt::for_each_bucket`]).
+    pub(crate) fn for_each_bucket(&self, mut f: impl FnMut(&[T; N])) {
+        for b in self.tt.buckets() {
+            // Safety: as in `update`.
+            let slots = locked(b, |s| unsafe { s.read() });
+            f(&slots);
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::AtomicBool;
 
     #[derive(Clone, Copy, Default, PartialEq, Debug)]
     struct Pair([u64; 2]);
@@ -194,6 +370,105 @@ mod tests {
         // The lock was released: this would spin for ever otherwise.
         t.with(7, |s| s.0[0] = 5);
         assert_eq!(t.with(7, |s| *s), Pair([5, 0]));
+    }
+
+    /// A slot of fourteen words, all equal in every value written; two
+    /// make a bucket of two cache lines, the second slot across both.
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    #[repr(C)]
+    struct Wide([u32; 14]);
+    // Safety: fourteen words, any of them valid.
+    unsafe impl Words for Wide {}
+    // Safety: all zero is a valid value.
+    unsafe impl Zeroed for [Wide; 2] {}
+
+    /// Whether every word of both slots of the bucket equals its slot's
+    /// first, as every write leaves them: what `f` of a read found.
+    fn whole(b: Slots<'_, Wide, 2>) -> bool {
+        (0..2).all(|i| (1..14).all(|w| b.word(i, w) == b.word(i, 0)))
+    }
+
+    #[test]
+    fn word_tables_write_one_slot_and_read_it_back_either_way() {
+        let t: WordTt<Wide, 2> = WordTt::with_buckets(1).unwrap();
+        t.update(9, |b| {
+            assert_eq!(*b, [Wide([0; 14]); 2]);
+            Some((1, Wide([7; 14])))
+        });
+        // Nothing to write leaves the bucket as it was.
+        t.update(9, |_| None);
+        for lock_free in [false, true] {
+            let read = t.read(9, lock_free, |b| {
+                [b.word(0, 3), b.word(1, 0), b.word(1, 13)]
+            });
+            assert_eq!(read, [0, 7, 7]);
+        }
+        let mut seen = Vec::new();
+        t.for_each_bucket(|b| seen.push(*b));
+        assert_eq!(seen, [[Wide([0; 14]), Wide([7; 14])]]);
+    }
+
+    /// A reader without the lock does not keep what it read while a
+    /// writer was halfway through a slot, nor what it read before a write
+    /// that came while it read: it reads again. Reading without checking
+    /// the count, or a write that leaves the count as it was, fails this.
+    #[test]
+    fn lock_free_reads_wait_out_a_write_and_read_again_after_one() {
+        let t: WordTt<Wide, 2> = WordTt::with_buckets(1).unwrap();
+        t.update(5, |_| Some((1, Wide([3; 14]))));
+        // A writer halfway through slot 1: the count odd, half the words new.
+        let b = t.tt.bucket(5);
+        b.lock.fetch_add(1, Acquire);
+        let words = b.slots.get() as *const AtomicU32;
+        let write = |from: usize, to: usize| {
+            for w in from..to {
+                // Safety: slot 1's words, within the bucket.
+                unsafe { (*words.add(14 + w)).store(4, Relaxed) };
+            }
+        };
+        write(0, 7);
+        std::thread::scope(|s| {
+            let reader = s.spawn(|| t.read(5, true, |b| (whole(b), b.word(1, 13))));
+            // The reader cannot finish before the writer does.
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            write(7, 14);
+            b.lock.fetch_add(1, Release);
+            assert_eq!(reader.join().unwrap(), (true, 4));
+        });
+        // A write between the reader's two looks at the count.
+        let calls = std::cell::Cell::new(0);
+        let read = t.read(5, true, |b| {
+            let before = b.word(1, 0);
+            if calls.replace(calls.get() + 1) == 0 {
+                t.update(5, |_| Some((1, Wide([before + 1; 14]))));
+            }
+            before
+        });
+        assert_eq!((read, calls.get()), (5, 2));
+    }
+
+    /// The same under load: a writer rewriting a slot (which spans the
+    /// bucket's two cache lines) as fast as it can, a reader checking
+    /// every read.
+    #[test]
+    fn lock_free_reads_never_see_half_a_write() {
+        let t: WordTt<Wide, 2> = WordTt::with_buckets(1).unwrap();
+        let done = AtomicBool::new(false);
+        let (mut reads, mut torn) = (0u64, 0u64);
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                for v in 1..=200_000u32 {
+                    t.update(5, |_| Some((1, Wide([v; 14]))));
+                }
+                done.store(true, Relaxed);
+            });
+            while !done.load(Relaxed) {
+                reads += 1;
+                torn += !t.read(5, true, whole) as u64;
+            }
+        });
+        assert!(reads > 0);
+        assert_eq!(torn, 0, "{torn} of {reads} reads saw half a write");
     }
 
     #[test]

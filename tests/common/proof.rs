@@ -133,6 +133,7 @@ impl ProofRun {
             share_solved: 0,
             share_every: 0,
             threads: self.threads,
+            locked_reads: false,
         };
         // Proof-number workers keep their warm starts in the directory.
         let warm = prove::WarmStore::new(dir, pos.variant());
