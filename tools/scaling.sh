@@ -93,7 +93,9 @@ c = r.get("cancelled")
 seconds = f"{r['job_seconds']:.1f}({c['seconds']:.1f})" if c and not e else "-"
 cpu = sum(int(m) * 60 + float(s) for m, s in re.findall(r"(\d+)m([\d.]+)s", sys.argv[4]))
 nodes = e.get("work_nodes", r["nodes"])
-rate = f"{cpu:.1f}({nodes / cpu / 1e6:.2f})" if cpu > 0 else "-"
+# The rate counts every node searched, the cancelled jobs' too.
+searched = nodes + (c["nodes"] if c and not e else 0)
+rate = f"{cpu:.1f}({searched / cpu / 1e6:.2f})" if cpu > 0 else "-"
 print(f"{wall:.2f}", nodes, e.get("makespan_nodes", "-"), r.get("value") or "-", seconds, rate)
 PY
 }
