@@ -95,13 +95,15 @@ fn all_moves_equal_solve_with_tiny_budgets_on_1_2_3_workers() {
 /// Workers that run the proof-number search (`prove --method pn`) give
 /// the same values as `solve` on every small case, with tiny budgets on
 /// 1, 2 and 3 workers (shared or separate tables) of one or two threads
-/// each, and log only true answers.
+/// each, in some cases the jobs on a shared table searching as one team
+/// (`--pn-spread-jobs`), and log only true answers.
 #[test]
 fn proof_number_workers_equal_solve() {
     for (i, (name, pos)) in cases().into_iter().enumerate() {
         let expected = solved_text(&pos);
         let workers = 1 + (i + 1) % 3;
         let threads = 1 + i % 2;
+        let spread_jobs = i % 4 >= 2;
         let budget = tiny_budget(name, i, [200, 400, 800]);
         let budgets = [budget, budget * [1, 16][i % 2]];
         let dir = temp_dir(&format!("prove-pn-{i}"));
@@ -109,12 +111,13 @@ fn proof_number_workers_equal_solve() {
             .largest(budgets[1])
             .workers(workers)
             .threads(threads)
+            .spread_jobs(spread_jobs)
             .method(Method::ProofNumber)
             .run(&pos, &dir);
         assert_eq!(end, RunEnd::Complete, "{name}");
         assert_eq!(
             got, expected,
-            "{name} ({pos}), {workers} pn workers of {threads} threads"
+            "{name} ({pos}), {workers} pn workers of {threads} threads, spreading jobs {spread_jobs}"
         );
         // One worker grows the tree only from jobs that run out; more
         // workers may grow it by splitting running jobs before any does.
@@ -307,6 +310,7 @@ fn workers_that_send_out_solved_positions_equal_solve() {
                 share_every: [0, 100][i % 2],
                 threads: 1,
                 locked_reads: false,
+                spread_jobs: false,
             };
             let mut pool = SharingWorkers {
                 pool: ThreadWorkers::new(workers, config, None).unwrap(),
@@ -438,6 +442,7 @@ fn answers_known_below_a_job_settle_positions_without_jobs() {
             share_every: 0,
             threads: 1,
             locked_reads: false,
+            spread_jobs: false,
         };
         let mut pool = LyingWorkers(ThreadWorkers::new(1, config, None).unwrap());
         let config = expanding(2_000, 1);

@@ -21,6 +21,9 @@ time as the kernel accounts them, from wait4):
   W shared, locked the same with `--pn-locked-reads`: workers read the
                    table under each bucket's lock, as before lock-free
                    reads
+  W shared, spread the same with `--pn-spread-jobs`: the jobs on the table
+                   search as one team, each seeing the nodes the others
+                   are in
   W own tables     `prove --workers W --separate-tables`, a W-th of the
                    table each, no exchanges, stopped after 20 s: threads
                    of one process that share no table
@@ -31,7 +34,7 @@ With --json, each run's figures and, for the proofs, their logged jobs
 (nodes and seconds each: how fast the jobs that decided ran).
 
 Nodes are all the nodes searched, the jobs cancelled as unneeded
-included. Default W: the machine's cores. Takes about four minutes on 16
+included. Default W: the machine's cores. Takes about five minutes on 16
 cores with Peasants' Chess 5x8 (most of it the one solve).
 """
 import argparse
@@ -145,6 +148,8 @@ row(f"{W} processes of 5 M nodes at once (the slowest)",
 row(f"{W} workers, one shared table", run([prove("shared", W, max(H // W, 16))])[0])
 row(f"{W} workers, one shared table, --pn-locked-reads",
     run([prove("locked", W, max(H // W, 16), "--pn-locked-reads")])[0])
+row(f"{W} workers, one shared table, --pn-spread-jobs",
+    run([prove("spread", W, max(H // W, 16), "--pn-spread-jobs")])[0])
 row(f"{W} workers, tables of their own, 20 s",
     run([prove("own", W, max(H // W, 16), "--separate-tables", "--max-seconds", "20",
                "--warm-entries", "0")])[0], False)

@@ -100,6 +100,12 @@ pub struct ProveArgs {
     /// measure what reads without the lock are worth).
     #[arg(long, hide = true)]
     pub pn_locked_reads: bool,
+    /// With --method pn and workers sharing one transposition table: each
+    /// job's search sees which nodes the other workers' searches are in
+    /// and steers away from them, as threads on one question do (to
+    /// measure on a machine of many cores).
+    #[arg(long, hide = true)]
+    pub pn_spread_jobs: bool,
     /// With --tables: MiB of decompressed table blocks kept in memory.
     #[arg(long, value_name = "M", default_value_t = 64)]
     pub cache_mb: usize,
@@ -762,6 +768,7 @@ impl ProveArgs {
             share_every: self.share_every,
             threads: self.threads,
             locked_reads: self.pn_locked_reads,
+            spread_jobs: self.pn_spread_jobs,
         };
         Ok(RunPlan {
             root,

@@ -379,6 +379,7 @@ impl SolveArgs {
                 weak: self.pn_weak,
                 spread: !self.pn_no_spread,
                 lock_free_reads: !self.pn_locked_reads,
+                spread_jobs: false,
             }),
         }
     }

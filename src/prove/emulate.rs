@@ -365,6 +365,7 @@ mod tests {
         .unwrap();
         let config = WorkerConfig {
             locked_reads: false,
+            spread_jobs: false,
             hash_mb: 1,
             shared_tt: false,
             method: Default::default(),
@@ -434,6 +435,7 @@ mod tests {
     fn pn_workers(share_solved: usize, share_every: u64) -> WorkerConfig {
         WorkerConfig {
             locked_reads: false,
+            spread_jobs: false,
             hash_mb: 1,
             shared_tt: false,
             method: crate::solve::Method::ProofNumber,

@@ -765,6 +765,9 @@ pub struct WorkerConfig {
     /// under each bucket's lock ([`PnConfig::lock_free_reads`] off; to
     /// measure).
     pub locked_reads: bool,
+    /// Proof-number workers sharing one table search as one team
+    /// ([`PnConfig::spread_jobs`]; to measure).
+    pub spread_jobs: bool,
 }
 
 impl WorkerConfig {
@@ -801,6 +804,7 @@ pub fn pn_config(config: WorkerConfig) -> PnConfig {
             ..PnConfig::default().search
         },
         lock_free_reads: !config.locked_reads,
+        spread_jobs: config.spread_jobs,
         ..PnConfig::default()
     }
 }
@@ -1181,6 +1185,7 @@ pub(crate) fn check_solved_entries_sent_out<W: Workers>(
     for share in [0, 64] {
         let mut w = make(WorkerConfig {
             locked_reads: false,
+            spread_jobs: false,
             hash_mb: 1,
             shared_tt: false,
             method: Method::ProofNumber,
@@ -1383,6 +1388,7 @@ mod tests {
         let pos = peasants_5x8();
         let config = WorkerConfig {
             locked_reads: false,
+            spread_jobs: false,
             hash_mb: 16,
             shared_tt: true,
             method: Method::AlphaBeta,
@@ -1444,6 +1450,7 @@ mod tests {
         for (method, open) in [(Method::AlphaBeta, 20_000), (Method::ProofNumber, 10_000)] {
             let config = WorkerConfig {
                 locked_reads: false,
+                spread_jobs: false,
                 hash_mb: 16,
                 shared_tt: false,
                 method,
@@ -1512,6 +1519,7 @@ mod tests {
         for method in [Method::AlphaBeta, Method::ProofNumber] {
             let config = WorkerConfig {
                 locked_reads: false,
+                spread_jobs: false,
                 hash_mb: 64,
                 shared_tt: false,
                 method,
@@ -1551,6 +1559,7 @@ mod tests {
     fn stepping_config(share_every: u64) -> WorkerConfig {
         WorkerConfig {
             locked_reads: false,
+            spread_jobs: false,
             hash_mb: 16,
             shared_tt: false,
             method: Method::ProofNumber,
@@ -1655,6 +1664,7 @@ mod tests {
         let pos = peasants_5x8();
         let config = WorkerConfig {
             locked_reads: false,
+            spread_jobs: false,
             hash_mb: 16,
             shared_tt: true,
             method: Method::ProofNumber,

@@ -140,6 +140,13 @@ pub struct PnConfig {
     /// taking a bucket's lock (a seqlock read; threads of one question
     /// always lock). Off only to measure what it is worth.
     pub lock_free_reads: bool,
+    /// Solvers of one thread on one shared table
+    /// ([`super::PnSolver::with_tt`], the proof manager's local workers)
+    /// search as one team: each job's search sees the nodes the other
+    /// jobs' searches are in and steers away from them, as threads on one
+    /// question do, and goes back where another has solved a node above
+    /// it. Off by default; on to measure (`prove --pn-spread-jobs`).
+    pub spread_jobs: bool,
 }
 
 impl Default for PnConfig {
@@ -160,6 +167,7 @@ impl Default for PnConfig {
             weak: false,
             spread: true,
             lock_free_reads: true,
+            spread_jobs: false,
         }
     }
 }

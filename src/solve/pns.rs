@@ -585,15 +585,19 @@ fn heaviest_where(
 }
 
 /// A proof-number transposition table several [`PnSolver`]s share (see
-/// [`PnSolver::with_tt`]).
+/// [`PnSolver::with_tt`]), and the team their searches form with
+/// [`PnConfig::spread_jobs`].
 #[derive(Clone)]
-pub struct SharedPnTt(Arc<TranspositionTable>);
+pub struct SharedPnTt(Arc<TranspositionTable>, Arc<Team>);
 
 impl SharedPnTt {
     /// An empty transposition table of `mb` MiB; [`SolveError::Memory`] if
     /// it does not fit in memory.
     pub fn new(mb: usize) -> Result<SharedPnTt, SolveError> {
-        Ok(SharedPnTt(Arc::new(TranspositionTable::new(mb)?)))
+        Ok(SharedPnTt(
+            Arc::new(TranspositionTable::new(mb)?),
+            Arc::new(Team::new(true)),
+        ))
     }
 
     /// Calls `f` with every entry the transposition table holds, one bucket
@@ -644,6 +648,9 @@ pub struct PnSolver<'a> {
     /// take. Without it a worker kept every node it solved between two
     /// exchanges, megabytes each.
     floor: AtomicU32,
+    /// With [`PnConfig::spread_jobs`] on a shared table: the team of every
+    /// solver on it, whose searches see where the others are.
+    jobs_team: Option<Arc<Team>>,
 }
 
 impl<'a> PnSolver<'a> {
@@ -663,6 +670,7 @@ impl<'a> PnSolver<'a> {
             recent: Mutex::new(Vec::new()),
             top: Mutex::new(std::collections::BinaryHeap::new()),
             floor: AtomicU32::new(0),
+            jobs_team: None,
         })
     }
 
@@ -685,6 +693,9 @@ impl<'a> PnSolver<'a> {
             recent: Mutex::new(Vec::new()),
             top: Mutex::new(std::collections::BinaryHeap::new()),
             floor: AtomicU32::new(0),
+            // Threads on one question have a team of their own.
+            jobs_team: (config.spread_jobs && config.search.threads <= 1)
+                .then(|| Arc::clone(&tt.1)),
         }
     }
 
@@ -1214,7 +1225,10 @@ impl<'a> PnSolver<'a> {
         budget: Option<u64>,
     ) -> Result<bool, SolveError> {
         self.counters.set_budget(budget);
-        let mut w = Worker::new();
+        let mut w = Worker {
+            team: self.jobs_team.as_deref(),
+            ..Worker::new()
+        };
         let r = self.reaches_goal(&mut w, pos, question == Question::Wins);
         self.flush(&mut w);
         r

@@ -48,6 +48,8 @@ pub struct ProofRun {
     pub harvest_plies: usize,
     /// Threads each proof-number worker puts on its job.
     pub threads: usize,
+    /// Proof-number workers on a shared table search as one team.
+    pub spread_jobs: bool,
 }
 
 impl ProofRun {
@@ -61,6 +63,7 @@ impl ProofRun {
             warm_entries: 1000,
             harvest_plies: 2,
             threads: 1,
+            spread_jobs: false,
         }
     }
 
@@ -107,6 +110,13 @@ impl ProofRun {
         ProofRun { threads, ..self }
     }
 
+    pub fn spread_jobs(self, spread_jobs: bool) -> ProofRun {
+        ProofRun {
+            spread_jobs,
+            ..self
+        }
+    }
+
     pub fn harvest_plies(self, harvest_plies: usize) -> ProofRun {
         ProofRun {
             harvest_plies,
@@ -134,6 +144,7 @@ impl ProofRun {
             share_every: 0,
             threads: self.threads,
             locked_reads: false,
+            spread_jobs: self.spread_jobs,
         };
         // Proof-number workers keep their warm starts in the directory.
         let warm = prove::WarmStore::new(dir, pos.variant());
