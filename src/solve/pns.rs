@@ -1586,13 +1586,7 @@ mod tests {
     /// take with nothing solved since is empty; not recording, nothing.
     #[test]
     fn recent_solved_nodes_join_the_heaviest_once() {
-        use crate::rules::{parse_position, Board, Rules};
-        let pos = parse_position(
-            "pawngame",
-            Some(Board::new(5, 5).unwrap()),
-            Rules::default(),
-        )
-        .unwrap();
+        let pos = crate::rules::parse::test_position("pawngame", "5x5");
         let solver = |record| {
             let s = PnSolver::new(PnConfig::default(), None).unwrap();
             s.record_solved(record);
@@ -1615,13 +1609,7 @@ mod tests {
     /// searches, heaviest first.
     #[test]
     fn nodes_too_light_for_the_heaviest_are_not_kept() {
-        use crate::rules::{parse_position, Board, Rules};
-        let root = parse_position(
-            "pawngame",
-            Some(Board::new(5, 6).unwrap()),
-            Rules::default(),
-        )
-        .unwrap();
+        let root = crate::rules::parse::test_position("pawngame", "5x6");
         let child = root.play(root.parse_move("c3").unwrap());
         // The same two searches, with takes of `first` and `second` after
         // each (a take does not change the table, so the searches are
