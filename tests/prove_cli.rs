@@ -35,6 +35,8 @@ fn bad_input_is_one_line_and_status_2() {
         on_5x5(&["--share-solved", "4194305", "--emulate", "4"]),
         on_5x5(&["--share-every", "5000", "--emulate", "4"]),
         on_5x5(&["--emulate-shared", "1000"]),
+        on_5x5(&["--baseline-nodes", "1000"]),
+        on_5x5(&["--emulate", "4", "--baseline-nodes", "0"]),
         on_5x5(&["--emulate", "4", "--emulate-shared", "0"]),
         on_5x5(&[
             "--emulate",

@@ -473,6 +473,53 @@ fn emulated_workers_give_the_values_of_solve() {
 }
 
 #[test]
+fn an_emulation_counts_its_speedup_against_the_baseline_given() {
+    // With --baseline-nodes (one solve's nodes) the report's speedup is
+    // those nodes over the makespan, not the workers' own work over it.
+    let baseline = 30_000u64;
+    let (_dir, j) = emulated_6x6(
+        "prove-emulate-baseline",
+        "64",
+        "0",
+        &["--baseline-nodes", &baseline.to_string()],
+    );
+    let e = &j["emulation"];
+    let (work, span) = (
+        e["work_nodes"].as_u64().unwrap() as f64,
+        e["makespan_nodes"].as_u64().unwrap() as f64,
+    );
+    let near = |key: &str, want: f64| {
+        let got = e[key].as_f64().unwrap();
+        assert!((got - want).abs() < 0.001, "{key}: {got}, want {want}: {e}");
+    };
+    assert_eq!(e["baseline_nodes"], baseline);
+    near("speedup", baseline as f64 / span);
+    near("efficiency", baseline as f64 / span / 8.0);
+    near("work_over_baseline", work / baseline as f64);
+    // The text report says it in words.
+    let dir = temp_dir("prove-emulate-baseline-text");
+    let d = dir.to_str().unwrap();
+    let (code, out, err) = run_cli(&[
+        "prove",
+        "pawngame",
+        "--board",
+        "5x5",
+        "--dir",
+        d,
+        "--emulate",
+        "4",
+        "--baseline-nodes",
+        "1000",
+        "--quiet",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("against one solve's 1000 nodes (--baseline-nodes): "),
+        "{out}"
+    );
+}
+
+#[test]
 fn emulated_runs_repeat_exactly() {
     // An emulation runs on a virtual clock: the same command gives the
     // same makespan, work and jobs every time. (When the wall clock said

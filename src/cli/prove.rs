@@ -150,6 +150,13 @@ pub struct ProveArgs {
     /// virtual clock.
     #[arg(long, value_name = "STEP")]
     pub emulate_shared: Option<u64>,
+    /// With --emulate: the nodes one thread's `solve --value-only` of the
+    /// same question took, with the same method (the baseline), so that
+    /// the report gives the speedup and the work against it: the
+    /// makespan and the work alone are counted against the emulated
+    /// workers' own work, which may be several times one solve's.
+    #[arg(long, value_name = "NODES")]
+    pub baseline_nodes: Option<u64>,
     /// Stop after N jobs of this run (exit status 3).
     #[arg(long, value_name = "N")]
     pub max_jobs: Option<u64>,
@@ -425,6 +432,8 @@ struct RunSummary {
     seconds: f64,
     /// The emulation's report, with --emulate.
     emulation: Option<prove::Emulation>,
+    /// One solve's nodes, to count the emulation against (--baseline-nodes).
+    baseline: Option<u64>,
     /// The workers' search.
     method: Method,
 }
@@ -436,6 +445,7 @@ fn print_run(m: &Manager, run: &RunSummary, json: bool) {
         open,
         seconds,
         emulation,
+        baseline,
         method,
     } = *run;
     let c = &m.counts;
@@ -460,6 +470,14 @@ fn print_run(m: &Manager, run: &RunSummary, json: bool) {
                 "solved_missed": e.solved_missed,
                 "running": e.running,
             });
+            if let Some(b) = baseline {
+                let (speedup, work) = e.against(b);
+                j["emulation"]["baseline_nodes"] = json!(b);
+                j["emulation"]["speedup"] = json!((speedup * 1000.0).round() / 1000.0);
+                j["emulation"]["efficiency"] =
+                    json!((speedup / e.workers as f64 * 1000.0).round() / 1000.0);
+                j["emulation"]["work_over_baseline"] = json!((work * 1000.0).round() / 1000.0);
+            }
         }
         print_json(&j);
         return;
@@ -483,6 +501,18 @@ fn print_run(m: &Manager, run: &RunSummary, json: bool) {
             e.idle() * 100.0,
             e.peak
         );
+        match baseline {
+            Some(b) => {
+                let (speedup, work) = e.against(b);
+                println!(
+                    "against one solve's {b} nodes (--baseline-nodes): {speedup:.2}x as fast (efficiency {:.2}), {work:.2}x its work",
+                    speedup / e.workers as f64
+                );
+            }
+            None => {
+                println!("(the speedup against one solve: give its nodes with --baseline-nodes)")
+            }
+        }
         if e.solved_sent > 0 {
             println!("solved entries sent out with jobs: {}", e.solved_sent);
         }
@@ -707,6 +737,10 @@ impl ProveArgs {
             "--emulate-shared shares one table: not with --separate-tables"
         } else if self.emulate_shared == Some(0) {
             "--emulate-shared STEP: STEP must be at least 1"
+        } else if self.baseline_nodes.is_some() && self.emulate.is_none() {
+            "--baseline-nodes is for --emulate (the speedup of a real run is its wall time's)"
+        } else if self.baseline_nodes == Some(0) {
+            "--baseline-nodes: one solve searches at least one node"
         } else if self.share_solved > 0 && self.method() != Method::ProofNumber {
             "--share-solved sends proof-number entries: not with --method ab"
         } else if self.share_solved > 0
@@ -952,6 +986,7 @@ impl ProveArgs {
             open,
             seconds,
             emulation,
+            baseline: self.baseline_nodes,
             method: plan.worker.method,
         };
         print_run(&manager, &run, global.json);

@@ -42,7 +42,7 @@ use crate::solve::{PnEntry, SolveError};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// What an emulated run measured, in nodes.
 #[derive(Clone, Copy, Debug, Default)]
@@ -76,6 +76,18 @@ impl Emulation {
         } else {
             self.work as f64 / self.makespan as f64
         }
+    }
+
+    /// Against one solve of `baseline` nodes (one thread's `solve
+    /// --value-only` of the same question): how many times as fast the
+    /// emulated workers are (its nodes over the makespan) and how many
+    /// times its work they did. A makespan of 0 (nothing ran) counts as
+    /// one node.
+    pub fn against(&self, baseline: u64) -> (f64, f64) {
+        (
+            baseline as f64 / self.makespan.max(1) as f64,
+            self.work as f64 / baseline.max(1) as f64,
+        )
     }
 
     /// The share of worker time spent without a job.
@@ -291,6 +303,21 @@ impl Workers for EmulatedWorkers {
         Ok(())
     }
 
+    /// The nodes the running jobs have searched so far, their steps run
+    /// ahead of the virtual clock included.
+    fn running_nodes(&self) -> Option<u64> {
+        Some(
+            self.running
+                .values()
+                .map(|r| match (&r.run, &r.result) {
+                    (Some(run), _) => run.nodes(),
+                    (None, Some(result)) => result.nodes,
+                    (None, None) => 0,
+                })
+                .sum(),
+        )
+    }
+
     /// Taken when the job's result comes back: at that moment of virtual
     /// time.
     fn share(&mut self, solved: &[PnEntry]) {
@@ -321,8 +348,15 @@ impl Workers for EmulatedWorkers {
     /// back, so the manager starts new jobs on idle workers before the
     /// clock moves on (draining every running job first would leave the
     /// idle ones waiting for the slowest). Any other timeout moves the
-    /// clock to the next job's end.
+    /// clock to the next job's end, running the steps on the way; a wait
+    /// that has run steps for longer than its timeout of wall time comes
+    /// back with nothing after its last step, so that the run shows its
+    /// progress and heeds a stop or a time limit while sixteen jobs of
+    /// millions of nodes take turns (minutes of one core before one ends).
+    /// The next wait goes on from the same steps: nothing the manager
+    /// knows has changed meanwhile, so it does what it would have done.
     fn wait(&mut self, timeout: Duration) -> Result<Option<JobResult>, WorkerError> {
+        let since = Instant::now();
         while let Some(&Reverse((at, id))) = self.queue.peek() {
             if timeout.is_zero() && at > self.clock {
                 return Ok(None);
@@ -334,6 +368,9 @@ impl Workers for EmulatedWorkers {
             }
             if self.running[&id].result.is_none() {
                 self.step(id, at);
+                if !timeout.is_zero() && since.elapsed() >= timeout {
+                    return Ok(None);
+                }
                 continue;
             }
             let r = self.running.remove(&id).expect("checked above");
@@ -390,7 +427,7 @@ mod tests {
         w.start(job(3, 3000)).unwrap();
         // Polling at the start: nothing has ended yet.
         assert!(w.wait(Duration::ZERO).unwrap().is_none());
-        let next = Duration::from_millis(1);
+        let next = NEXT;
         let first = w.wait(next).unwrap().unwrap();
         assert_eq!(first.id, 2);
         let t = w.emulation().makespan;
@@ -411,6 +448,55 @@ mod tests {
         // Work: job 2 whole, job 1 up to t, job 3 whole.
         assert_eq!(e.work, first.nodes + t + third.nodes);
         assert_eq!(e.makespan, third.nodes);
+    }
+
+    /// A wait for the next result: far longer than any job here takes, so
+    /// that no wait comes back empty while a job runs.
+    const NEXT: Duration = Duration::from_secs(3600);
+
+    /// A wait whose timeout passes during its first step comes back with
+    /// nothing, and the run goes on from there exactly as it would have:
+    /// "does white win the pawn game 6x6?" in steps of 500 nodes beside
+    /// a job on 1.c4's refutation, results gathered by waits of a
+    /// nanosecond, gives the same answers, nodes, work and makespan as
+    /// waits that always reach the next result. Mutant: a wait that gives
+    /// up before its first step never ends the run.
+    #[test]
+    fn a_wait_past_its_timeout_comes_back_and_the_run_goes_on_unchanged() {
+        let (start, _) = pawn_game_6x6_and_last_move();
+        let c4 = crate::rules::canonical(&start.play(start.parse_move("c4").unwrap()));
+        let run = |timeout| {
+            let mut w = EmulatedWorkers::new(2, pn_workers(64, 500));
+            w.start(whole_job(1, start, Question::Wins)).unwrap();
+            w.start(whole_job(2, c4, Question::AvoidsLoss)).unwrap();
+            let (mut results, mut empty) = (Vec::new(), 0);
+            while w.emulation().running > 0 {
+                assert!(empty < 1_000_000, "the run does not go on");
+                let before = w.running_nodes();
+                match w.wait(timeout).unwrap() {
+                    Some(r) => {
+                        w.share(&r.solved);
+                        results.push((r.id, r.answer(), r.nodes));
+                    }
+                    None => {
+                        // Back after a step: the running jobs searched on.
+                        empty += 1;
+                        assert!(w.running_nodes() > before);
+                    }
+                }
+            }
+            let e = w.emulation();
+            (results, e.work, e.makespan, e.solved_sent, empty)
+        };
+        let (results, work, makespan, sent, empty) = run(NEXT);
+        assert_eq!(empty, 0);
+        assert_eq!(results.len(), 2);
+        let (again, work2, makespan2, sent2, empty2) = run(Duration::from_nanos(1));
+        assert!(empty2 > 10, "{empty2} waits came back empty");
+        assert_eq!(
+            (again, work2, makespan2, sent2),
+            (results, work, makespan, sent)
+        );
     }
 
     /// The pawn game 6x6 (canonical) and the canonical position after the
@@ -477,7 +563,7 @@ mod tests {
             w.start(whole_job(1, start, Question::Wins)).unwrap();
             w.start(whole_job(2, c4, Question::AvoidsLoss)).unwrap();
             let mut whole = None;
-            while let Some(r) = w.wait(Duration::from_millis(1)).unwrap() {
+            while let Some(r) = w.wait(NEXT).unwrap() {
                 w.share(&r.solved);
                 if r.id == 1 {
                     whole = Some(r);
@@ -512,7 +598,7 @@ mod tests {
         let mut w = EmulatedWorkers::new(2, pn_workers(64, step));
         w.start(whole_job(1, start, Question::Wins)).unwrap();
         w.start(whole_job(2, quick, Question::Wins)).unwrap();
-        let r = w.wait(Duration::from_millis(1)).unwrap().unwrap();
+        let r = w.wait(NEXT).unwrap().unwrap();
         assert_eq!((r.id, r.answer()), (2, Answer::Yes));
         assert!(r.nodes < step, "{} nodes", r.nodes);
         // Job 1's first step ([0, step) on the clock) has run, its end
@@ -522,7 +608,7 @@ mod tests {
         // Past the end of job 1's first step, worker 1 (job 3's) loads
         // what it sent.
         let mut results = Vec::new();
-        while let Some(r) = w.wait(Duration::from_millis(1)).unwrap() {
+        while let Some(r) = w.wait(NEXT).unwrap() {
             results.push(r);
         }
         assert_eq!(results.len(), 2);
@@ -542,7 +628,7 @@ mod tests {
         let job = whole_job;
         let finish = |w: &mut EmulatedWorkers| {
             let mut out = Vec::new();
-            while let Some(r) = w.wait(Duration::from_millis(1)).unwrap() {
+            while let Some(r) = w.wait(NEXT).unwrap() {
                 out.push(r);
             }
             out.sort_by_key(|r| r.id);
