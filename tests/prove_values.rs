@@ -496,6 +496,48 @@ fn an_emulation_counts_its_speedup_against_the_baseline_given() {
     near("speedup", baseline as f64 / span);
     near("efficiency", baseline as f64 / span / 8.0);
     near("work_over_baseline", work / baseline as f64);
+    // A run stopped short has no speedup yet, only a bound: the clock
+    // went at least as far as it reached.
+    let dir = temp_dir("prove-emulate-baseline-stopped");
+    let d = dir.to_str().unwrap();
+    let (code, out, err) = run_cli(&[
+        "--json",
+        "prove",
+        "pawngame",
+        "--board",
+        "6x6",
+        "--dir",
+        d,
+        "--all-moves",
+        "--job-nodes",
+        "500",
+        "--hash-mb",
+        "1",
+        "--emulate",
+        "8",
+        "--max-jobs",
+        "3",
+        "--baseline-nodes",
+        &baseline.to_string(),
+        "--quiet",
+    ]);
+    assert_eq!(code, 3, "{err}");
+    let j = json_of(&out);
+    let e = &j["emulation"];
+    assert!(
+        e["speedup"].is_null() && e["work_over_baseline"].is_null(),
+        "{e}"
+    );
+    let reached = e["reached_nodes"].as_u64().unwrap();
+    assert!(
+        reached >= e["makespan_nodes"].as_u64().unwrap() && reached > 0,
+        "{e}"
+    );
+    let at_most = e["speedup_at_most"].as_f64().unwrap();
+    assert!(
+        (at_most - baseline as f64 / reached as f64).abs() < 0.001,
+        "{e}"
+    );
     // The text report says it in words.
     let dir = temp_dir("prove-emulate-baseline-text");
     let d = dir.to_str().unwrap();

@@ -289,6 +289,8 @@ fn wdl_json(v: Option<Wdl>) -> serde_json::Value {
 }
 
 /// The workers of a run: local threads, MPI ranks or emulated workers.
+/// One is made a run, so its variants' sizes do not matter.
+#[allow(clippy::large_enum_variant)]
 enum Pool {
     Threads(ThreadWorkers),
     #[cfg(feature = "mpi")]
@@ -470,13 +472,20 @@ fn print_run(m: &Manager, run: &RunSummary, json: bool) {
                 "solved_missed": e.solved_missed,
                 "running": e.running,
             });
+            j["emulation"]["reached_nodes"] = json!(e.reached);
             if let Some(b) = baseline {
                 let (speedup, work) = e.against(b);
-                j["emulation"]["baseline_nodes"] = json!(b);
-                j["emulation"]["speedup"] = json!((speedup * 1000.0).round() / 1000.0);
-                j["emulation"]["efficiency"] =
-                    json!((speedup / e.workers as f64 * 1000.0).round() / 1000.0);
-                j["emulation"]["work_over_baseline"] = json!((work * 1000.0).round() / 1000.0);
+                let round = |x: f64| (x * 1000.0).round() / 1000.0;
+                let at_most = b as f64 / e.reached.max(1) as f64;
+                let x = &mut j["emulation"];
+                x["baseline_nodes"] = json!(b);
+                if m.complete() {
+                    x["speedup"] = json!(round(speedup));
+                    x["efficiency"] = json!(round(speedup / e.workers as f64));
+                    x["work_over_baseline"] = json!(round(work));
+                } else {
+                    x["speedup_at_most"] = json!(round(at_most));
+                }
             }
         }
         print_json(&j);
@@ -502,16 +511,26 @@ fn print_run(m: &Manager, run: &RunSummary, json: bool) {
             e.peak
         );
         match baseline {
-            Some(b) => {
+            Some(b) if m.complete() => {
                 let (speedup, work) = e.against(b);
                 println!(
                     "against one solve's {b} nodes (--baseline-nodes): {speedup:.2}x as fast (efficiency {:.2}), {work:.2}x its work",
                     speedup / e.workers as f64
                 );
             }
-            None => {
-                println!("(the speedup against one solve: give its nodes with --baseline-nodes)")
-            }
+            Some(b) => println!(
+                "the proof is not complete: its virtual clock reached {} nodes, so {} workers are at most {:.2}x as fast as one solve's {b} nodes (--baseline-nodes)",
+                e.reached,
+                e.workers,
+                b as f64 / e.reached.max(1) as f64
+            ),
+            None if m.complete() => println!(
+                "(the speedup against one solve: give its nodes with --baseline-nodes)"
+            ),
+            None => println!(
+                "the proof is not complete: its virtual clock reached {} nodes",
+                e.reached
+            ),
         }
         if e.solved_sent > 0 {
             println!("solved entries sent out with jobs: {}", e.solved_sent);

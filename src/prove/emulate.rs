@@ -65,6 +65,10 @@ pub struct Emulation {
     /// ended (a complete run cancels its jobs in flight, a stopped one
     /// interrupts them, and each comes back).
     pub running: usize,
+    /// How far the virtual clock's steps went, in nodes: the makespan of
+    /// a complete run, at most; a lower bound of the makespan of a run
+    /// stopped short.
+    pub reached: u64,
 }
 
 impl Emulation {
@@ -125,6 +129,9 @@ pub struct EmulatedWorkers {
     solvers: Vec<Option<JobSolver<'static>>>,
     idle: Vec<usize>,
     clock: u64,
+    /// The latest moment a step was run at (steps run ahead of `clock`,
+    /// which moves when a result comes back).
+    horizon: u64,
     running: HashMap<u64, Running>,
     /// (moment, job id) of every running job's next step or end; stale
     /// entries (a cancelled job's old moment) are skipped.
@@ -159,6 +166,7 @@ impl EmulatedWorkers {
             solvers: (0..count).map(|_| None).collect(),
             idle: (0..count).rev().collect(),
             clock: 0,
+            horizon: 0,
             running: HashMap::new(),
             queue: BinaryHeap::new(),
             stop: AtomicBool::new(false),
@@ -210,6 +218,7 @@ impl EmulatedWorkers {
         Emulation {
             solved_missed: self.shared.missed(),
             running: self.running.len(),
+            reached: self.clock.max(self.horizon),
             ..self.measured
         }
     }
@@ -303,6 +312,10 @@ impl Workers for EmulatedWorkers {
         Ok(())
     }
 
+    fn virtual_time(&self) -> Option<u64> {
+        Some(self.clock.max(self.horizon))
+    }
+
     /// The nodes the running jobs have searched so far, their steps run
     /// ahead of the virtual clock included.
     fn running_nodes(&self) -> Option<u64> {
@@ -367,6 +380,7 @@ impl Workers for EmulatedWorkers {
                 continue;
             }
             if self.running[&id].result.is_none() {
+                self.horizon = self.horizon.max(at);
                 self.step(id, at);
                 if !timeout.is_zero() && since.elapsed() >= timeout {
                     return Ok(None);
@@ -469,7 +483,7 @@ mod tests {
             let mut w = EmulatedWorkers::new(2, pn_workers(64, 500));
             w.start(whole_job(1, start, Question::Wins)).unwrap();
             w.start(whole_job(2, c4, Question::AvoidsLoss)).unwrap();
-            let (mut results, mut empty) = (Vec::new(), 0);
+            let (mut results, mut empty, mut horizons) = (Vec::new(), 0, Vec::new());
             while w.emulation().running > 0 {
                 assert!(empty < 1_000_000, "the run does not go on");
                 let before = w.running_nodes();
@@ -479,13 +493,18 @@ mod tests {
                         results.push((r.id, r.answer(), r.nodes));
                     }
                     None => {
-                        // Back after a step: the running jobs searched on.
+                        // Back after a step: the running jobs searched on,
+                        // and the clock's steps went no further than the
+                        // makespan the run ends with.
                         empty += 1;
                         assert!(w.running_nodes() > before);
+                        horizons.push(w.virtual_time().unwrap());
                     }
                 }
             }
             let e = w.emulation();
+            assert!(horizons.windows(2).all(|h| h[0] <= h[1]), "{horizons:?}");
+            assert!(horizons.iter().all(|&h| h <= e.makespan), "{horizons:?}");
             (results, e.work, e.makespan, e.solved_sent, empty)
         };
         let (results, work, makespan, sent, empty) = run(NEXT);

@@ -157,6 +157,9 @@ pub struct Progress {
     pub moves_known: usize,
     /// First moves.
     pub moves: usize,
+    /// On a virtual clock ([`Workers::virtual_time`]): how far its steps
+    /// have gone, in nodes (the makespan so far).
+    pub virtual_time: Option<u64>,
 }
 
 impl Progress {
@@ -177,6 +180,7 @@ impl Progress {
             root: manager.value(),
             moves_known: moves.iter().filter(|m| m.value.is_some()).count(),
             moves: moves.len(),
+            virtual_time: None,
         }
     }
 }
@@ -200,7 +204,11 @@ impl fmt::Display for Progress {
             wdl_text(self.root),
             self.moves_known,
             self.moves
-        )
+        )?;
+        match self.virtual_time {
+            Some(t) => write!(f, ", virtual clock at {t} nodes"),
+            None => Ok(()),
+        }
     }
 }
 
@@ -302,7 +310,10 @@ pub fn run_with_events(
             if last_progress.elapsed() >= every {
                 last_progress = Instant::now();
                 let running = workers.running_nodes();
-                let progress = Progress::of(manager, start.elapsed(), running);
+                let progress = Progress {
+                    virtual_time: workers.virtual_time(),
+                    ..Progress::of(manager, start.elapsed(), running)
+                };
                 on_event(RunEvent::Progress(progress));
             }
         }
@@ -540,10 +551,18 @@ mod tests {
             root: None,
             moves_known: 1,
             moves: 4,
+            virtual_time: None,
         };
         assert_eq!(
-            RunEvent::Progress(progress).to_string(),
+            RunEvent::Progress(progress.clone()).to_string(),
             "prove: 12s, 3 jobs (4000 nodes), 2 running (50 nodes so far), 1 cancelled (700 nodes), 5 known from jobs' tables, 9 positions in the tree, root open, 1/4 first moves known"
         );
+        let emulated = Progress {
+            virtual_time: Some(321),
+            ..progress
+        };
+        assert!(RunEvent::Progress(emulated)
+            .to_string()
+            .ends_with("1/4 first moves known, virtual clock at 321 nodes"));
     }
 }

@@ -314,6 +314,12 @@ pub trait Workers {
     fn table_warm(&self) -> Option<Vec<PnEntry>> {
         None
     }
+    /// On a virtual clock: the moment its steps have reached, in nodes
+    /// (the makespan so far, the steps run ahead of the last result
+    /// included). None for real workers.
+    fn virtual_time(&self) -> Option<u64> {
+        None
+    }
     /// Whether the pool runs on a virtual clock ([`crate::prove::EmulatedWorkers`]):
     /// the run then does everything it does now and then at every turn of
     /// its loop, not by the wall clock, so that one command gives the same
