@@ -65,9 +65,11 @@ pub struct Emulation {
     /// ended (a complete run cancels its jobs in flight, a stopped one
     /// interrupts them, and each comes back).
     pub running: usize,
-    /// How far the virtual clock's steps went, in nodes: the makespan of
-    /// a complete run, at most; a lower bound of the makespan of a run
-    /// stopped short.
+    /// How far the virtual clock's steps went, in nodes. Steps run in the
+    /// order of their moments, and a result comes back only when every
+    /// step before its moment has run, so no step runs past the moment of
+    /// the proof's last result: for a run stopped short, a lower bound of
+    /// the makespan its whole proof would have.
     pub reached: u64,
 }
 
