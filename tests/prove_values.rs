@@ -498,31 +498,13 @@ fn an_emulation_counts_its_speedup_against_the_baseline_given() {
     near("work_over_baseline", work / baseline as f64);
     // A run stopped short has no speedup yet, only a bound: the clock
     // went at least as far as it reached.
-    let dir = temp_dir("prove-emulate-baseline-stopped");
-    let d = dir.to_str().unwrap();
-    let (code, out, err) = run_cli(&[
-        "--json",
-        "prove",
-        "pawngame",
-        "--board",
-        "6x6",
-        "--dir",
-        d,
-        "--all-moves",
-        "--job-nodes",
-        "500",
-        "--hash-mb",
-        "1",
-        "--emulate",
-        "8",
-        "--max-jobs",
-        "3",
-        "--baseline-nodes",
-        &baseline.to_string(),
-        "--quiet",
-    ]);
-    assert_eq!(code, 3, "{err}");
-    let j = json_of(&out);
+    let (_dir, j) = emulated_6x6_exits(
+        3,
+        "prove-emulate-baseline-stopped",
+        "0",
+        "0",
+        &["--max-jobs", "3", "--baseline-nodes", &baseline.to_string()],
+    );
     let e = &j["emulation"];
     assert!(
         e["speedup"].is_null() && e["work_over_baseline"].is_null(),
@@ -591,6 +573,17 @@ fn emulated_6x6(
     every: &str,
     extra: &[&str],
 ) -> (common::TempDir, serde_json::Value) {
+    emulated_6x6_exits(0, name, share, every, extra)
+}
+
+/// [`emulated_6x6`], which must exit with status `code`.
+fn emulated_6x6_exits(
+    code: i32,
+    name: &str,
+    share: &str,
+    every: &str,
+    extra: &[&str],
+) -> (common::TempDir, serde_json::Value) {
     let dir = temp_dir(name);
     let d = dir.to_str().unwrap();
     let args = [
@@ -614,8 +607,8 @@ fn emulated_6x6(
         every,
         "--quiet",
     ];
-    let (code, out, err) = run_cli(&[&args[..], extra].concat());
-    assert_eq!(code, 0, "{err}");
+    let (status, out, err) = run_cli(&[&args[..], extra].concat());
+    assert_eq!(status, code, "{err}");
     (dir, json_of(&out))
 }
 
