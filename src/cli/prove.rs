@@ -474,17 +474,16 @@ fn print_run(m: &Manager, run: &RunSummary, json: bool) {
             });
             j["emulation"]["reached_nodes"] = json!(e.reached);
             if let Some(b) = baseline {
-                let (speedup, work) = e.against(b);
+                let (speedup, efficiency, work) = e.against(b);
                 let round = |x: f64| (x * 1000.0).round() / 1000.0;
-                let at_most = b as f64 / e.reached.max(1) as f64;
                 let x = &mut j["emulation"];
                 x["baseline_nodes"] = json!(b);
                 if m.complete() {
                     x["speedup"] = json!(round(speedup));
-                    x["efficiency"] = json!(round(speedup / e.workers as f64));
+                    x["efficiency"] = json!(round(efficiency));
                     x["work_over_baseline"] = json!(round(work));
                 } else {
-                    x["speedup_at_most"] = json!(round(at_most));
+                    x["speedup_at_most"] = json!(round(e.speedup_at_most(b)));
                 }
             }
         }
@@ -512,17 +511,16 @@ fn print_run(m: &Manager, run: &RunSummary, json: bool) {
         );
         match baseline {
             Some(b) if m.complete() => {
-                let (speedup, work) = e.against(b);
+                let (speedup, efficiency, work) = e.against(b);
                 println!(
-                    "against one solve's {b} nodes (--baseline-nodes): {speedup:.2}x as fast (efficiency {:.2}), {work:.2}x its work",
-                    speedup / e.workers as f64
+                    "against one solve's {b} nodes (--baseline-nodes): {speedup:.2}x as fast (efficiency {efficiency:.2}), {work:.2}x its work"
                 );
             }
             Some(b) => println!(
                 "the proof is not complete: its virtual clock reached {} nodes, so {} workers are at most {:.2}x as fast as one solve's {b} nodes (--baseline-nodes)",
                 e.reached,
                 e.workers,
-                b as f64 / e.reached.max(1) as f64
+                e.speedup_at_most(b)
             ),
             None if m.complete() => println!(
                 "(the speedup against one solve: give its nodes with --baseline-nodes)"

@@ -86,14 +86,23 @@ impl Emulation {
 
     /// Against one solve of `baseline` nodes (one thread's `solve
     /// --value-only` of the same question): how many times as fast the
-    /// emulated workers are (its nodes over the makespan) and how many
-    /// times its work they did. A makespan of 0 (nothing ran) counts as
-    /// one node.
-    pub fn against(&self, baseline: u64) -> (f64, f64) {
+    /// emulated workers are (its nodes over the makespan), that per
+    /// worker (the efficiency), and how many times its work they did. A
+    /// makespan of 0 (nothing ran) counts as one node.
+    pub fn against(&self, baseline: u64) -> (f64, f64, f64) {
+        let speedup = baseline as f64 / self.makespan.max(1) as f64;
         (
-            baseline as f64 / self.makespan.max(1) as f64,
+            speedup,
+            speedup / self.workers.max(1) as f64,
             self.work as f64 / baseline.max(1) as f64,
         )
+    }
+
+    /// For a run stopped short of its proof: the most its workers can
+    /// still be as fast as one solve of `baseline` nodes, that over how
+    /// far the clock [`Emulation::reached`].
+    pub fn speedup_at_most(&self, baseline: u64) -> f64 {
+        baseline as f64 / self.reached.max(1) as f64
     }
 
     /// The share of worker time spent without a job.
@@ -207,6 +216,12 @@ impl EmulatedWorkers {
         ))
     }
 
+    /// How far the virtual clock has gone: the last result's moment or
+    /// the latest step's, whichever is later ([`Emulation::reached`]).
+    fn reached(&self) -> u64 {
+        self.clock.max(self.horizon)
+    }
+
     /// The most nodes of a job's step.
     fn slice(&self) -> u64 {
         match &self.table {
@@ -220,7 +235,7 @@ impl EmulatedWorkers {
         Emulation {
             solved_missed: self.shared.missed(),
             running: self.running.len(),
-            reached: self.clock.max(self.horizon),
+            reached: self.reached(),
             ..self.measured
         }
     }
@@ -315,7 +330,7 @@ impl Workers for EmulatedWorkers {
     }
 
     fn virtual_time(&self) -> Option<u64> {
-        Some(self.clock.max(self.horizon))
+        Some(self.reached())
     }
 
     /// The nodes the running jobs have searched so far, their steps run
