@@ -162,6 +162,8 @@ pub struct ReferenceTable {
     pub variant: Variant,
     pub material: Material,
     pub bytes: Vec<u8>,
+    /// The same values in a win/draw/loss-only table (`gen --wdl-only`).
+    pub wdl_only_bytes: Vec<u8>,
     pub positions: Vec<Position>,
     pub values: Vec<Value>,
 }
@@ -200,10 +202,12 @@ pub fn reference_table() -> &'static ReferenceTable {
             level: 3,
             ..WriteOptions::default()
         };
+        let wdl = |i: u64| values[i as usize].wdl();
         ReferenceTable {
             variant,
             material,
             bytes: encode_table(variant, material, &bytes, &opts),
+            wdl_only_bytes: crate::table::encode_wdl_table(variant, material, &wdl, &opts),
             positions,
             values,
         }
@@ -245,6 +249,10 @@ fn probe_all(bytes: Vec<u8>, must_match: bool) {
                     Ok(got) if must_match => assert_eq!(got, want, "{p}: dense"),
                     _ => {}
                 }
+                match dense.get_wdl(p) {
+                    Ok(got) if must_match => assert_eq!(got, want.wdl(), "{p}: dense WDL"),
+                    _ => {}
+                }
             }
         }
     }
@@ -255,7 +263,8 @@ fn probe_all(bytes: Vec<u8>, must_match: bool) {
 /// byte odd: the rest is a list of edits of the reference table (3 bytes
 /// each: a 16-bit offset and a byte to xor there; a final short edit cuts
 /// the file at its offset or, odd, appends bytes), and every value the
-/// damaged table still gives must be the true one.
+/// damaged table still gives must be the true one; with bit 1 of the first
+/// byte set, of the reference's win/draw/loss-only table.
 pub fn table_bytes(data: &[u8]) {
     let Some((&mode, rest)) = data.split_first() else {
         return;
@@ -265,7 +274,11 @@ pub fn table_bytes(data: &[u8]) {
         return;
     }
     let r = reference_table();
-    let mut bytes = r.bytes.clone();
+    let mut bytes = if mode & 2 == 0 {
+        r.bytes.clone()
+    } else {
+        r.wdl_only_bytes.clone()
+    };
     let mut edits = rest.chunks(3);
     for e in edits.by_ref() {
         if bytes.is_empty() {

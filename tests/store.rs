@@ -437,3 +437,255 @@ fn both_storage_orders_give_the_same_values() {
         }
     }
 }
+
+/// A win/draw/loss-only table (`gen --wdl-only`) of `m` with small blocks,
+/// from minimax's values.
+fn small_block_wdl_table(v: Variant, m: Material, name: &str) -> (TempDir, PathBuf, Vec<Value>) {
+    let dir = temp_dir(name);
+    let truth: Vec<Value> = truth(v, m).into_iter().map(|t| t.1).collect();
+    let opts = WriteOptions {
+        block_len: 256,
+        ..WriteOptions::default()
+    };
+    let path = write_wdl_table_with(&dir, v, m, &|i| truth[i as usize].wdl(), &opts).unwrap();
+    (dir, path, truth)
+}
+
+#[test]
+fn wdl_only_tables_refuse_the_dtm_and_report_damage() {
+    let v = variant(4, 6);
+    let m = Material::new(2, 2);
+    let (_dir, path, truth) = small_block_wdl_table(v, m, "wdl-kinds");
+    let bytes = std::fs::read(&path).unwrap();
+    let table = Table::open(&path, v, m).unwrap();
+    assert!(!table.has_dtm());
+    let index = Index::new(v, m);
+    for i in 0..index.len() {
+        let p = index.unrank(i);
+        assert_eq!(table.probe_wdl(&p).unwrap(), truth[i as usize].wdl(), "{p}");
+        let e = table.get(&p).expect_err("no DTM");
+        assert!(matches!(e, TableError::NoDtm { .. }), "{e}");
+        assert_names_file(&e, &path);
+    }
+    let dense = table.to_dense().unwrap();
+    assert!(!dense.has_dtm() && dense.raw_values().is_none());
+    for i in 0..index.len() {
+        let p = index.unrank(i);
+        assert_eq!(dense.get_wdl(&p).unwrap(), truth[i as usize].wdl(), "{p}");
+    }
+    // Blocks whose length is not a multiple of 32, of either encoding, are
+    // held at 2 bits a position too.
+    let odd = WriteOptions {
+        block_len: 100,
+        ..WriteOptions::default()
+    };
+    let bytes_of: Vec<u8> = truth.iter().map(|v| v.to_byte()).collect();
+    let d2 = temp_dir("wdl-odd");
+    for path in [
+        write_wdl_table_with(&d2, v, m, &|i| truth[i as usize].wdl(), &odd).unwrap(),
+        write_table_with(&d2, v, m, &bytes_of, &odd).unwrap(),
+    ] {
+        let d = Table::open(&path, v, m).unwrap().to_dense_wdl().unwrap();
+        for i in 0..index.len() {
+            let p = index.unrank(i);
+            assert_eq!(d.get_wdl(&p).unwrap(), truth[i as usize].wdl(), "{p}");
+        }
+    }
+    assert!(matches!(
+        dense.get(&index.unrank(0)),
+        Err(TableError::NoDtm { .. })
+    ));
+    // Through a tablebase: WDL probes answer, exact ones are refused.
+    let tb = Tablebase::new(path.parent().unwrap(), v);
+    let p = index.unrank(index.len() / 2);
+    assert_eq!(
+        tb.probe_wdl(&p).unwrap(),
+        truth[index.len() as usize / 2].wdl()
+    );
+    assert!(matches!(tb.probe(&p), Err(TableError::NoDtm { .. })));
+    let open = |b: &[u8]| {
+        std::fs::write(&path, b).unwrap();
+        Table::open(&path, v, m).err().expect("damage is detected")
+    };
+    // A flipped byte anywhere, a cut, a longer file.
+    for at in [3, 22, 101, 130, bytes.len() / 2, bytes.len() - 6] {
+        let mut b = bytes.clone();
+        b[at] ^= 0x10;
+        let e = open(&b);
+        assert!(matches!(e, TableError::Damaged { .. }), "{at}: {e}");
+        assert_names_file(&e, &path);
+    }
+    for len in [0, 100, bytes.len() / 2, bytes.len() - 1] {
+        assert_names_file(&open(&bytes[..len]), &path);
+    }
+    // A DTM section where there must be none, and an unknown encoding,
+    // each with the header's checksum made good again.
+    let with_header = |edit: &dyn Fn(&mut Header)| {
+        let mut h = Header::decode(&bytes).unwrap();
+        edit(&mut h);
+        let mut b = bytes.clone();
+        b[..128].copy_from_slice(&h.encode());
+        let n = b.len() - 8;
+        let crc = crc32fast::hash(&b[..n]);
+        b[n..n + 4].copy_from_slice(&crc.to_le_bytes());
+        b
+    };
+    let e = open(&with_header(&|h| h.sections[1].blocks = 1));
+    assert!(e.to_string().contains("DTM section"), "{e}");
+    let e = open(&with_header(&|h| h.encoding = 3));
+    assert!(e.to_string().contains("encoding 3"), "{e}");
+    // A DTM table read as if it had no DTM section is damaged too.
+    let (_d2, dtm_path, dtm_bytes, _) = small_block_table(v, m, "wdl-kinds-dtm");
+    let mut h = Header::decode(&dtm_bytes).unwrap();
+    h.encoding = ENCODING_WDL_ONLY;
+    let mut b = dtm_bytes.clone();
+    b[..128].copy_from_slice(&h.encode());
+    let n = b.len() - 8;
+    let crc = crc32fast::hash(&b[..n]);
+    b[n..n + 4].copy_from_slice(&crc.to_le_bytes());
+    std::fs::write(&dtm_path, &b).unwrap();
+    let e = Table::open(&dtm_path, v, m).err().expect("refused");
+    assert!(matches!(e, TableError::Damaged { .. }), "{e}");
+}
+
+/// Random damage to a win/draw/loss-only table never gives a wrong WDL.
+#[test]
+fn random_damage_never_gives_a_wrong_wdl_only_value() {
+    let v = variant(4, 6);
+    let m = Material::new(2, 2);
+    let (_dir, path, truth) = small_block_wdl_table(v, m, "wdl-fuzz");
+    let bytes = std::fs::read(&path).unwrap();
+    let index = Index::new(v, m);
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let (mut answered, mut refused) = (0u64, 0u64);
+    for round in 0..300 {
+        let mut b = bytes.clone();
+        for _ in 0..1 + next() % 4 {
+            let at = (next() % b.len() as u64) as usize;
+            b[at] ^= 1 + (next() % 255) as u8;
+        }
+        let Ok(table) = Table::from_bytes(&path, b, v, m, Arc::new(BlockCache::new(8)), false)
+        else {
+            continue;
+        };
+        for i in 0..index.len() {
+            let p = index.unrank(i);
+            match table.probe_wdl(&p) {
+                Ok(got) => {
+                    assert_eq!(got, truth[i as usize].wdl(), "round {round}: {p}");
+                    answered += 1;
+                }
+                Err(e) => {
+                    assert_names_file(&e, &path);
+                    refused += 1;
+                }
+            }
+        }
+        if let Ok(dense) = table.to_dense_wdl() {
+            for i in 0..index.len() {
+                let p = index.unrank(i);
+                assert_eq!(dense.get_wdl(&p).unwrap(), truth[i as usize].wdl());
+            }
+        }
+    }
+    assert!(answered > 0 && refused > 0);
+}
+
+/// `gen --check` finds a wrong value in a win/draw/loss-only table, and
+/// checks a DTM table whose successors hold win/draw/loss only as "not
+/// checked", naming them.
+#[test]
+fn check_finds_wrong_values_in_wdl_only_tables() {
+    let v = variant(4, 5);
+    let dir = gen(v, 4, "wdl-check");
+    let m = Material::new(2, 2);
+    let truth: Vec<Value> = truth(v, m).into_iter().map(|t| t.1).collect();
+    let i = truth
+        .iter()
+        .position(|t| *t == Value::Draw)
+        .expect("a draw");
+    let wrong = |j: u64| {
+        if j == i as u64 {
+            Wdl::Win
+        } else {
+            truth[j as usize].wdl()
+        }
+    };
+    let opts = WriteOptions::default();
+    write_wdl_table_with(&dir, v, m, &|j| truth[j as usize].wdl(), &opts).unwrap();
+    assert!(verify_tables(&dir, v, &|_| {}).unwrap().is_ok());
+    write_wdl_table_with(&dir, v, m, &wrong, &opts).unwrap();
+    let report = verify_tables(&dir, v, &|_| {}).unwrap();
+    let bad: Vec<_> = report.wrong().collect();
+    assert_eq!(bad.len(), 1, "{}", report.summary());
+    assert_eq!((bad[0].material, bad[0].mismatches), (m, 1));
+    // With 2v1 win/draw/loss only, 3v1's distances (it captures into 2v1)
+    // cannot be checked.
+    let m21 = Material::new(2, 1);
+    let t21: Vec<Value> = self::truth(v, m21).into_iter().map(|t| t.1).collect();
+    write_wdl_table_with(&dir, v, m21, &|j| t21[j as usize].wdl(), &opts).unwrap();
+    let report = verify_tables(&dir, v, &|_| {}).unwrap();
+    let unchecked: Vec<_> = report.unchecked().collect();
+    assert!(
+        unchecked.iter().any(|c| c.material == Material::new(3, 1)
+            && c.line().contains("win/draw/loss only")
+            && c.line().contains(&file_name(v, m21))),
+        "{}",
+        report.summary()
+    );
+}
+
+#[test]
+fn gen_wdl_only_command_keeps_dtm_tables_and_probe_refuses_its_own() {
+    let dir = temp_dir("wdl-cli");
+    let gen_cmd = |extra: &[&str]| {
+        let mut c = common::peasant_command(["--board", "4x5", "gen", "--max-pawns", "4"]);
+        c.arg("--out").arg(dir.path()).args(extra);
+        common::output_of(c)
+    };
+    let out = gen_cmd(&["--wdl-only", "--json"]);
+    assert!(out.status.success(), "{out:?}");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let classes = json["classes"].as_array().unwrap();
+    assert!(!classes.is_empty());
+    assert!(classes
+        .iter()
+        .all(|c| c["wdl_only"] == true && c["max_dtm"].is_null() && c["skipped"] == false));
+    // Probing for the DTM: one line, exit status 2.
+    let probe = || {
+        let mut c = common::peasant_command(["--board", "4x5", "probe", "4/pp2/4/PP2/4 w -"]);
+        c.arg("--tables").arg(dir.path());
+        common::output_of(c)
+    };
+    let out = probe();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("win/draw/loss only") && err.lines().count() == 1,
+        "{err}"
+    );
+    // Without --wdl-only they are made again with the DTM, and probe answers.
+    let out = gen_cmd(&["--json"]);
+    assert!(out.status.success(), "{out:?}");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(json["classes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|c| c["wdl_only"] == false && c["skipped"] == false));
+    assert!(probe().status.success());
+    // And --wdl-only leaves tables with the DTM as they are.
+    let out = gen_cmd(&["--wdl-only", "--json"]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(json["classes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|c| c["wdl_only"] == false && c["skipped"] == true));
+}

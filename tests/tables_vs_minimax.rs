@@ -5,7 +5,8 @@
 
 mod common;
 
-use common::{gen, minimax, variants, MinimaxMemo};
+use common::{gen, minimax, temp_dir, variants, MinimaxMemo};
+use peasant::generate::{generate, GenConfig, Target};
 use peasant::{index::*, rules::*, table::*};
 
 /// Checks every table position of every class up to `max_pawns`, and
@@ -56,6 +57,85 @@ fn check_variant(variant: Variant, max_pawns: u8) -> u64 {
         }
     }
     checked
+}
+
+/// The win/draw/loss-only generator (`gen --wdl-only`) against minimax on
+/// every table position and every successor, and against the DTM
+/// generator's tables: the same WDL section byte for byte, the same
+/// counts, the DTM refused.
+fn check_wdl_only(variant: Variant, max_pawns: u8) -> u64 {
+    let name = format!(
+        "wdl-{}-{}-{}-{max_pawns}",
+        variant.board, variant.rules.en_passant, variant.rules.seventh_rank_wins
+    );
+    let dir = temp_dir(&name);
+    let config = GenConfig {
+        wdl_only: true,
+        ..GenConfig::new(variant, dir.path())
+    };
+    let reports = generate(&config, Target::MaxPawns(max_pawns), &|_| {}).unwrap();
+    assert!(reports.iter().all(|r| !r.has_dtm && !r.skipped));
+    let full = gen(variant, max_pawns, &format!("{name}-dtm"));
+    let (tb, full_tb) = (
+        Tablebase::new(&dir, variant),
+        Tablebase::new(&full, variant),
+    );
+    let mut memo = MinimaxMemo::default();
+    let mut checked = 0;
+    let classes = Material::up_to(max_pawns).into_iter();
+    for m in classes.filter(|&m| peasant::generate::has_positions(variant.board, m)) {
+        let (table, dtm) = (tb.table(m).unwrap(), full_tb.table(m).unwrap());
+        assert!(!table.has_dtm() && dtm.has_dtm());
+        let section = |t: &Table, path: &std::path::Path| {
+            let s = t.header().sections[0];
+            std::fs::read(path).unwrap()[s.offset as usize..(s.offset + s.len) as usize].to_vec()
+        };
+        assert!(
+            section(&table, table.path()) == section(&dtm, dtm.path()),
+            "{variant} {m}: the WDL sections differ"
+        );
+        let (h, hd) = (table.header(), dtm.header());
+        assert_eq!((h.wins, h.draws, h.losses), (hd.wins, hd.draws, hd.losses));
+        assert_eq!((h.max_dtm, h.dont_care, h.sections[1].len), (0, 0, 0));
+        let dense = table.to_dense().unwrap();
+        let index = table.index();
+        for i in 0..index.len() {
+            let pos = index.unrank(i);
+            let expected = minimax(&pos, &mut memo).wdl();
+            assert_eq!(
+                table.probe_wdl(&pos).unwrap(),
+                expected,
+                "{variant} {m} {pos}"
+            );
+            assert_eq!(
+                dense.get_wdl(&pos).unwrap(),
+                expected,
+                "{variant} {m} {pos}"
+            );
+            assert!(matches!(table.get(&pos), Err(TableError::NoDtm { .. })));
+            for &mv in pos.legal_moves().iter() {
+                let child = pos.play(mv);
+                let expected = minimax(&child, &mut memo).wdl();
+                assert_eq!(tb.probe_wdl(&child).unwrap(), expected, "{variant} {child}");
+                checked += 1;
+            }
+            checked += 1;
+        }
+    }
+    // The checker passes them on win, draw or loss.
+    let report = verify_tables(&dir, variant, &|_| {}).unwrap();
+    assert!(report.is_ok(), "{}", report.summary());
+    checked
+}
+
+#[test]
+fn wdl_only_tables_equal_minimax_and_the_dtm_tables() {
+    for v in variants(4, 5) {
+        assert!(check_wdl_only(v, 8) > 0);
+    }
+    assert!(check_wdl_only(variants(4, 6)[0], 8) > 0);
+    assert!(check_wdl_only(variants(3, 8)[0], 6) > 0);
+    assert!(check_wdl_only(variants(2, 5)[0], 6) > 0);
 }
 
 #[test]

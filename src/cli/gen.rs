@@ -36,6 +36,12 @@ pub struct GenArgs {
     #[arg(long, value_name = "L", default_value_t = 15,
           value_parser = clap::value_parser!(i32).range(1..=22))]
     pub zstd_level: i32,
+    /// Win/draw/loss only: values held at 2 bits a position while solving
+    /// (a quarter of the memory), tables without distances to mate, enough
+    /// for the searches (`solve`, `prove`, `--tables`) but not for `probe`,
+    /// `play` or `--dtm`. Tables with distances already present are kept.
+    #[arg(long)]
+    pub wdl_only: bool,
 }
 
 impl GenArgs {
@@ -52,6 +58,7 @@ impl GenArgs {
             progress: !global.json,
             memory_limit,
             zstd_level: self.zstd_level,
+            wdl_only: self.wdl_only,
             ..GenConfig::new(variant, self.out.clone())
         };
         let progress = super::progress::GenProgress::new();
@@ -120,7 +127,8 @@ fn reports_json(variant: Variant, reports: &[ClassReport]) -> serde_json::Value 
                 "wins": r.wins,
                 "draws": r.draws,
                 "losses": r.losses,
-                "max_dtm": r.max_dtm,
+                "wdl_only": !r.has_dtm,
+                "max_dtm": if r.has_dtm { json!(r.max_dtm) } else { serde_json::Value::Null },
                 "init_seconds": r.init_seconds,
                 "solve_seconds": r.solve_seconds,
                 "write_seconds": r.write_seconds,
@@ -154,7 +162,11 @@ fn print_reports(reports: &[ClassReport]) {
             pct(r.wins),
             pct(r.draws),
             pct(r.losses),
-            r.max_dtm,
+            if r.has_dtm {
+                r.max_dtm.to_string()
+            } else {
+                "-".to_string()
+            },
             if r.skipped {
                 "present".to_string()
             } else {

@@ -43,6 +43,8 @@ pub fn table_error(e: TableError) -> CliError {
                 super::variant_flags(variant)
             )),
         },
+        // Tables without distances to mate given where they are needed.
+        TableError::NoDtm { .. } => CliError::input(e),
         _ => CliError::failure(e),
     }
 }

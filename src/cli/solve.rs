@@ -631,6 +631,8 @@ pub fn solve_error(e: SolveError) -> CliError {
         // is --hash-mb.
         SolveError::Memory { mib, .. } => CliError::input(format!("--hash-mb {mib}: {e}")),
         SolveError::GameOver(_) => CliError::input(e),
+        // DTM asked of win/draw/loss-only tables: the wrong tables given.
+        SolveError::Table(peasant::table::TableError::NoDtm { .. }) => CliError::input(e),
         _ => CliError::failure(e),
     }
 }

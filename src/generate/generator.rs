@@ -17,7 +17,7 @@
 //! Phases, each timed: `init` (index, memory, lower tables), `solve` (the
 //! pass), `write` (checksummed files, written under a temporary name).
 
-use crate::index::domain::{value, TableValues};
+use crate::index::domain::{stand_in, value, TableValues};
 use crate::index::material::Material;
 use crate::index::{Index, IndexStats};
 use crate::memory::peak as peak_memory;
@@ -25,9 +25,11 @@ use crate::rules::bitboard::Bitboard;
 use crate::rules::color::{ByColor, Color};
 use crate::rules::moves::MoveKind;
 use crate::rules::position::Position;
-use crate::rules::value::Value;
+use crate::rules::value::{Value, Wdl};
 use crate::rules::variant::Variant;
-use crate::table::{write_table_with, DenseTable, Table, TableError, Tablebase, WriteOptions};
+use crate::table::{
+    write_table_with, write_wdl_table_with, DenseTable, Table, TableError, Tablebase, WriteOptions,
+};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -59,6 +61,12 @@ pub struct GenConfig {
     /// for the smallest files; on 8x8 up to 5 pawns, 15 wrote 3x faster for
     /// files 1.6% bigger and 3 wrote 11x faster for files 2.3x bigger.
     pub zstd_level: i32,
+    /// Win/draw/loss only (`gen --wdl-only`): values held at 2 bits a
+    /// position while solving, tables written without a DTM section
+    /// (value encoding 2). Tables with the DTM already present serve as
+    /// they are; without it, win/draw/loss-only tables present are made
+    /// again with the DTM.
+    pub wdl_only: bool,
 }
 
 impl GenConfig {
@@ -71,6 +79,7 @@ impl GenConfig {
             progress: false,
             memory_limit: u64::MAX,
             zstd_level: WriteOptions::default().level,
+            wdl_only: false,
         }
     }
 }
@@ -95,7 +104,10 @@ pub struct ClassReport {
     pub draws: u64,
     /// Positions the side to move (white) loses.
     pub losses: u64,
-    /// The longest DTM of the class, in plies.
+    /// The table holds distances to mate (false: win/draw/loss only).
+    pub has_dtm: bool,
+    /// The longest DTM of the class, in plies (0 for a win/draw/loss-only
+    /// table).
     pub max_dtm: u32,
     /// Seconds of the class pair's `init` phase: indexes, memory check,
     /// tables one pawn below (shared by both classes of a class pair; 0 for
@@ -187,6 +199,13 @@ pub fn generate(
         let present: Vec<Option<Arc<Table>>> = class_pair
             .iter()
             .map(|&m| match tablebase.table(m) {
+                Ok(t) if !config.wdl_only && !t.has_dtm() => {
+                    log(&format!(
+                        "{}: win/draw/loss only; generating it again with the DTM",
+                        t.path().display()
+                    ));
+                    None
+                }
                 Ok(t) => Some(t),
                 Err(TableError::Missing { .. }) => None,
                 Err(e) => {
@@ -211,7 +230,14 @@ pub fn generate(
             .filter(|&m| m.total() == below && has_positions(config.variant.board, m))
         {
             if let std::collections::hash_map::Entry::Vacant(e) = dense.entry(m) {
-                e.insert(Arc::new(tablebase.table(m)?.to_dense()?));
+                // Opened afresh: the tablebase may hold a table of this class
+                // that the run has since made again.
+                let table = Table::open(&tablebase.path_of(m), config.variant, m)?;
+                e.insert(Arc::new(if config.wdl_only {
+                    table.to_dense_wdl()?
+                } else {
+                    table.to_dense()?
+                }));
             }
         }
         let lower: Vec<Arc<DenseTable>> = dense.values().cloned().collect();
@@ -221,7 +247,11 @@ pub fn generate(
                 load.elapsed().as_secs_f64()
             ));
         }
-        reports.extend(generate_class_pair(config, lower, &class_pair, events)?);
+        reports.extend(if config.wdl_only {
+            generate_class_pair::<PackedSlots>(config, lower, &class_pair, events)?
+        } else {
+            generate_class_pair::<ByteSlots>(config, lower, &class_pair, events)?
+        });
     }
     Ok(reports)
 }
@@ -249,25 +279,50 @@ pub enum GenError {
 
 fn skipped_report(material: Material, table: &Table) -> ClassReport {
     let h = table.header();
-    let mut r = count_values(material, &[]);
+    let mut r = empty_report(material);
     r.positions = h.positions;
     r.wins = h.wins;
     r.draws = h.draws;
     r.losses = h.losses;
     r.max_dtm = h.max_dtm;
+    r.has_dtm = h.has_dtm();
     r.index = table.index().stats();
     r.path = table.path().to_path_buf();
     r.skipped = true;
     r
 }
 
-fn count_values(material: Material, values: &[u8]) -> ClassReport {
-    let (wins, draws, losses, max_dtm) = values
-        .par_chunks(1 << 16)
-        .map(|chunk| {
-            let mut c = (0u64, 0u64, 0u64, 0u32);
-            for &b in chunk {
-                match Value::from_byte(b) {
+fn empty_report(material: Material) -> ClassReport {
+    ClassReport {
+        material,
+        path: PathBuf::new(),
+        skipped: false,
+        positions: 0,
+        index: IndexStats {
+            len: 0,
+            distinct: 0,
+            unfolded: 0,
+        },
+        wins: 0,
+        draws: 0,
+        losses: 0,
+        has_dtm: true,
+        max_dtm: 0,
+        init_seconds: 0.0,
+        solve_seconds: 0.0,
+        write_seconds: 0.0,
+        memory: 0,
+    }
+}
+
+/// A report of the solved values of one class.
+fn count_values<S: Slots>(material: Material, values: &S) -> ClassReport {
+    let (wins, draws, losses, max_dtm) = (0..values.len())
+        .into_par_iter()
+        .fold(
+            || (0u64, 0u64, 0u64, 0u32),
+            |mut c, i| {
+                match values.get(i) {
                     Some(Value::Win(d)) => {
                         c.0 += 1;
                         c.3 = c.3.max(d as u32);
@@ -278,44 +333,210 @@ fn count_values(material: Material, values: &[u8]) -> ClassReport {
                     }
                     _ => c.1 += 1,
                 }
-            }
-            c
-        })
+                c
+            },
+        )
         .reduce(
             || (0, 0, 0, 0),
             |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2, a.3.max(b.3)),
         );
+    let n = values.len();
     ClassReport {
-        material,
-        path: PathBuf::new(),
-        skipped: false,
-        positions: values.len() as u64,
+        positions: n,
         index: IndexStats {
-            len: values.len() as u64,
-            distinct: values.len() as u64,
-            unfolded: values.len() as u64,
+            len: n,
+            distinct: n,
+            unfolded: n,
         },
         wins,
         draws,
         losses,
-        max_dtm,
-        init_seconds: 0.0,
-        solve_seconds: 0.0,
-        write_seconds: 0.0,
-        memory: 0,
+        has_dtm: !S::WDL_ONLY,
+        max_dtm: if S::WDL_ONLY { 0 } else { max_dtm },
+        ..empty_report(material)
+    }
+}
+
+/// The values of one class while its class pair is solved, one slot per
+/// index number. Every slot starts unknown and is set once; two threads
+/// valuing the same position at once set the same value.
+trait Slots: Sync + Sized {
+    /// Win, draw or loss only: [`Slots::get`] gives [`stand_in`] values.
+    const WDL_ONLY: bool;
+    /// `n` unknown slots.
+    fn new(n: u64) -> Self;
+    /// Bytes `n` slots take.
+    fn bytes(n: u64) -> u64;
+    fn len(&self) -> u64;
+    fn get(&self, i: u64) -> Option<Value>;
+    fn set(&self, i: u64, v: Value);
+    /// The value of a table position of a class one pawn below.
+    fn lower(table: &DenseTable, pos: &Position) -> Result<Value, TableError>;
+    /// Writes the class's table file.
+    fn write(
+        self,
+        config: &GenConfig,
+        material: Material,
+        opts: &WriteOptions,
+    ) -> Result<PathBuf, TableError>;
+}
+
+/// One [`Value::to_byte`] byte a slot, 0 unknown: the DTM generator.
+struct ByteSlots(Vec<AtomicU8>);
+
+impl Slots for ByteSlots {
+    const WDL_ONLY: bool = false;
+
+    fn new(n: u64) -> ByteSlots {
+        // Zeroed memory from the allocator, seen as atomics: AtomicU8 has
+        // the same size, alignment and bit validity as u8.
+        let mut bytes = std::mem::ManuallyDrop::new(vec![0u8; n as usize]);
+        // Safety: the pointer, length and capacity are those of a live
+        // Vec<u8> given up here, and the layouts are the same.
+        ByteSlots(unsafe {
+            Vec::from_raw_parts(
+                bytes.as_mut_ptr() as *mut AtomicU8,
+                bytes.len(),
+                bytes.capacity(),
+            )
+        })
+    }
+
+    fn bytes(n: u64) -> u64 {
+        n
+    }
+
+    fn len(&self) -> u64 {
+        self.0.len() as u64
+    }
+
+    #[inline]
+    fn get(&self, i: u64) -> Option<Value> {
+        Value::from_byte(self.0[i as usize].load(Ordering::Relaxed))
+    }
+
+    #[inline]
+    fn set(&self, i: u64, v: Value) {
+        self.0[i as usize].store(v.to_byte(), Ordering::Relaxed);
+    }
+
+    #[inline]
+    fn lower(table: &DenseTable, pos: &Position) -> Result<Value, TableError> {
+        table.get(pos)
+    }
+
+    fn write(
+        self,
+        config: &GenConfig,
+        material: Material,
+        opts: &WriteOptions,
+    ) -> Result<PathBuf, TableError> {
+        let mut atomics = std::mem::ManuallyDrop::new(self.0);
+        // Safety: as in `new`, the other way round; the solving threads are
+        // done, and the vector is owned here.
+        let values = unsafe {
+            Vec::from_raw_parts(
+                atomics.as_mut_ptr() as *mut u8,
+                atomics.len(),
+                atomics.capacity(),
+            )
+        };
+        debug_assert!(
+            values.iter().all(|&b| b != 0),
+            "a position of {material} was left without a value"
+        );
+        write_table_with(&config.out, config.variant, material, &values, opts)
+    }
+}
+
+/// Win, draw or loss at 2 bits a slot, 32 to a word: 0 unknown, 1 loss,
+/// 2 draw, 3 win. The win/draw/loss-only generator.
+struct PackedSlots {
+    words: Vec<AtomicU64>,
+    len: u64,
+}
+
+impl PackedSlots {
+    #[inline]
+    fn code(&self, i: u64) -> u64 {
+        (self.words[(i / 32) as usize].load(Ordering::Relaxed) >> (2 * (i % 32))) & 3
+    }
+}
+
+impl Slots for PackedSlots {
+    const WDL_ONLY: bool = true;
+
+    fn new(n: u64) -> PackedSlots {
+        PackedSlots {
+            words: (0..n.div_ceil(32)).map(|_| AtomicU64::new(0)).collect(),
+            len: n,
+        }
+    }
+
+    fn bytes(n: u64) -> u64 {
+        n.div_ceil(32) * 8
+    }
+
+    fn len(&self) -> u64 {
+        self.len
+    }
+
+    #[inline]
+    fn get(&self, i: u64) -> Option<Value> {
+        match self.code(i) {
+            0 => None,
+            1 => Some(stand_in(Wdl::Loss)),
+            2 => Some(stand_in(Wdl::Draw)),
+            _ => Some(stand_in(Wdl::Win)),
+        }
+    }
+
+    #[inline]
+    fn set(&self, i: u64, v: Value) {
+        let code = match v.wdl() {
+            Wdl::Loss => 1u64,
+            Wdl::Draw => 2,
+            Wdl::Win => 3,
+        };
+        // The other slots of the word may be set at the same time: one
+        // atomic or sets these two bits alone. A slot is set from unknown
+        // (0), or again to the same value.
+        let shift = 2 * (i % 32);
+        let old = self.words[(i / 32) as usize].fetch_or(code << shift, Ordering::Relaxed);
+        debug_assert!(matches!((old >> shift) & 3, c if c == 0 || c == code));
+    }
+
+    #[inline]
+    fn lower(table: &DenseTable, pos: &Position) -> Result<Value, TableError> {
+        table.get_wdl(pos).map(stand_in)
+    }
+
+    fn write(
+        self,
+        config: &GenConfig,
+        material: Material,
+        opts: &WriteOptions,
+    ) -> Result<PathBuf, TableError> {
+        let wdl = |i: u64| match self.code(i) {
+            1 => Wdl::Loss,
+            2 => Wdl::Draw,
+            3 => Wdl::Win,
+            _ => panic!("a position of {material} was left without a value"),
+        };
+        write_wdl_table_with(&config.out, config.variant, material, &wdl, opts)
     }
 }
 
 /// The values of a class pair while they are being found.
-struct PairSolver<'a> {
-    classes: Vec<(Material, &'a Index, &'a [AtomicU8])>,
+struct PairSolver<'a, S> {
+    classes: Vec<(Material, &'a Index, &'a S)>,
     lower: Vec<Arc<DenseTable>>,
 }
 
-impl PairSolver<'_> {
+impl<S: Slots> PairSolver<'_, S> {
     /// The slot of class `m` of the class pair, if it is one.
     #[inline]
-    fn class(&self, m: Material) -> Option<(&Index, &[AtomicU8])> {
+    fn class(&self, m: Material) -> Option<(&Index, &S)> {
         self.classes
             .iter()
             .find(|c| c.0 == m)
@@ -326,16 +547,15 @@ impl PairSolver<'_> {
     #[inline]
     fn lookup(
         &self,
-        values: &[AtomicU8],
+        values: &S,
         slot: u64,
         pos: impl FnOnce() -> Position,
     ) -> Result<Value, TableError> {
-        let slot = &values[slot as usize];
-        if let Some(v) = Value::from_byte(slot.load(Ordering::Relaxed)) {
+        if let Some(v) = values.get(slot) {
             return Ok(v);
         }
         let v = self.solve(&pos())?;
-        slot.store(v.to_byte(), Ordering::Relaxed);
+        values.set(slot, v);
         Ok(v)
     }
 
@@ -369,7 +589,9 @@ impl PairSolver<'_> {
             .before_move();
             if best.is_none_or(|b| v > b) {
                 best = Some(v);
-                if v == Value::Win(1) {
+                // No better value than a win in 1; without distances, no
+                // better one than any win.
+                if v == Value::Win(1) || (S::WDL_ONLY && v.wdl() == Wdl::Win) {
                     break;
                 }
             }
@@ -378,7 +600,7 @@ impl PairSolver<'_> {
     }
 }
 
-impl TableValues for PairSolver<'_> {
+impl<S: Slots> TableValues for PairSolver<'_, S> {
     type Error = TableError;
 
     #[inline]
@@ -389,7 +611,7 @@ impl TableValues for PairSolver<'_> {
             return self.lookup(values, slot, || *pos);
         }
         match self.lower.iter().find(|t| t.index().material() == m) {
-            Some(t) => t.get(pos),
+            Some(t) => S::lower(t, pos),
             None => unreachable!("class {m} is neither in the pair nor one pawn below it"),
         }
     }
@@ -462,15 +684,7 @@ impl Progress<'_> {
     }
 }
 
-/// A byte slice seen as atomics, so both threads may fill it.
-fn as_atomic(bytes: &mut [u8]) -> &[AtomicU8] {
-    // Safety: AtomicU8 has the same size, alignment and bit validity as u8,
-    // and the exclusive borrow keeps every other access out while the
-    // returned slice lives.
-    unsafe { &*(bytes as *mut [u8] as *const [AtomicU8]) }
-}
-
-fn generate_class_pair(
+fn generate_class_pair<S: Slots>(
     config: &GenConfig,
     lower: Vec<Arc<DenseTable>>,
     class_pair: &[Material],
@@ -491,11 +705,11 @@ fn generate_class_pair(
     // The class pair's values and indexes, and the classes one pawn below
     // held decompressed (with their indexes) while the class pair is
     // solved.
-    let memory = total
+    let memory = sizes.iter().map(|&n| S::bytes(n)).sum::<u64>()
         + indexes.iter().map(|i| i.memory_bytes()).sum::<u64>()
         + lower
             .iter()
-            .map(|t| t.raw_values().len() as u64 + t.index().memory_bytes())
+            .map(|t| t.values_bytes() + t.index().memory_bytes())
             .sum::<u64>();
     if memory > config.memory_limit {
         return Err(GenError::OutOfMemory {
@@ -504,7 +718,7 @@ fn generate_class_pair(
             have: config.memory_limit >> 20,
         });
     }
-    let mut values: Vec<Vec<u8>> = sizes.iter().map(|&n| vec![0u8; n as usize]).collect();
+    let values: Vec<S> = sizes.iter().map(|&n| S::new(n)).collect();
     let init_seconds = start.elapsed().as_secs_f64();
     log(&format!(
         "{names}: {total} positions, about {} MiB; init {init_seconds:.2} s",
@@ -514,13 +728,12 @@ fn generate_class_pair(
     // solve: one pass over both classes.
     let t = Instant::now();
     {
-        let atomics: Vec<&[AtomicU8]> = values.iter_mut().map(|v| as_atomic(v)).collect();
         let solver = PairSolver {
             classes: class_pair
                 .iter()
                 .zip(&indexes)
-                .zip(&atomics)
-                .map(|((&m, i), &a)| (m, i, a))
+                .zip(&values)
+                .map(|((&m, i), v)| (m, i, v))
                 .collect(),
             lower,
         };
@@ -577,19 +790,14 @@ fn generate_class_pair(
     // write: checksummed files under temporary names, then renamed.
     let t = Instant::now();
     let mut reports = Vec::new();
-    for ((&m, v), index) in class_pair.iter().zip(&values).zip(&indexes) {
-        debug_assert!(
-            v.iter().all(|&b| b != 0),
-            "a position of {m} was left without a value"
-        );
-        let opts = WriteOptions {
-            level: config.zstd_level,
-            ..WriteOptions::default()
-        };
-        let path = write_table_with(&config.out, config.variant, m, v, &opts)?;
-        let mut r = count_values(m, v);
+    let opts = WriteOptions {
+        level: config.zstd_level,
+        ..WriteOptions::default()
+    };
+    for ((&m, v), index) in class_pair.iter().zip(values).zip(&indexes) {
+        let mut r = count_values(m, &v);
         r.index = index.stats();
-        r.path = path;
+        r.path = v.write(config, m, &opts)?;
         reports.push(r);
     }
     let write_seconds = t.elapsed().as_secs_f64();
@@ -598,14 +806,18 @@ fn generate_class_pair(
         r.solve_seconds = solve_seconds;
         r.write_seconds = write_seconds;
         r.memory = memory;
+        let longest = if S::WDL_ONLY {
+            "win/draw/loss only".to_string()
+        } else {
+            format!("longest DTM {}", r.max_dtm)
+        };
         log(&format!(
-            "{}: {} positions, {} wins, {} draws, {} losses, longest DTM {}; write {write_seconds:.2} s -> {}",
+            "{}: {} positions, {} wins, {} draws, {} losses, {longest}; write {write_seconds:.2} s -> {}",
             r.material,
             r.positions,
             r.wins,
             r.draws,
             r.losses,
-            r.max_dtm,
             r.path.display()
         ));
     }

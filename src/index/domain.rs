@@ -8,7 +8,7 @@
 use crate::rules::color::Color;
 use crate::rules::position::Position;
 use crate::rules::shortcuts::resolve_by_rule;
-use crate::rules::value::Value;
+use crate::rules::value::{Value, Wdl};
 
 /// A source of values for table positions (see [`super::in_domain`]).
 pub trait TableValues {
@@ -18,6 +18,21 @@ pub trait TableValues {
     /// The value of a table position: white to move, no en passant right,
     /// no pawn on a second-to-last rank, at least one pawn a side.
     fn table_value(&self, pos: &Position) -> Result<Value, Self::Error>;
+}
+
+/// A value whose win, draw or loss is right and whose distance is not
+/// kept, for a [`TableValues`] of win/draw/loss only (the generator and the
+/// checker of `gen --wdl-only` tables). [`value`] and [`search_one_ply`]
+/// only compare values and step them back a move, and under [`Value`]'s
+/// order every win is above every draw and every draw above every loss,
+/// so the win, draw or loss of what they give is right whatever the
+/// distances; only that may be used.
+pub(crate) const fn stand_in(w: Wdl) -> Value {
+    match w {
+        Wdl::Win => Value::Win(3),
+        Wdl::Draw => Value::Draw,
+        Wdl::Loss => Value::Loss(2),
+    }
 }
 
 /// The exact value of any position, from the side to move's view.

@@ -20,8 +20,11 @@ pub const INDEX_WHITE_FIRST: u8 = 1;
 /// Positions numbered black pawns first: by the [`Index`] of the partner
 /// class applied to the colour-flipped pawns (see [`StoreIndex`]).
 pub const INDEX_BLACK_FIRST: u8 = 2;
-/// One byte per position in both sections.
-pub const VALUE_ENCODING: u8 = 1;
+/// Value encoding 1: a WDL and a DTM section, one byte per position in each.
+pub const ENCODING_WDL_DTM: u8 = 1;
+/// Value encoding 2: a WDL section only (the DTM section is empty), as
+/// `peasant gen --wdl-only` writes.
+pub const ENCODING_WDL_ONLY: u8 = 2;
 pub const SECTION_WDL: usize = 0;
 pub const SECTION_DTM: usize = 1;
 
@@ -82,7 +85,9 @@ pub struct Header {
     /// How positions are numbered: 1 white pawns first, 2 black pawns first
     /// ([`StoreIndex`]).
     pub index_scheme: u8,
-    /// How values are stored: 1, one byte per position in each section.
+    /// How values are stored: 1 ([`ENCODING_WDL_DTM`]), one byte per
+    /// position in each section; 2 ([`ENCODING_WDL_ONLY`]), the WDL section
+    /// only.
     pub encoding: u8,
     /// Positions N the file stores, in its own numbering.
     pub positions: u64,
@@ -128,7 +133,7 @@ impl Header {
             white: material.white,
             black: material.black,
             index_scheme: INDEX_WHITE_FIRST,
-            encoding: VALUE_ENCODING,
+            encoding: ENCODING_WDL_DTM,
             positions: 0,
             block_len: 0,
             level: 0,
@@ -153,6 +158,12 @@ impl Header {
             d.push_str(", seventh-rank-wins");
         }
         format!("{d}, class {}v{}", self.white, self.black)
+    }
+
+    /// Whether the table holds distances to mate (value encoding 1) and not
+    /// only win, draw or loss.
+    pub fn has_dtm(&self) -> bool {
+        self.encoding == ENCODING_WDL_DTM
     }
 
     /// Whether two headers are for the same board, rules and class.
@@ -399,23 +410,40 @@ pub fn split_values(values: &[u8], wdl_fill_previous: bool) -> (Vec<u8>, Vec<u8>
     (wdl, dtm, dont_care)
 }
 
-/// One compressed section: its bytes from the dictionary on.
-fn encode_section(bytes: &[u8], opts: &WriteOptions) -> (Vec<u8>, u32, u32) {
-    let block_len = opts.block_len as usize;
-    let chunks: Vec<&[u8]> = bytes.chunks(block_len).collect();
-    let dict = if opts.dict_bytes > 0 && chunks.len() > 8 {
+/// One compressed section of `n` positions: its bytes from the dictionary
+/// on, the dictionary's length and the number of blocks. `block(first,
+/// len)` gives the bytes of positions `first .. first + len`; blocks are
+/// asked for in parallel, so a section is never held whole uncompressed.
+fn encode_section(
+    n: u64,
+    block: &(dyn Fn(u64, usize) -> Vec<u8> + Sync),
+    opts: &WriteOptions,
+) -> (Vec<u8>, u32, u32) {
+    let block_len = opts.block_len as u64;
+    let count = n.div_ceil(block_len);
+    let range = |k: u64| (k * block_len, block_len.min(n - k * block_len) as usize);
+    let dict = if opts.dict_bytes > 0 && count > 8 {
         // Up to 1000 samples spread over the section.
-        let step = chunks.len().div_ceil(1000);
-        let samples: Vec<&[u8]> = chunks.iter().step_by(step).copied().collect();
+        let step = count.div_ceil(1000);
+        let samples: Vec<Vec<u8>> = (0..count)
+            .step_by(step as usize)
+            .map(|k| {
+                let (first, len) = range(k);
+                block(first, len)
+            })
+            .collect();
         zstd::dict::from_samples(&samples, opts.dict_bytes).unwrap_or_default()
     } else {
         Vec::new()
     };
-    let blocks: Vec<Vec<u8>> = chunks
-        .par_iter()
+    let blocks: Vec<Vec<u8>> = (0..count)
+        .into_par_iter()
         .map_init(
             || zstd::bulk::Compressor::with_dictionary(opts.level, &dict).expect("zstd context"),
-            |c, chunk| c.compress(chunk).expect("zstd compresses"),
+            |c, k| {
+                let (first, len) = range(k);
+                c.compress(&block(first, len)).expect("zstd compresses")
+            },
         )
         .collect();
     let mut out = dict.clone();
@@ -436,6 +464,36 @@ fn encode_section(bytes: &[u8], opts: &WriteOptions) -> (Vec<u8>, u32, u32) {
         out.extend_from_slice(b);
     }
     (out, dict.len() as u32, blocks.len() as u32)
+}
+
+/// One compressed section of the bytes of `bytes`.
+fn encode_bytes(bytes: &[u8], opts: &WriteOptions) -> (Vec<u8>, u32, u32) {
+    let block = |first: u64, len: usize| bytes[first as usize..first as usize + len].to_vec();
+    encode_section(bytes.len() as u64, &block, opts)
+}
+
+/// The header, sections and trailer of a file, the sections' places filled
+/// into `header`.
+fn assemble(mut header: Header, sections: [&(Vec<u8>, u32, u32); 2]) -> Vec<u8> {
+    let mut offset = HEADER_LEN as u64;
+    for (i, s) in sections.into_iter().enumerate() {
+        header.sections[i] = SectionHeader {
+            offset,
+            len: s.0.len() as u64,
+            dict_len: s.1,
+            blocks: s.2,
+        };
+        offset += s.0.len() as u64;
+    }
+    let mut out = Vec::with_capacity(offset as usize + TRAILER_LEN);
+    out.extend_from_slice(&header.encode());
+    for s in sections {
+        out.extend_from_slice(&s.0);
+    }
+    let crc = crc32fast::hash(&out);
+    out.extend_from_slice(&crc.to_le_bytes());
+    out.extend_from_slice(&TRAILER);
+    out
 }
 
 /// The bytes of a table file for `values` (one [`Value::to_byte`] byte per
@@ -483,23 +541,55 @@ pub fn encode_table(
         values
     };
     let (wdl, dtm, _) = split_values(values, opts.wdl_fill_previous);
-    let (wdl, dtm) = rayon::join(|| encode_section(&wdl, opts), || encode_section(&dtm, opts));
-    let mut offset = HEADER_LEN as u64;
-    for (i, s) in [&wdl, &dtm].into_iter().enumerate() {
-        header.sections[i] = SectionHeader {
-            offset,
-            len: s.0.len() as u64,
-            dict_len: s.1,
-            blocks: s.2,
-        };
-        offset += s.0.len() as u64;
-    }
-    let mut out = Vec::with_capacity(offset as usize + TRAILER_LEN);
-    out.extend_from_slice(&header.encode());
-    out.extend_from_slice(&wdl.0);
-    out.extend_from_slice(&dtm.0);
-    let crc = crc32fast::hash(&out);
-    out.extend_from_slice(&crc.to_le_bytes());
-    out.extend_from_slice(&TRAILER);
-    out
+    let (wdl, dtm) = rayon::join(|| encode_bytes(&wdl, opts), || encode_bytes(&dtm, opts));
+    assemble(header, [&wdl, &dtm])
+}
+
+/// The bytes of a win/draw/loss-only table file (value encoding 2,
+/// `peasant gen --wdl-only`): `wdl(i)` is the result of index number `i`
+/// of `material` (white pawns first) for white to move. Its WDL section is
+/// the one [`encode_table`] writes for the same values with the default
+/// `wdl_fill_previous` (a win in 1 stored as the win it is), byte for byte;
+/// its DTM section is empty, and the header counts no don't-care positions
+/// and no DTM.
+pub fn encode_wdl_table(
+    variant: Variant,
+    material: Material,
+    wdl: &(dyn Fn(u64) -> Wdl + Sync),
+    opts: &WriteOptions,
+) -> Vec<u8> {
+    let index = Index::new(variant, material);
+    let mut header = Header::new(variant, material);
+    header.encoding = ENCODING_WDL_ONLY;
+    let black_first = opts
+        .black_first
+        .unwrap_or_else(|| StoreIndex::best_order(material));
+    let store = StoreIndex::new(variant, material, black_first);
+    header.index_scheme = store.scheme();
+    header.positions = store.len();
+    header.block_len = opts.block_len;
+    header.level = opts.level;
+    (header.wins, header.draws, header.losses) = (0..index.len())
+        .into_par_iter()
+        .map(|i| match wdl(i) {
+            Wdl::Win => (1, 0, 0),
+            Wdl::Draw => (0, 1, 0),
+            Wdl::Loss => (0, 0, 1),
+        })
+        .reduce(|| (0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2));
+    let block = |first: u64, len: usize| -> Vec<u8> {
+        (first..first + len as u64)
+            .map(|j| {
+                let i = if black_first {
+                    index.rank(&store.unrank(j))
+                } else {
+                    j
+                };
+                wdl_byte(wdl(i))
+            })
+            .collect()
+    };
+    let wdl = encode_section(store.len(), &block, opts);
+    // The empty DTM section: no dictionary, no blocks, no bytes.
+    assemble(header, [&wdl, &(Vec::new(), 0, 0)])
 }

@@ -8,7 +8,10 @@
 //! capture of black's last pawn, a promotion, or a step onto the
 //! second-to-last rank under `--seventh-rank-wins`) are "don't care": they
 //! store whatever compresses best, and [`wins_at_once`] resolves them when
-//! probed.
+//! probed. A win/draw/loss-only table (`peasant gen --wdl-only`, value
+//! encoding 2) has the WDL section alone: it answers the searches' win/draw/
+//! loss probes, and a probe for a distance to mate gets
+//! [`TableError::NoDtm`].
 
 pub(crate) mod cache;
 pub(crate) mod format;
@@ -18,11 +21,12 @@ pub(crate) mod verify;
 
 pub use cache::{BlockCache, BlockKey};
 pub use format::{
-    encode_table, split_values, Header, SectionHeader, StoreIndex, WriteOptions, FORMAT_VERSION,
+    encode_table, encode_wdl_table, split_values, Header, SectionHeader, StoreIndex, WriteOptions,
+    ENCODING_WDL_DTM, ENCODING_WDL_ONLY, FORMAT_VERSION,
 };
 pub use store::{
-    file_name, packed_wdl_bytes, wins_at_once, write_table, write_table_with, DenseTable, Table,
-    TableError, Tablebase, DEFAULT_CACHE_BLOCKS,
+    file_name, packed_wdl_bytes, wins_at_once, write_table, write_table_with, write_wdl_table_with,
+    DenseTable, Table, TableError, Tablebase, DEFAULT_CACHE_BLOCKS,
 };
 pub use v1::read_v1_values;
 pub use verify::{verify_tables, ClassCheck, VerifyReport};

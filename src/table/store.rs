@@ -2,8 +2,9 @@
 
 use super::cache::{BlockCache, BlockKey};
 use super::format::{
-    encode_table, wdl_from_byte, Header, StoreIndex, WriteOptions, HEADER_LEN, INDEX_BLACK_FIRST,
-    INDEX_WHITE_FIRST, SECTION_DTM, SECTION_WDL, TRAILER, TRAILER_LEN, VALUE_ENCODING,
+    encode_table, encode_wdl_table, wdl_from_byte, Header, StoreIndex, WriteOptions,
+    ENCODING_WDL_DTM, ENCODING_WDL_ONLY, HEADER_LEN, INDEX_BLACK_FIRST, INDEX_WHITE_FIRST,
+    SECTION_DTM, SECTION_WDL, TRAILER, TRAILER_LEN,
 };
 use crate::index::material::Material;
 use crate::index::Index;
@@ -57,6 +58,15 @@ pub enum TableError {
         /// What the table was expected to be for.
         wanted: String,
     },
+    /// A distance to mate was asked of a table that holds win, draw or loss
+    /// only (value encoding 2, written by `peasant gen --wdl-only`).
+    #[error(
+        "table {path} holds win/draw/loss only (made by gen --wdl-only), not distances to mate; generate it without --wdl-only"
+    )]
+    NoDtm {
+        /// The file.
+        path: PathBuf,
+    },
     /// The file could not be opened or read.
     #[error("table {path}: {source}")]
     Io {
@@ -82,6 +92,7 @@ impl TableError {
             TableError::Missing { path, .. }
             | TableError::Damaged { path, .. }
             | TableError::WrongTable { path, .. }
+            | TableError::NoDtm { path }
             | TableError::Io { path, .. } => path,
         }
     }
@@ -119,10 +130,37 @@ pub fn write_table_with(
     values: &[u8],
     opts: &WriteOptions,
 ) -> Result<PathBuf, TableError> {
+    write_file(dir, variant, material, || {
+        encode_table(variant, material, values, opts)
+    })
+}
+
+/// Writes a finished win/draw/loss-only table ([`encode_wdl_table`]) the
+/// same way: `wdl(i)` is the result of index number `i`.
+pub fn write_wdl_table_with(
+    dir: &Path,
+    variant: Variant,
+    material: Material,
+    wdl: &(dyn Fn(u64) -> Wdl + Sync),
+    opts: &WriteOptions,
+) -> Result<PathBuf, TableError> {
+    write_file(dir, variant, material, || {
+        encode_wdl_table(variant, material, wdl, opts)
+    })
+}
+
+/// Writes the bytes `encode` gives to `<name>.tmp`, flushes them to disk and
+/// renames the file; on failure nothing is left, not even the temporary file.
+fn write_file(
+    dir: &Path,
+    variant: Variant,
+    material: Material,
+    encode: impl FnOnce() -> Vec<u8>,
+) -> Result<PathBuf, TableError> {
     std::fs::create_dir_all(dir).map_err(|e| TableError::io(dir, e))?;
     let path = dir.join(file_name(variant, material));
     let tmp = path.with_extension("ptb.tmp");
-    let bytes = encode_table(variant, material, values, opts);
+    let bytes = encode();
     let write = || -> std::io::Result<()> {
         let mut f = File::create(&tmp)?;
         f.write_all(&bytes)?;
@@ -290,7 +328,7 @@ impl Table {
                 wanted: wanted.describe(),
             });
         }
-        if header.encoding != VALUE_ENCODING {
+        if header.encoding != ENCODING_WDL_DTM && header.encoding != ENCODING_WDL_ONLY {
             return Err(damaged(format!(
                 "unknown value encoding {}",
                 header.encoding
@@ -336,7 +374,13 @@ impl Table {
             return Err(damaged("block length 0".into()));
         }
         let mut dicts = [None, None];
-        for (i, sec) in s.iter().enumerate() {
+        let sections = if header.has_dtm() { 2 } else { 1 };
+        if !header.has_dtm() && (s[1].len, s[1].dict_len, s[1].blocks) != (0, 0, 0) {
+            return Err(damaged(
+                "a win/draw/loss-only table with a DTM section".into(),
+            ));
+        }
+        for (i, sec) in s.iter().enumerate().take(sections) {
             let name = ["WDL", "DTM"][i];
             if sec.blocks as u64 != header.positions.div_ceil(block_len) || sec.meta_len() > sec.len
             {
@@ -406,17 +450,7 @@ impl Table {
         let blocks: Result<Vec<Vec<u64>>, TableError> = (0..self.header.sections[SECTION_WDL]
             .blocks)
             .into_par_iter()
-            .map(|b| {
-                let values = self.read_block(SECTION_WDL, b)?;
-                Ok(values
-                    .chunks(32)
-                    .map(|c| {
-                        c.iter()
-                            .enumerate()
-                            .fold(0u64, |w, (i, &v)| w | (v as u64) << (2 * i))
-                    })
-                    .collect())
-            })
+            .map(|b| Ok(pack_wdl(&self.read_block(SECTION_WDL, b)?)))
             .collect();
         let words = match blocks {
             Ok(blocks) => blocks.concat().into_boxed_slice(),
@@ -521,6 +555,12 @@ impl Table {
         Ok(data[(i % block_len) as usize])
     }
 
+    /// Whether the table holds distances to mate, not only win, draw or loss
+    /// (tables of `peasant gen --wdl-only` do not).
+    pub fn has_dtm(&self) -> bool {
+        self.header.has_dtm()
+    }
+
     /// Whether the WDL section is held in memory ([`Table::hold_wdl`]).
     pub fn holds_wdl(&self) -> bool {
         self.packed_wdl.get().is_some()
@@ -547,9 +587,15 @@ impl Table {
         Ok(wdl_from_byte(b).expect("checked when the block was read"))
     }
 
-    /// The exact value of a table position of this class.
+    /// The exact value of a table position of this class
+    /// ([`TableError::NoDtm`] from a win/draw/loss-only table).
     #[inline]
     pub fn get(&self, pos: &Position) -> Result<Value, TableError> {
+        if !self.has_dtm() {
+            return Err(TableError::NoDtm {
+                path: self.path.clone(),
+            });
+        }
         if wins_at_once(pos) {
             return Ok(Value::Win(1));
         }
@@ -576,8 +622,12 @@ impl Table {
     }
 
     /// The whole table decompressed into memory, for the generator and the
-    /// verifier (bypasses the block cache).
+    /// verifier (bypasses the block cache): one byte a position with the
+    /// DTM, or 2 bits a position from a win/draw/loss-only table.
     pub fn to_dense(&self) -> Result<DenseTable, TableError> {
+        if !self.has_dtm() {
+            return self.to_dense_wdl();
+        }
         let (wdl, dtm) = rayon::join(
             || self.read_section(SECTION_WDL),
             || self.read_section(SECTION_DTM),
@@ -593,23 +643,75 @@ impl Table {
                 _ => 0,
             })
             .collect();
+        Ok(self.dense(DenseValues::Bytes(values)))
+    }
+
+    /// The table's win, draw or loss decompressed into memory at 2 bits a
+    /// position (the WDL section only; a DTM table's distances are left on
+    /// disk), for the generator of win/draw/loss-only tables.
+    pub fn to_dense_wdl(&self) -> Result<DenseTable, TableError> {
+        let block_len = self.header.block_len as usize;
+        let words = if block_len.is_multiple_of(32) {
+            // Each block fills its own words, in place.
+            let mut words = vec![0u64; self.header.positions.div_ceil(32) as usize];
+            words
+                .par_chunks_mut(block_len / 32)
+                .enumerate()
+                .try_for_each(|(b, out)| {
+                    let packed = pack_wdl(&self.read_block(SECTION_WDL, b as u32)?);
+                    out.copy_from_slice(&packed);
+                    Ok::<(), TableError>(())
+                })?;
+            words
+        } else {
+            // Blocks of a length that is not a multiple of 32 (none the
+            // writer makes) share words: pack the whole section.
+            pack_wdl(&self.read_section(SECTION_WDL)?)
+        };
+        Ok(self.dense(DenseValues::Wdl(words.into_boxed_slice())))
+    }
+
+    fn dense(&self, values: DenseValues) -> DenseTable {
         let (variant, material) = (self.index.variant(), self.index.material());
-        Ok(DenseTable {
+        DenseTable {
             index: Index::new(variant, material),
             store: StoreIndex::new(variant, material, self.store.black_first()),
             values,
             path: self.path.clone(),
-        })
+        }
     }
 }
 
-/// A class's values fully in memory, one [`Value::to_byte`] byte per index
-/// number; don't-care positions hold any byte and are resolved by
+/// WDL bytes (0 loss, 1 draw, 2 win) packed 2 bits a position, 32 to a
+/// word, the first in the lowest bits.
+fn pack_wdl(bytes: &[u8]) -> Vec<u64> {
+    bytes
+        .chunks(32)
+        .map(|c| {
+            c.iter()
+                .enumerate()
+                .fold(0u64, |w, (i, &v)| w | (v as u64) << (2 * i))
+        })
+        .collect()
+}
+
+/// How a [`DenseTable`] holds its values.
+enum DenseValues {
+    /// One [`Value::to_byte`] byte a position.
+    Bytes(Vec<u8>),
+    /// The WDL bytes packed by [`pack_wdl`].
+    Wdl(Box<[u64]>),
+}
+
+/// A class's values fully in memory, in storage order: one
+/// [`Value::to_byte`] byte a position, or win/draw/loss at 2 bits a
+/// position ([`Table::to_dense_wdl`], and any win/draw/loss-only table);
+/// don't-care positions hold any value and are resolved by
 /// [`wins_at_once`].
 pub struct DenseTable {
     index: Index,
     store: StoreIndex,
-    values: Vec<u8>,
+    values: DenseValues,
     path: PathBuf,
 }
 
@@ -625,29 +727,68 @@ impl DenseTable {
         &self.path
     }
 
-    /// The order of [`DenseTable::raw_values`].
+    /// The order of the values.
     pub fn store_index(&self) -> &StoreIndex {
         &self.store
     }
 
-    /// The stored bytes in storage order (don't-care positions unresolved).
-    pub fn raw_values(&self) -> &[u8] {
-        &self.values
+    /// Whether the values include distances to mate.
+    pub fn has_dtm(&self) -> bool {
+        matches!(self.values, DenseValues::Bytes(_))
     }
 
-    /// The exact value of a table position of this class.
+    /// Bytes the values take in memory.
+    pub fn values_bytes(&self) -> u64 {
+        match &self.values {
+            DenseValues::Bytes(v) => v.len() as u64,
+            DenseValues::Wdl(w) => 8 * w.len() as u64,
+        }
+    }
+
+    /// The stored bytes in storage order (don't-care positions unresolved),
+    /// `None` for values held at 2 bits a position.
+    pub fn raw_values(&self) -> Option<&[u8]> {
+        match &self.values {
+            DenseValues::Bytes(v) => Some(v),
+            DenseValues::Wdl(_) => None,
+        }
+    }
+
+    /// The exact value of a table position of this class
+    /// ([`TableError::NoDtm`] where only win, draw or loss is held).
     #[inline]
     pub fn get(&self, pos: &Position) -> Result<Value, TableError> {
+        let DenseValues::Bytes(values) = &self.values else {
+            return Err(TableError::NoDtm {
+                path: self.path.clone(),
+            });
+        };
         if wins_at_once(pos) {
             return Ok(Value::Win(1));
         }
         let i = self.store.rank(pos);
-        match Value::from_byte(self.values[i as usize]) {
+        match Value::from_byte(values[i as usize]) {
             Some(v) if v != Value::Win(1) => Ok(v),
             _ => Err(TableError::Damaged {
                 path: self.path.clone(),
                 why: format!("position #{i}: WDL and DTM sections disagree"),
             }),
+        }
+    }
+
+    /// Win, draw or loss of a table position of this class.
+    #[inline]
+    pub fn get_wdl(&self, pos: &Position) -> Result<Wdl, TableError> {
+        if wins_at_once(pos) {
+            return Ok(Wdl::Win);
+        }
+        let i = self.store.rank(pos);
+        match &self.values {
+            DenseValues::Wdl(words) => {
+                let b = (words[(i / 32) as usize] >> (2 * (i % 32))) & 3;
+                Ok(wdl_from_byte(b as u8).expect("checked when the block was read"))
+            }
+            DenseValues::Bytes(_) => self.get(pos).map(Value::wdl),
         }
     }
 }

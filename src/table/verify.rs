@@ -4,7 +4,7 @@
 //! one is named with what is wrong with it.
 
 use super::{file_name, DenseTable, Table, TableError};
-use crate::index::domain::{search_one_ply, TableValues};
+use crate::index::domain::{search_one_ply, stand_in, TableValues};
 use crate::index::material::Material;
 use crate::index::{black_domain, white_domain};
 use crate::rules::position::Position;
@@ -132,6 +132,9 @@ impl VerifyReport {
 /// values; damaged classes answer with their damage.
 struct Loaded {
     map: HashMap<Material, Arc<DenseTable>>,
+    /// Give win, draw or loss only ([`stand_in`] values), to check a
+    /// win/draw/loss-only table.
+    wdl: bool,
     broken: HashMap<Material, (PathBuf, String)>,
     dir: PathBuf,
     variant: Variant,
@@ -143,7 +146,11 @@ impl TableValues for Loaded {
     fn table_value(&self, pos: &Position) -> Result<Value, TableError> {
         let m = Material::of(pos);
         if let Some(t) = self.map.get(&m) {
-            return t.get(pos);
+            return if self.wdl {
+                t.get_wdl(pos).map(stand_in)
+            } else {
+                t.get(pos)
+            };
         }
         if let Some((path, why)) = self.broken.get(&m) {
             return Err(TableError::Damaged {
@@ -201,6 +208,7 @@ pub fn verify_tables(
     let mut report = VerifyReport::default();
     let mut loaded = Loaded {
         map: HashMap::new(),
+        wdl: false,
         broken: HashMap::new(),
         dir: dir.to_path_buf(),
         variant,
@@ -247,7 +255,7 @@ pub fn verify_tables(
             };
             match loaded.map.get(&m).cloned() {
                 None => check.damage = Some(loaded.broken[&m].1.clone()),
-                Some(table) => match compare(&loaded, &table) {
+                Some(table) => match compare(&mut loaded, &table) {
                     Ok((mismatches, first)) => {
                         check.positions = table.index().len();
                         check.mismatches = mismatches;
@@ -271,8 +279,11 @@ pub fn verify_tables(
 }
 
 /// Every position of `table` against the best of its moves: the number
-/// that disagree and the first of them.
-fn compare(loaded: &Loaded, table: &DenseTable) -> Result<(u64, Option<String>), TableError> {
+/// that disagree and the first of them. A win/draw/loss-only table is
+/// checked on win, draw or loss; one with distances on its exact values.
+fn compare(loaded: &mut Loaded, table: &DenseTable) -> Result<(u64, Option<String>), TableError> {
+    loaded.wdl = !table.has_dtm();
+    let loaded = &*loaded;
     let index = table.index();
     (0..index.len())
         .into_par_iter()
@@ -280,13 +291,20 @@ fn compare(loaded: &Loaded, table: &DenseTable) -> Result<(u64, Option<String>),
             || (0u64, None::<String>),
             |(mut bad, mut first), i| {
                 let pos = index.unrank(i);
-                let stored = table.get(&pos)?;
-                let expected = search_one_ply(loaded, &pos)?;
-                if stored != expected {
+                let mismatch = if loaded.wdl {
+                    let stored = table.get_wdl(&pos)?;
+                    let expected = search_one_ply(loaded, &pos)?.wdl();
+                    (stored != expected)
+                        .then(|| format!("{pos}: stored {stored}, moves give {expected}"))
+                } else {
+                    let stored = table.get(&pos)?;
+                    let expected = search_one_ply(loaded, &pos)?;
+                    (stored != expected)
+                        .then(|| format!("{pos}: stored {stored}, moves give {expected}"))
+                };
+                if let Some(m) = mismatch {
                     bad += 1;
-                    if first.is_none() {
-                        first = Some(format!("{pos}: stored {stored}, moves give {expected}"));
-                    }
+                    first = first.or(Some(m));
                 }
                 Ok::<_, TableError>((bad, first))
             },
