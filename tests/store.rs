@@ -689,3 +689,36 @@ fn gen_wdl_only_command_keeps_dtm_tables_and_probe_refuses_its_own() {
         .iter()
         .all(|c| c["wdl_only"] == false && c["skipped"] == true));
 }
+
+/// `gen --wdl-only` where one class of a pair has its table with distances
+/// and its partner none: the pair is solved, the partner written with
+/// win/draw/loss only, and the table with distances left as it was.
+#[test]
+fn wdl_only_generation_keeps_a_partner_with_distances() {
+    use peasant::generate::{generate, GenConfig, Target};
+    let v = variant(4, 5);
+    let dir = gen(v, 4, "wdl-keep");
+    let (m31, m13) = (Material::new(3, 1), Material::new(1, 3));
+    let kept = std::fs::read(dir.join(file_name(v, m31))).unwrap();
+    std::fs::remove_file(dir.join(file_name(v, m13))).unwrap();
+    let config = GenConfig {
+        wdl_only: true,
+        ..GenConfig::new(v, dir.path())
+    };
+    let reports = generate(&config, Target::MaxPawns(4), &|_| {}).unwrap();
+    let report = |m| reports.iter().find(|r| r.material == m).unwrap();
+    assert!(report(m31).skipped && report(m31).has_dtm);
+    assert!(!report(m13).skipped && !report(m13).has_dtm);
+    assert_eq!(std::fs::read(dir.join(file_name(v, m31))).unwrap(), kept);
+    let t = Table::open(&dir.join(file_name(v, m13)), v, m13).unwrap();
+    assert!(!t.has_dtm());
+    for (p, value) in truth(v, m13) {
+        assert_eq!(t.probe_wdl(&p).unwrap(), value.wdl(), "{p}");
+    }
+    // The checker finds nothing wrong; 3v1's distances cannot be checked
+    // against 1v3's win, draw or loss.
+    let report = verify_tables(&dir, v, &|_| {}).unwrap();
+    assert_eq!(report.wrong().count() + report.damaged().count(), 0);
+    let unchecked: Vec<Material> = report.unchecked().map(|c| c.material).collect();
+    assert_eq!(unchecked, [m31], "{}", report.summary());
+}

@@ -247,11 +247,12 @@ pub fn generate(
                 load.elapsed().as_secs_f64()
             ));
         }
-        reports.extend(if config.wdl_only {
-            generate_class_pair::<PackedSlots>(config, lower, &class_pair, events)?
+        let mut made = if config.wdl_only {
+            generate_class_pair::<PackedSlots>(config, lower, &class_pair, &present, events)?
         } else {
-            generate_class_pair::<ByteSlots>(config, lower, &class_pair, events)?
-        });
+            generate_class_pair::<ByteSlots>(config, lower, &class_pair, &[], events)?
+        };
+        reports.append(&mut made);
     }
     Ok(reports)
 }
@@ -684,10 +685,14 @@ impl Progress<'_> {
     }
 }
 
+/// Solves a class pair and writes its tables, but for the classes whose
+/// table in `keep` is present (the partner of a missing class, solved
+/// with it): those are left as they are and reported as skipped.
 fn generate_class_pair<S: Slots>(
     config: &GenConfig,
     lower: Vec<Arc<DenseTable>>,
     class_pair: &[Material],
+    keep: &[Option<Arc<Table>>],
     events: &(dyn Fn(GenEvent) + Sync),
 ) -> Result<Vec<ClassReport>, GenError> {
     let log = |line: &str| events(GenEvent::Line(line));
@@ -794,14 +799,26 @@ fn generate_class_pair<S: Slots>(
         level: config.zstd_level,
         ..WriteOptions::default()
     };
-    for ((&m, v), index) in class_pair.iter().zip(values).zip(&indexes) {
+    for (k, ((&m, v), index)) in class_pair.iter().zip(values).zip(&indexes).enumerate() {
+        if let Some(Some(t)) = keep.get(k) {
+            log(&format!(
+                "{m}: present and verified, kept ({} solved with its partner)",
+                if t.has_dtm() {
+                    "its distances are not overwritten;"
+                } else {
+                    "the same values;"
+                }
+            ));
+            reports.push(skipped_report(m, t));
+            continue;
+        }
         let mut r = count_values(m, &v);
         r.index = index.stats();
         r.path = v.write(config, m, &opts)?;
         reports.push(r);
     }
     let write_seconds = t.elapsed().as_secs_f64();
-    for r in &mut reports {
+    for r in reports.iter_mut().filter(|r| !r.skipped) {
         r.init_seconds = init_seconds;
         r.solve_seconds = solve_seconds;
         r.write_seconds = write_seconds;
