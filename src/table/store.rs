@@ -447,13 +447,8 @@ impl Table {
         {
             return Ok(false);
         }
-        let blocks: Result<Vec<Vec<u64>>, TableError> = (0..self.header.sections[SECTION_WDL]
-            .blocks)
-            .into_par_iter()
-            .map(|b| Ok(pack_wdl(&self.read_block(SECTION_WDL, b)?)))
-            .collect();
-        let words = match blocks {
-            Ok(blocks) => blocks.concat().into_boxed_slice(),
+        let words = match self.packed_wdl_words() {
+            Ok(words) => words.into_boxed_slice(),
             Err(e) => {
                 budget.fetch_add(bytes, Relaxed);
                 return Err(e);
@@ -650,25 +645,28 @@ impl Table {
     /// position (the WDL section only; a DTM table's distances are left on
     /// disk), for the generator of win/draw/loss-only tables.
     pub fn to_dense_wdl(&self) -> Result<DenseTable, TableError> {
+        let words = self.packed_wdl_words()?;
+        Ok(self.dense(DenseValues::Wdl(words.into_boxed_slice())))
+    }
+
+    /// The WDL section packed by [`pack_wdl`], every block checked.
+    fn packed_wdl_words(&self) -> Result<Vec<u64>, TableError> {
         let block_len = self.header.block_len as usize;
-        let words = if block_len.is_multiple_of(32) {
-            // Each block fills its own words, in place.
-            let mut words = vec![0u64; self.header.positions.div_ceil(32) as usize];
-            words
-                .par_chunks_mut(block_len / 32)
-                .enumerate()
-                .try_for_each(|(b, out)| {
-                    let packed = pack_wdl(&self.read_block(SECTION_WDL, b as u32)?);
-                    out.copy_from_slice(&packed);
-                    Ok::<(), TableError>(())
-                })?;
-            words
-        } else {
+        if !block_len.is_multiple_of(32) {
             // Blocks of a length that is not a multiple of 32 (none the
             // writer makes) share words: pack the whole section.
-            pack_wdl(&self.read_section(SECTION_WDL)?)
-        };
-        Ok(self.dense(DenseValues::Wdl(words.into_boxed_slice())))
+            return Ok(pack_wdl(&self.read_section(SECTION_WDL)?));
+        }
+        // Each block fills its own words, in place.
+        let mut words = vec![0u64; self.header.positions.div_ceil(32) as usize];
+        words
+            .par_chunks_mut(block_len / 32)
+            .enumerate()
+            .try_for_each(|(b, out)| {
+                out.copy_from_slice(&pack_wdl(&self.read_block(SECTION_WDL, b as u32)?));
+                Ok::<(), TableError>(())
+            })?;
+        Ok(words)
     }
 
     fn dense(&self, values: DenseValues) -> DenseTable {
