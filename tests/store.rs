@@ -451,6 +451,19 @@ fn small_block_wdl_table(v: Variant, m: Material, name: &str) -> (TempDir, PathB
     (dir, path, truth)
 }
 
+/// A table file's bytes with its header edited and both the header's and
+/// the whole file's checksums made good again.
+fn with_header(bytes: &[u8], edit: &dyn Fn(&mut Header)) -> Vec<u8> {
+    let mut h = Header::decode(bytes).unwrap();
+    edit(&mut h);
+    let mut b = bytes.to_vec();
+    b[..128].copy_from_slice(&h.encode());
+    let n = b.len() - 8;
+    let crc = crc32fast::hash(&b[..n]);
+    b[n..n + 4].copy_from_slice(&crc.to_le_bytes());
+    b
+}
+
 #[test]
 fn wdl_only_tables_refuse_the_dtm_and_report_damage() {
     let v = variant(4, 6);
@@ -520,29 +533,13 @@ fn wdl_only_tables_refuse_the_dtm_and_report_damage() {
     }
     // A DTM section where there must be none, and an unknown encoding,
     // each with the header's checksum made good again.
-    let with_header = |edit: &dyn Fn(&mut Header)| {
-        let mut h = Header::decode(&bytes).unwrap();
-        edit(&mut h);
-        let mut b = bytes.clone();
-        b[..128].copy_from_slice(&h.encode());
-        let n = b.len() - 8;
-        let crc = crc32fast::hash(&b[..n]);
-        b[n..n + 4].copy_from_slice(&crc.to_le_bytes());
-        b
-    };
-    let e = open(&with_header(&|h| h.sections[1].blocks = 1));
+    let e = open(&with_header(&bytes, &|h| h.sections[1].blocks = 1));
     assert!(e.to_string().contains("DTM section"), "{e}");
-    let e = open(&with_header(&|h| h.encoding = 3));
+    let e = open(&with_header(&bytes, &|h| h.encoding = 3));
     assert!(e.to_string().contains("encoding 3"), "{e}");
     // A DTM table read as if it had no DTM section is damaged too.
     let (_d2, dtm_path, dtm_bytes, _) = small_block_table(v, m, "wdl-kinds-dtm");
-    let mut h = Header::decode(&dtm_bytes).unwrap();
-    h.encoding = ENCODING_WDL_ONLY;
-    let mut b = dtm_bytes.clone();
-    b[..128].copy_from_slice(&h.encode());
-    let n = b.len() - 8;
-    let crc = crc32fast::hash(&b[..n]);
-    b[n..n + 4].copy_from_slice(&crc.to_le_bytes());
+    let b = with_header(&dtm_bytes, &|h| h.encoding = ENCODING_WDL_ONLY);
     std::fs::write(&dtm_path, &b).unwrap();
     let e = Table::open(&dtm_path, v, m).err().expect("refused");
     assert!(matches!(e, TableError::Damaged { .. }), "{e}");

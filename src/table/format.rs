@@ -496,6 +496,21 @@ fn assemble(mut header: Header, sections: [&(Vec<u8>, u32, u32); 2]) -> Vec<u8> 
     out
 }
 
+/// The header of a table written with `opts` (order, blocks, level;
+/// counts and sections still zero) and the order it stores positions in.
+fn layout(variant: Variant, material: Material, opts: &WriteOptions) -> (Header, StoreIndex) {
+    let black_first = opts
+        .black_first
+        .unwrap_or_else(|| StoreIndex::best_order(material));
+    let store = StoreIndex::new(variant, material, black_first);
+    let mut header = Header::new(variant, material);
+    header.index_scheme = store.scheme();
+    header.positions = store.len();
+    header.block_len = opts.block_len;
+    header.level = opts.level;
+    (header, store)
+}
+
 /// The bytes of a table file for `values` (one [`Value::to_byte`] byte per
 /// index number of `material`).
 pub fn encode_table(
@@ -506,15 +521,8 @@ pub fn encode_table(
 ) -> Vec<u8> {
     let index = Index::new(variant, material);
     assert_eq!(values.len() as u64, index.len());
-    let mut header = Header::new(variant, material);
-    let black_first = opts
-        .black_first
-        .unwrap_or_else(|| StoreIndex::best_order(material));
-    let store = StoreIndex::new(variant, material, black_first);
-    header.index_scheme = store.scheme();
-    header.positions = store.len();
-    header.block_len = opts.block_len;
-    header.level = opts.level;
+    let (mut header, store) = layout(variant, material, opts);
+    let black_first = store.black_first();
     for &b in values {
         match Value::from_byte(b) {
             Some(Value::Win(d)) => {
@@ -559,16 +567,9 @@ pub fn encode_wdl_table(
     opts: &WriteOptions,
 ) -> Vec<u8> {
     let index = Index::new(variant, material);
-    let mut header = Header::new(variant, material);
+    let (mut header, store) = layout(variant, material, opts);
     header.encoding = ENCODING_WDL_ONLY;
-    let black_first = opts
-        .black_first
-        .unwrap_or_else(|| StoreIndex::best_order(material));
-    let store = StoreIndex::new(variant, material, black_first);
-    header.index_scheme = store.scheme();
-    header.positions = store.len();
-    header.block_len = opts.block_len;
-    header.level = opts.level;
+    let black_first = store.black_first();
     (header.wins, header.draws, header.losses) = (0..index.len())
         .into_par_iter()
         .map(|i| match wdl(i) {
