@@ -553,13 +553,8 @@ fn random_damage_never_gives_a_wrong_wdl_only_value() {
     let (_dir, path, truth) = small_block_wdl_table(v, m, "wdl-fuzz");
     let bytes = std::fs::read(&path).unwrap();
     let index = Index::new(v, m);
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut rng = peasant::SplitMix64::new(0x2545_f491_4f6c_dd1d);
+    let mut next = move || rng.next_u64();
     let (mut answered, mut refused) = (0u64, 0u64);
     for round in 0..300 {
         let mut b = bytes.clone();

@@ -504,7 +504,8 @@ impl Slots for PackedSlots {
         // (0), or again to the same value.
         let shift = 2 * (i % 32);
         let old = self.words[(i / 32) as usize].fetch_or(code << shift, Ordering::Relaxed);
-        debug_assert!(matches!((old >> shift) & 3, c if c == 0 || c == code));
+        let before = (old >> shift) & 3;
+        debug_assert!(before == 0 || before == code, "slot {i} set to two values");
     }
 
     #[inline]

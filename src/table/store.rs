@@ -566,7 +566,7 @@ impl Table {
     #[inline]
     fn wdl_at(&self, i: u64) -> Result<u8, TableError> {
         match self.packed_wdl.get() {
-            Some(words) => Ok(((words[(i / 32) as usize] >> (2 * (i % 32))) & 3) as u8),
+            Some(words) => Ok(unpack_wdl(words, i)),
             None => self.byte_at(SECTION_WDL, i),
         }
     }
@@ -693,6 +693,12 @@ fn pack_wdl(bytes: &[u8]) -> Vec<u64> {
         .collect()
 }
 
+/// The WDL byte of position `i` from words packed by [`pack_wdl`].
+#[inline]
+fn unpack_wdl(words: &[u64], i: u64) -> u8 {
+    ((words[(i / 32) as usize] >> (2 * (i % 32))) & 3) as u8
+}
+
 /// How a [`DenseTable`] holds its values.
 enum DenseValues {
     /// One [`Value::to_byte`] byte a position.
@@ -783,8 +789,7 @@ impl DenseTable {
         let i = self.store.rank(pos);
         match &self.values {
             DenseValues::Wdl(words) => {
-                let b = (words[(i / 32) as usize] >> (2 * (i % 32))) & 3;
-                Ok(wdl_from_byte(b as u8).expect("checked when the block was read"))
+                Ok(wdl_from_byte(unpack_wdl(words, i)).expect("checked when the block was read"))
             }
             DenseValues::Bytes(_) => self.get(pos).map(Value::wdl),
         }

@@ -132,25 +132,17 @@ impl VerifyReport {
 /// values; damaged classes answer with their damage.
 struct Loaded {
     map: HashMap<Material, Arc<DenseTable>>,
-    /// Give win, draw or loss only ([`stand_in`] values), to check a
-    /// win/draw/loss-only table.
-    wdl: bool,
     broken: HashMap<Material, (PathBuf, String)>,
     dir: PathBuf,
     variant: Variant,
 }
 
-impl TableValues for Loaded {
-    type Error = TableError;
-
-    fn table_value(&self, pos: &Position) -> Result<Value, TableError> {
+impl Loaded {
+    /// The loaded table of `pos`'s class, or why there is none.
+    fn table(&self, pos: &Position) -> Result<&DenseTable, TableError> {
         let m = Material::of(pos);
         if let Some(t) = self.map.get(&m) {
-            return if self.wdl {
-                t.get_wdl(pos).map(stand_in)
-            } else {
-                t.get(pos)
-            };
+            return Ok(t);
         }
         if let Some((path, why)) = self.broken.get(&m) {
             return Err(TableError::Damaged {
@@ -163,6 +155,26 @@ impl TableValues for Loaded {
             variant: self.variant,
             path: self.dir.join(file_name(self.variant, m)),
         })
+    }
+}
+
+impl TableValues for Loaded {
+    type Error = TableError;
+
+    fn table_value(&self, pos: &Position) -> Result<Value, TableError> {
+        self.table(pos)?.get(pos)
+    }
+}
+
+/// The loaded tables' win, draw or loss only ([`stand_in`] values), to
+/// check a win/draw/loss-only table.
+struct LoadedWdl<'a>(&'a Loaded);
+
+impl TableValues for LoadedWdl<'_> {
+    type Error = TableError;
+
+    fn table_value(&self, pos: &Position) -> Result<Value, TableError> {
+        self.0.table(pos)?.get_wdl(pos).map(stand_in)
     }
 }
 
@@ -208,7 +220,6 @@ pub fn verify_tables(
     let mut report = VerifyReport::default();
     let mut loaded = Loaded {
         map: HashMap::new(),
-        wdl: false,
         broken: HashMap::new(),
         dir: dir.to_path_buf(),
         variant,
@@ -255,7 +266,7 @@ pub fn verify_tables(
             };
             match loaded.map.get(&m).cloned() {
                 None => check.damage = Some(loaded.broken[&m].1.clone()),
-                Some(table) => match compare(&mut loaded, &table) {
+                Some(table) => match compare(&loaded, &table) {
                     Ok((mismatches, first)) => {
                         check.positions = table.index().len();
                         check.mismatches = mismatches;
@@ -281,9 +292,7 @@ pub fn verify_tables(
 /// Every position of `table` against the best of its moves: the number
 /// that disagree and the first of them. A win/draw/loss-only table is
 /// checked on win, draw or loss; one with distances on its exact values.
-fn compare(loaded: &mut Loaded, table: &DenseTable) -> Result<(u64, Option<String>), TableError> {
-    loaded.wdl = !table.has_dtm();
-    let loaded = &*loaded;
+fn compare(loaded: &Loaded, table: &DenseTable) -> Result<(u64, Option<String>), TableError> {
     let index = table.index();
     (0..index.len())
         .into_par_iter()
@@ -291,9 +300,9 @@ fn compare(loaded: &mut Loaded, table: &DenseTable) -> Result<(u64, Option<Strin
             || (0u64, None::<String>),
             |(mut bad, mut first), i| {
                 let pos = index.unrank(i);
-                let mismatch = if loaded.wdl {
+                let mismatch = if !table.has_dtm() {
                     let stored = table.get_wdl(&pos)?;
-                    let expected = search_one_ply(loaded, &pos)?.wdl();
+                    let expected = search_one_ply(&LoadedWdl(loaded), &pos)?.wdl();
                     (stored != expected)
                         .then(|| format!("{pos}: stored {stored}, moves give {expected}"))
                 } else {
