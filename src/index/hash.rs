@@ -19,7 +19,6 @@ use crate::index::material::Material;
 use crate::rules::bitboard::Bitboard;
 use crate::rules::color::{ByColor, Color};
 use crate::rules::position::Position;
-use crate::rules::square::Square;
 use crate::rules::variant::Variant;
 
 /// Binomial coefficients `C(n, k)` for `n, k <= 64` (saturating, never
@@ -49,16 +48,10 @@ pub fn binomial(n: u32, k: u32) -> u64 {
     }
 }
 
-/// The subset of `mask` with `k` elements and colex rank `r`.
-fn unrank_subset(mut r: u64, k: u32, mask: Bitboard) -> Bitboard {
-    let mut squares = [Square::from_index(0); 64];
-    let mut n = 0;
-    for sq in mask {
-        squares[n] = sq;
-        n += 1;
-    }
-    let mut set = Bitboard::EMPTY;
-    let mut p = n as u32;
+/// The `k`-subset of `0..n` with colex rank `r`, as its elements in
+/// increasing order in `c[..k]`.
+fn unrank_places(mut r: u64, k: u32, n: u32, c: &mut [usize; 64]) {
+    let mut p = n;
     for i in (1..=k).rev() {
         // The largest p with C(p, i) <= r.
         p -= 1;
@@ -66,9 +59,28 @@ fn unrank_subset(mut r: u64, k: u32, mask: Bitboard) -> Bitboard {
             p -= 1;
         }
         r -= binomial(p, i);
-        set.set(squares[p as usize]);
+        c[i as usize - 1] = p as usize;
     }
-    set
+}
+
+/// The squares of `mask` as one-square masks, in square order, and how
+/// many there are.
+fn square_bits(mask: Bitboard) -> ([u64; 64], usize) {
+    let mut bits = [0u64; 64];
+    let mut n = 0;
+    for sq in mask {
+        bits[n] = 1u64 << sq.index();
+        n += 1;
+    }
+    (bits, n)
+}
+
+/// The subset of `mask` with `k` elements and colex rank `r`.
+fn unrank_subset(r: u64, k: u32, mask: Bitboard) -> Bitboard {
+    let (bits, n) = square_bits(mask);
+    let mut c = [0usize; 64];
+    unrank_places(r, k, n as u32, &mut c);
+    Bitboard(c[..k as usize].iter().fold(0, |set, &p| set | bits[p]))
 }
 
 /// The squares white pawns of a table position may stand on: ranks 2..H-2.
@@ -282,6 +294,63 @@ impl Index {
         Position::from_parts_unchecked(self.variant, ByColor { white, black }, Color::White, None)
     }
 
+    /// Calls `f(white, black)` with the pawn sets of the positions numbered
+    /// `first .. first + len`, in order: what [`Index::unrank`] gives each
+    /// of them, found by stepping from one black set to the next in the
+    /// colex order rather than unranking every number anew (a table writer
+    /// that stores another order walks the whole class this way).
+    pub fn for_each_in_run(&self, first: u64, len: u64, mut f: impl FnMut(Bitboard, Bitboard)) {
+        assert!(
+            first.checked_add(len).is_some_and(|end| end <= self.len()),
+            "positions {first} + {len} outside an index of {}",
+            self.len()
+        );
+        if len == 0 {
+            return;
+        }
+        let k = self.material.black as usize;
+        let mut block = self.offsets.partition_point(|&o| o <= first) - 1;
+        let mut r = first - self.offsets[block];
+        let mut left = len;
+        let mut c = [0usize; 64];
+        while left > 0 {
+            let run = (self.offsets[block + 1] - self.offsets[block] - r).min(left);
+            if run == 0 {
+                // A white set that leaves black too few squares numbers
+                // nothing.
+                block += 1;
+                continue;
+            }
+            let white = self.white_sets[block];
+            let (bits, n) = square_bits(self.black_mask & !white);
+            unrank_places(r, k as u32, n as u32, &mut c);
+            let mut black = c[..k].iter().fold(0, |set, &p| set | bits[p]);
+            f(white, Bitboard(black));
+            for _ in 1..run {
+                // The colex successor: the lowest element that can move up
+                // one place does, and the elements below it go back to the
+                // bottom (`run` ends before the block's last set, so one can).
+                let mut t = 0;
+                while t + 1 < k && c[t] + 1 == c[t + 1] {
+                    t += 1;
+                }
+                for &p in &c[..=t] {
+                    black &= !bits[p];
+                }
+                c[t] += 1;
+                black |= bits[c[t]];
+                for (s, place) in c[..t].iter_mut().enumerate() {
+                    *place = s;
+                    black |= bits[s];
+                }
+                f(white, Bitboard(black));
+            }
+            left -= run;
+            block += 1;
+            r = 0;
+        }
+    }
+
     /// Counts for reports: numbers, distinct positions, positions unfolded.
     pub fn stats(&self) -> IndexStats {
         let width = self.variant.board.width();
@@ -315,6 +384,7 @@ impl Index {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::square::Square;
 
     /// Rank of `set` among all subsets of `mask` of the same size (colex order).
     fn rank_subset(set: Bitboard, mask: Bitboard) -> u64 {
@@ -407,6 +477,42 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Runs of numbers walked in order give what unranking each gives:
+    /// whole classes, and runs that start and end inside blocks.
+    #[test]
+    fn runs_walk_the_unranked_positions() {
+        let pawns = |p: Position| (p.pawns(Color::White), p.pawns(Color::Black));
+        let mut rng = crate::rng::SplitMix64::new(7);
+        for (w, h) in [(1, 8), (3, 5), (4, 6), (5, 8)] {
+            let v = variant(w, h);
+            for m in Material::up_to(6) {
+                let index = Index::new(v, m);
+                let mut runs = vec![(0, index.len()), (0, 0)];
+                for _ in 0..20 {
+                    let first = rng.next_u64() % (index.len() + 1);
+                    let len = rng.next_u64() % (index.len() - first + 1).min(5_000);
+                    runs.push((first, len));
+                }
+                for (first, len) in runs {
+                    let mut i = first;
+                    index.for_each_in_run(first, len, |white, black| {
+                        assert_eq!((white, black), pawns(index.unrank(i)), "{w}x{h} {m} {i}");
+                        i += 1;
+                    });
+                    assert_eq!(i, first + len);
+                }
+            }
+        }
+    }
+
+    /// A run past the end of the index is refused.
+    #[test]
+    #[should_panic(expected = "outside an index")]
+    fn runs_past_the_end_are_refused() {
+        let index = Index::new(variant(3, 5), "2v2".parse().unwrap());
+        index.for_each_in_run(index.len() - 1, 2, |_, _| {});
     }
 
     /// The index counts exactly the distinct table positions up to mirror.
