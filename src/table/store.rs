@@ -497,6 +497,30 @@ impl Table {
 
     /// Decompresses and checks one block of a section.
     fn read_block(&self, section: usize, block: u32) -> Result<Vec<u8>, TableError> {
+        let mut d = self.decompressor(section)?;
+        let mut out = Vec::new();
+        self.read_block_into(section, block, &mut d, &mut out)?;
+        Ok(out)
+    }
+
+    /// A decompressor for `section`'s blocks (with its dictionary).
+    fn decompressor(&self, section: usize) -> Result<zstd::bulk::Decompressor<'_>, TableError> {
+        match &self.dicts[section] {
+            Some(dict) => zstd::bulk::Decompressor::with_prepared_dictionary(dict),
+            None => zstd::bulk::Decompressor::new(),
+        }
+        .map_err(|e| TableError::io(&self.path, e))
+    }
+
+    /// [`Table::read_block`] into `out`, with a decompressor and a buffer
+    /// that a reader of many blocks keeps from one to the next.
+    fn read_block_into(
+        &self,
+        section: usize,
+        block: u32,
+        d: &mut zstd::bulk::Decompressor<'_>,
+        out: &mut Vec<u8>,
+    ) -> Result<(), TableError> {
         let sec = &self.header.sections[section];
         let name = ["WDL", "DTM"][section];
         let start = sec.offset as usize;
@@ -512,12 +536,7 @@ impl Table {
         let block_len = self.header.block_len as u64;
         let first = block as u64 * block_len;
         let n = block_len.min(self.header.positions - first) as usize;
-        let mut out = vec![0u8; n];
-        let mut d = match &self.dicts[section] {
-            Some(dict) => zstd::bulk::Decompressor::with_prepared_dictionary(dict),
-            None => zstd::bulk::Decompressor::new(),
-        }
-        .map_err(|e| TableError::io(&self.path, e))?;
+        out.resize(n, 0);
         let got = d
             .decompress_to_buffer(compressed, &mut out[..])
             .map_err(|e| self.damaged(format!("{name} block {block}: {e}")))?;
@@ -525,14 +544,14 @@ impl Table {
             return Err(self.damaged(format!("{name} block {block}: {got} values, not {n}")));
         }
         let valid = if section == SECTION_WDL {
-            out.iter().all(|&b| b <= 2)
+            wdl_bytes_valid(out)
         } else {
             out.iter().all(|&b| b != 0 && b != DRAW_BYTE)
         };
         if !valid {
             return Err(self.damaged(format!("{name} block {block}: a value out of range")));
         }
-        Ok(out)
+        Ok(())
     }
 
     #[inline]
@@ -657,15 +676,24 @@ impl Table {
             // writer makes) share words: pack the whole section.
             return Ok(pack_wdl(&self.read_section(SECTION_WDL)?));
         }
-        // Each block fills its own words, in place.
+        // Each block fills its own words, in place, each thread with one
+        // decompressor and one buffer for all its blocks.
         let mut words = vec![0u64; self.header.positions.div_ceil(32) as usize];
         words
             .par_chunks_mut(block_len / 32)
             .enumerate()
-            .try_for_each(|(b, out)| {
-                out.copy_from_slice(&pack_wdl(&self.read_block(SECTION_WDL, b as u32)?));
-                Ok::<(), TableError>(())
-            })?;
+            .try_for_each_init(
+                || (None, Vec::with_capacity(block_len)),
+                |(d, bytes), (b, out)| {
+                    if d.is_none() {
+                        *d = Some(self.decompressor(SECTION_WDL)?);
+                    }
+                    let d = d.as_mut().expect("made above");
+                    self.read_block_into(SECTION_WDL, b as u32, d, bytes)?;
+                    pack_wdl_into(bytes, out);
+                    Ok::<(), TableError>(())
+                },
+            )?;
         Ok(words)
     }
 
@@ -683,14 +711,48 @@ impl Table {
 /// WDL bytes (0 loss, 1 draw, 2 win) packed 2 bits a position, 32 to a
 /// word, the first in the lowest bits.
 fn pack_wdl(bytes: &[u8]) -> Vec<u64> {
-    bytes
-        .chunks(32)
-        .map(|c| {
+    let mut words = vec![0u64; bytes.len().div_ceil(32)];
+    pack_wdl_into(bytes, &mut words);
+    words
+}
+
+/// [`pack_wdl`] into `words` (one word for each 32 bytes or part of 32).
+fn pack_wdl_into(bytes: &[u8], words: &mut [u64]) {
+    for (w, c) in words.iter_mut().zip(bytes.chunks(32)) {
+        *w = if c.len() == 32 {
+            // Eight bytes at a time, their low two bits gathered.
+            (0..4).fold(0u64, |w, k| {
+                let x = u64::from_le_bytes(c[8 * k..8 * k + 8].try_into().unwrap());
+                w | gather_wdl_bits(x) << (16 * k)
+            })
+        } else {
             c.iter()
                 .enumerate()
                 .fold(0u64, |w, (i, &v)| w | (v as u64) << (2 * i))
-        })
-        .collect()
+        };
+    }
+}
+
+/// The low two bits of each of the eight bytes of `x`, side by side in
+/// the low 16 bits (byte 0's lowest).
+#[inline]
+fn gather_wdl_bits(x: u64) -> u64 {
+    let x = x & 0x0303_0303_0303_0303;
+    let x = (x | x >> 6) & 0x000F_000F_000F_000F;
+    let x = (x | x >> 12) & 0x0000_00FF_0000_00FF;
+    (x | x >> 24) & 0xFFFF
+}
+
+/// Whether every byte is a WDL byte (0, 1 or 2): no byte with a bit
+/// above the lowest two, and none with both of them set.
+fn wdl_bytes_valid(bytes: &[u8]) -> bool {
+    const LOW: u64 = 0x0101_0101_0101_0101;
+    let mut words = bytes.chunks_exact(8);
+    let bad = words.by_ref().fold(0u64, |bad, c| {
+        let x = u64::from_le_bytes(c.try_into().unwrap());
+        bad | (x & !(3 * LOW)) | (x & x >> 1 & LOW)
+    });
+    bad == 0 && words.remainder().iter().all(|&b| b <= 2)
 }
 
 /// The WDL byte of position `i` from words packed by [`pack_wdl`].
@@ -1175,4 +1237,48 @@ impl TableValues for Tablebase {
 fn used_width(pos: &Position) -> u8 {
     let files = (pos.pawns(Color::White) | pos.pawns(Color::Black)).files();
     8 - files.leading_zeros() as u8
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::SplitMix64;
+
+    /// The word-at-a-time packing and check against a byte at a time, on
+    /// every length up to 100 (whole words and a part), bytes mostly
+    /// valid and now and then anything.
+    #[test]
+    fn packing_and_checking_match_a_byte_at_a_time() {
+        let mut rng = SplitMix64::new(5);
+        for len in 0..100usize {
+            for round in 0..200 {
+                let bytes: Vec<u8> = (0..len)
+                    .map(|_| {
+                        if round % 2 == 0 || rng.below(16) != 0 {
+                            rng.below(3) as u8
+                        } else {
+                            rng.below(256) as u8
+                        }
+                    })
+                    .collect();
+                assert_eq!(
+                    wdl_bytes_valid(&bytes),
+                    bytes.iter().all(|&b| b <= 2),
+                    "{bytes:?}"
+                );
+                if !bytes.iter().all(|&b| b <= 2) {
+                    continue;
+                }
+                let words = pack_wdl(&bytes);
+                assert_eq!(words.len(), len.div_ceil(32));
+                for (i, &b) in bytes.iter().enumerate() {
+                    assert_eq!(unpack_wdl(&words, i as u64), b);
+                }
+                // Nothing set past the last byte.
+                if len % 32 != 0 {
+                    assert_eq!(words[len / 32] >> (2 * (len % 32)), 0);
+                }
+            }
+        }
+    }
 }
