@@ -633,8 +633,65 @@ fn check_finds_wrong_values_in_wdl_only_tables() {
     );
 }
 
+/// From win/draw/loss-only tables, every move's value is the one the
+/// tables with distances give, best first, and the line that keeps the
+/// value does: every move of it keeps the mover's value, and it ends
+/// where the game does. On every table position of 4x5 up to 4 pawns,
+/// and each one's colour-flipped twin (black to move).
 #[test]
-fn gen_wdl_only_command_keeps_dtm_tables_and_probe_refuses_its_own() {
+fn wdl_only_tables_give_moves_and_a_line_that_keeps_the_value() {
+    use peasant::generate::{generate, GenConfig, Target};
+    let v = variant(4, 5);
+    let exact_dir = gen(v, 4, "wdl-moves-dtm");
+    let exact = Tablebase::new(exact_dir.path(), v);
+    let dir = temp_dir("wdl-moves");
+    let config = GenConfig {
+        wdl_only: true,
+        ..GenConfig::new(v, dir.path())
+    };
+    generate(&config, Target::MaxPawns(4), &|_| {}).unwrap();
+    let tb = Tablebase::new(dir.path(), v);
+    let mut lines = 0;
+    for m in Material::up_to(4) {
+        let index = Index::new(v, m);
+        for i in 0..index.len() {
+            let p = index.unrank(i);
+            for pos in [p, p.flipped()] {
+                let want: Vec<(Move, Wdl)> = exact
+                    .best_moves(&pos)
+                    .unwrap()
+                    .into_iter()
+                    .map(|(m, v)| (m, v.wdl()))
+                    .collect();
+                let got = tb.best_moves_wdl(&pos).unwrap();
+                assert!(got.windows(2).all(|w| w[0].1 >= w[1].1), "{pos}");
+                let sorted = |mut l: Vec<(Move, Wdl)>| {
+                    l.sort_by_key(|&(m, _)| m.san());
+                    l
+                };
+                assert_eq!(sorted(got), sorted(want), "{pos}");
+                if i % 7 != 0 {
+                    continue;
+                }
+                let value = exact.probe(&pos).unwrap().wdl();
+                let mut p = pos;
+                let mut mover_value = value;
+                for &mv in &tb.value_keeping_line(&pos).unwrap() {
+                    p = p.play(mv);
+                    let after = exact.probe(&p).unwrap().wdl();
+                    assert_eq!(after.before_move(), mover_value, "{pos}: {mv}");
+                    mover_value = after;
+                }
+                assert!(p.legal_moves().is_empty(), "{pos}: the line stops at {p}");
+                lines += 1;
+            }
+        }
+    }
+    assert!(lines > 100);
+}
+
+#[test]
+fn gen_wdl_only_command_keeps_dtm_tables_and_probe_answers_without_distances() {
     let dir = temp_dir("wdl-cli");
     let gen_cmd = |extra: &[&str]| {
         let mut c = common::peasant_command(["--board", "4x5", "gen", "--max-pawns", "4"]);
@@ -649,20 +706,34 @@ fn gen_wdl_only_command_keeps_dtm_tables_and_probe_refuses_its_own() {
     assert!(classes
         .iter()
         .all(|c| c["wdl_only"] == true && c["max_dtm"].is_null() && c["skipped"] == false));
-    // Probing for the DTM: one line, exit status 2.
-    let probe = || {
-        let mut c = common::peasant_command(["--board", "4x5", "probe", "4/pp2/4/PP2/4 w -"]);
-        c.arg("--tables").arg(dir.path());
+    // `probe` answers with win, draw or loss alone; `solve --dtm` needs
+    // the distances: one line, exit status 2.
+    let fen = "4/pp2/4/P1P1/4 w -";
+    let run = |args: &[&str]| {
+        let mut c = common::peasant_command(["--board", "4x5"]);
+        c.args(args).arg("--tables").arg(dir.path());
         common::output_of(c)
     };
+    let probe = || run(&["probe", fen, "--json"]);
     let out = probe();
+    assert!(out.status.success(), "{out:?}");
+    let wdl_only: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(wdl_only["wdl_only"], true);
+    assert!(wdl_only["dtm"].is_null());
+    assert!(!wdl_only["moves"].as_array().unwrap().is_empty());
+    let out = run(&["probe", fen]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("win/draw/loss-only tables"), "{text}");
+    let out = run(&["solve", fen, "--dtm", "--quiet"]);
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(
         err.contains("win/draw/loss only") && err.lines().count() == 1,
         "{err}"
     );
-    // Without --wdl-only they are made again with the DTM, and probe answers.
+    // Without --wdl-only they are made again with the DTM, and probe
+    // gives the distances, with the same value for the position and each
+    // move.
     let out = gen_cmd(&["--json"]);
     assert!(out.status.success(), "{out:?}");
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -671,7 +742,23 @@ fn gen_wdl_only_command_keeps_dtm_tables_and_probe_refuses_its_own() {
         .unwrap()
         .iter()
         .all(|c| c["wdl_only"] == false && c["skipped"] == false));
-    assert!(probe().status.success());
+    let out = probe();
+    assert!(out.status.success(), "{out:?}");
+    let exact: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(exact["wdl_only"], false);
+    assert!(exact["dtm"].is_number());
+    assert_eq!(exact["value"], wdl_only["value"]);
+    let values = |j: &serde_json::Value| {
+        let mut v: Vec<(String, String)> = j["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| (m["move"].to_string(), m["value"].to_string()))
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(values(&exact), values(&wdl_only));
     // And --wdl-only leaves tables with the DTM as they are.
     let out = gen_cmd(&["--wdl-only", "--json"]);
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();

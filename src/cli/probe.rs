@@ -1,13 +1,15 @@
 //! `peasant probe <POS> [--tables DIR] [--pgn]`: the board, the value and
 //! DTM, every legal move with its value and DTM best first, and the line of
-//! perfect play to the end (as a PGN under `--pgn`).
+//! perfect play to the end (as a PGN under `--pgn`). Where a table on the
+//! way holds win, draw or loss only (`gen --wdl-only`), the same without
+//! distances, and a line that keeps the value.
 
 use super::{print_json, CliError, GlobalArgs};
 use clap::Args;
 use peasant::explore::pgn::result_tag;
 use peasant::rules::notation::numbered_moves;
 use peasant::{
-    rules::{Move, Position, Value},
+    rules::{Move, Position, Value, Wdl},
     table::{TableError, Tablebase},
 };
 use serde_json::json;
@@ -53,9 +55,24 @@ fn dtm_json(v: Value) -> serde_json::Value {
     v.dtm().map_or(serde_json::Value::Null, |d| json!(d))
 }
 
-/// A PGN game of the line of perfect play from `pos`.
-pub fn pgn(pos: &Position, value: Value, line: &[Move]) -> String {
+/// A PGN game of the line of play from `pos` (`value` names it).
+pub fn pgn(pos: &Position, value: impl std::fmt::Display, line: &[Move]) -> String {
     peasant::explore::pgn::line_pgn(pos, value, line)
+}
+
+/// What a probe found: with distances to mate, or (where a table on the
+/// way has none, `gen --wdl-only`) win, draw or loss alone.
+enum Probe {
+    Exact {
+        value: Value,
+        moves: Vec<(Move, Value)>,
+        line: Vec<Move>,
+    },
+    WdlOnly {
+        value: Wdl,
+        moves: Vec<(Move, Wdl)>,
+        line: Vec<Move>,
+    },
 }
 
 impl ProbeArgs {
@@ -64,63 +81,123 @@ impl ProbeArgs {
         // Safety: table files are written once under a temporary name and
         // renamed, never changed in place while this short command runs.
         let tb = unsafe { Tablebase::new_mmap(&self.tables, pos.variant()) };
-        let value = tb.probe(&pos).map_err(table_error)?;
-        let moves = tb.best_moves(&pos).map_err(table_error)?;
-        let line = tb.principal_line(&pos).map_err(table_error)?;
+        let probe = match exact_probe(&tb, &pos) {
+            Ok(probe) => probe,
+            Err(TableError::NoDtm { .. }) => Probe::WdlOnly {
+                value: tb.probe_wdl(&pos).map_err(table_error)?,
+                moves: tb.best_moves_wdl(&pos).map_err(table_error)?,
+                line: tb.value_keeping_line(&pos).map_err(table_error)?,
+            },
+            Err(e) => return Err(table_error(e)),
+        };
         if global.json {
-            print_json(&probe_json(&pos, value, &moves, &line, self.pgn));
+            print_json(&probe_json(&pos, &probe, self.pgn));
         } else if self.pgn {
-            print!("{}", pgn(&pos, value, &line));
+            print!("{}", probe_pgn(&pos, &probe));
         } else {
-            print_probe(&pos, value, &moves, &line);
+            print_probe(&pos, &probe);
         }
         Ok(())
     }
 }
 
+/// The probe with distances, or the first table without them met.
+fn exact_probe(tb: &Tablebase, pos: &Position) -> Result<Probe, TableError> {
+    Ok(Probe::Exact {
+        value: tb.probe(pos)?,
+        moves: tb.best_moves(pos)?,
+        line: tb.principal_line(pos)?,
+    })
+}
+
+fn probe_pgn(pos: &Position, probe: &Probe) -> String {
+    match probe {
+        Probe::Exact { value, line, .. } => pgn(pos, value, line),
+        Probe::WdlOnly { value, line, .. } => pgn(pos, format!("{value}, {WDL_ONLY_LINE}"), line),
+    }
+}
+
+/// What a line from win/draw/loss-only tables is.
+const WDL_ONLY_LINE: &str = "a line that keeps the value, from win/draw/loss-only tables";
+
 /// The probe as one JSON object, with the PGN under `with_pgn`.
-fn probe_json(
-    pos: &Position,
-    value: Value,
-    moves: &[(Move, Value)],
-    line: &[Move],
-    with_pgn: bool,
-) -> serde_json::Value {
+fn probe_json(pos: &Position, probe: &Probe, with_pgn: bool) -> serde_json::Value {
+    let (value, dtm, moves, line, wdl_only) = match probe {
+        Probe::Exact { value, moves, line } => (
+            value.wdl(),
+            dtm_json(*value),
+            moves
+                .iter()
+                .map(
+                    |(m, v)| json!({"move": m.san(), "value": v.wdl().name(), "dtm": dtm_json(*v)}),
+                )
+                .collect::<Vec<_>>(),
+            line,
+            false,
+        ),
+        Probe::WdlOnly { value, moves, line } => (
+            *value,
+            serde_json::Value::Null,
+            moves
+                .iter()
+                .map(|(m, v)| json!({"move": m.san(), "value": v.name(), "dtm": null}))
+                .collect(),
+            line,
+            true,
+        ),
+    };
     let mut out = json!({
         "fen": pos.to_string(),
-        "value": value.wdl().name(),
-        "dtm": dtm_json(value),
-        "moves": moves.iter().map(|(m, v)| json!({
-            "move": m.san(), "value": v.wdl().name(), "dtm": dtm_json(*v)
-        })).collect::<Vec<_>>(),
+        "value": value.name(),
+        "dtm": dtm,
+        "wdl_only": wdl_only,
+        "moves": moves,
         "line": line.iter().map(|m| m.san()).collect::<Vec<_>>(),
         "result": result_tag(pos, line),
     });
     if with_pgn {
-        out["pgn"] = json!(pgn(pos, value, line));
+        out["pgn"] = json!(probe_pgn(pos, probe));
     }
     out
 }
 
 /// The probe as text: the board, the value and DTM, each move's, the line.
-fn print_probe(pos: &Position, value: Value, moves: &[(Move, Value)], line: &[Move]) {
+fn print_probe(pos: &Position, probe: &Probe) {
     print!("{}", pos.diagram());
     println!();
     println!("fen:    {pos}");
-    println!("value:  {value} ({} to move)", pos.turn());
-    match value.dtm() {
-        Some(d) => println!("dtm:    {d} plies"),
-        None => println!("dtm:    -"),
-    }
+    let (moves, line): (Vec<(Move, Wdl, String)>, &[Move]) = match probe {
+        Probe::Exact { value, moves, line } => {
+            println!("value:  {value} ({} to move)", pos.turn());
+            match value.dtm() {
+                Some(d) => println!("dtm:    {d} plies"),
+                None => println!("dtm:    -"),
+            }
+            let moves = moves
+                .iter()
+                .map(|(m, v)| {
+                    let dtm = v.dtm().map_or("-".to_string(), |d| d.to_string());
+                    (*m, v.wdl(), format!(" dtm {dtm:<4} ({v})"))
+                })
+                .collect();
+            (moves, line)
+        }
+        Probe::WdlOnly { value, moves, line } => {
+            println!("value:  {value} ({} to move)", pos.turn());
+            println!("dtm:    - (win/draw/loss-only tables)");
+            let moves = moves.iter().map(|&(m, v)| (m, v, String::new())).collect();
+            (moves, line)
+        }
+    };
     if let Some(outcome) = pos.outcome() {
         println!("game over: {outcome}");
     }
     if !moves.is_empty() {
         println!("moves:");
     }
-    for (m, v) in moves {
-        let dtm = v.dtm().map_or("-".to_string(), |d| d.to_string());
-        println!("  {:<6} {:<5} dtm {dtm:<4} ({v})", m.san(), v.wdl().name());
+    for (m, v, rest) in &moves {
+        let row = format!("  {:<6} {:<5}{rest}", m.san(), v.name());
+        println!("{}", row.trim_end());
     }
     if !line.is_empty() {
         println!(
@@ -128,5 +205,8 @@ fn print_probe(pos: &Position, value: Value, moves: &[(Move, Value)], line: &[Mo
             numbered_moves(pos, line),
             result_tag(pos, line)
         );
+        if matches!(probe, Probe::WdlOnly { .. }) {
+            println!("        (a line that keeps the value; the tables hold no distances, so not the fastest)");
+        }
     }
 }

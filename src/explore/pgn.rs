@@ -3,7 +3,7 @@
 //! optional `{comments}`, and the result.
 
 use crate::rules::notation::numbered_with_comments;
-use crate::rules::{Color, Move, Outcome, Position, Value};
+use crate::rules::{Color, Move, Outcome, Position};
 
 /// The PGN result of the game at the end of `line` from `pos`: `1-0`,
 /// `0-1`, `1/2-1/2`, or `*` while it goes on.
@@ -74,7 +74,7 @@ impl Game<'_> {
 
 /// A PGN game of the line of perfect play from `pos` (what `probe --pgn`
 /// prints).
-pub fn line_pgn(pos: &Position, value: Value, line: &[Move]) -> String {
+pub fn line_pgn(pos: &Position, value: impl std::fmt::Display, line: &[Move]) -> String {
     Game {
         event: &format!("peasant probe: {value}"),
         white: "peasant",
@@ -90,7 +90,7 @@ pub fn line_pgn(pos: &Position, value: Value, line: &[Move]) -> String {
 mod tests {
     use super::*;
     use crate::rules::notation::numbered_moves;
-    use crate::rules::{parse_position, Board, Rules};
+    use crate::rules::{parse_position, Board, Rules, Value};
 
     #[test]
     fn numbers_comments_and_result() {

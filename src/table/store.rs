@@ -1203,25 +1203,60 @@ impl Tablebase {
     /// first (faster wins, then draws, then slower losses; ties in move
     /// generation order).
     pub fn best_moves(&self, pos: &Position) -> Result<Vec<(Move, Value)>, TableError> {
-        let mut moves = Vec::new();
-        for &m in pos.legal_moves().iter() {
-            moves.push((m, self.probe(&pos.play(m))?.before_move()));
-        }
-        moves.sort_by_key(|m| std::cmp::Reverse(m.1));
-        Ok(moves)
+        moves_by(pos, |p| Ok(self.probe(p)?.before_move()))
     }
 
     /// The line of perfect play from `pos` to the end of the game: the
     /// first of [`Tablebase::best_moves`] at every step.
     pub fn principal_line(&self, pos: &Position) -> Result<Vec<Move>, TableError> {
-        let mut line = Vec::new();
-        let mut p = *pos;
-        while let Some(&(m, _)) = self.best_moves(&p)?.first() {
-            line.push(m);
-            p = p.play(m);
-        }
-        Ok(line)
+        line_by(pos, |p| self.best_moves(p))
     }
+
+    /// Every legal move of `pos` with its win, draw or loss from the
+    /// mover's view, wins first, then draws, then losses (ties in move
+    /// generation order). Reads WDL sections only, so tables without
+    /// distances (`gen --wdl-only`) serve.
+    pub fn best_moves_wdl(&self, pos: &Position) -> Result<Vec<(Move, Wdl)>, TableError> {
+        moves_by(pos, |p| Ok(self.probe_wdl(p)?.before_move()))
+    }
+
+    /// A line from `pos` to the end of the game in which each side plays
+    /// the first of [`Tablebase::best_moves_wdl`], so every move keeps the
+    /// value. Not the fastest win or the longest loss, which need
+    /// distances; it ends all the same, since every move is a pawn's and
+    /// none can be undone.
+    pub fn value_keeping_line(&self, pos: &Position) -> Result<Vec<Move>, TableError> {
+        line_by(pos, |p| self.best_moves_wdl(p))
+    }
+}
+
+/// Every legal move of `pos` with `value` of the position it leads to,
+/// best first (ties in move generation order).
+fn moves_by<V: Ord + Copy>(
+    pos: &Position,
+    value: impl Fn(&Position) -> Result<V, TableError>,
+) -> Result<Vec<(Move, V)>, TableError> {
+    let mut moves = Vec::new();
+    for &m in pos.legal_moves().iter() {
+        moves.push((m, value(&pos.play(m))?));
+    }
+    moves.sort_by_key(|m| std::cmp::Reverse(m.1));
+    Ok(moves)
+}
+
+/// The line from `pos` to the end of the game that plays the first of
+/// `best` at every step.
+fn line_by<V>(
+    pos: &Position,
+    best: impl Fn(&Position) -> Result<Vec<(Move, V)>, TableError>,
+) -> Result<Vec<Move>, TableError> {
+    let mut line = Vec::new();
+    let mut p = *pos;
+    while let Some((m, _)) = best(&p)?.into_iter().next() {
+        line.push(m);
+        p = p.play(m);
+    }
+    Ok(line)
 }
 
 impl TableValues for Tablebase {
