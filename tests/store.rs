@@ -690,6 +690,67 @@ fn wdl_only_tables_give_moves_and_a_line_that_keeps_the_value() {
     assert!(lines > 100);
 }
 
+/// The explorer's and `play`'s oracle on win/draw/loss-only tables: the
+/// tables answer without distances, with the values the tables with
+/// distances give; a position beyond the tables is searched in
+/// win/draw/loss (its search with distances cannot read them) to the
+/// same value as with the full tables; its line keeps the value.
+#[test]
+fn the_oracle_answers_from_wdl_only_tables() {
+    use peasant::explore::{Budget, Oracle, Source};
+    use peasant::generate::{generate, GenConfig, Target};
+    let v = variant(4, 5);
+    let exact_dir = gen(v, 4, "oracle-dtm");
+    let dir = temp_dir("oracle-wdl");
+    let config = GenConfig {
+        wdl_only: true,
+        ..GenConfig::new(v, dir.path())
+    };
+    generate(&config, Target::MaxPawns(4), &|_| {}).unwrap();
+    let exact = Oracle::new(Some(exact_dir.path().to_path_buf()), Budget::default());
+    let wdl = Oracle::new(Some(dir.path().to_path_buf()), Budget::default());
+    let wdls = |a: &peasant::explore::Analysis| {
+        let mut m: Vec<(String, Wdl)> = a.moves.iter().map(|(m, s)| (m.san(), s.wdl)).collect();
+        m.sort();
+        (a.value.wdl, m)
+    };
+    for fen in [
+        "4/pp2/4/P1P1/4 w -",
+        "4/1pp1/p3/P3/4 b -",
+        "4/2pp/4/PP2/4 w -",
+    ] {
+        let pos = parse_position(fen, Some(v.board), v.rules).unwrap();
+        let (a, b) = (exact.analyse(&pos).unwrap(), wdl.analyse(&pos).unwrap());
+        assert_eq!(
+            (a.source, b.source),
+            (Source::Table, Source::Table),
+            "{fen}"
+        );
+        assert!(a.value.value.is_some() && b.value.value.is_none(), "{fen}");
+        assert_eq!(wdls(&a), wdls(&b), "{fen}");
+    }
+    // Six pawns: beyond the tables, searched.
+    let pos = parse_position("4/ppp1/4/PPP1/4 w -", Some(v.board), v.rules).unwrap();
+    let (a, b) = (exact.analyse(&pos).unwrap(), wdl.analyse(&pos).unwrap());
+    assert_eq!((a.source, b.source), (Source::Search, Source::Search));
+    assert!(b.value.value.is_none());
+    assert_eq!(a.value.wdl, b.value.wdl);
+    let line = wdl.line(&pos, 40, true).unwrap();
+    let tb = Tablebase::new(exact_dir.path(), v);
+    let mut p = pos;
+    let mut mover = a.value.wdl;
+    for &(m, _) in line.moves.iter().take(4) {
+        p = p.play(m);
+        if Material::of(&p).total() <= 4 {
+            let after = tb.probe(&p).unwrap().wdl();
+            assert_eq!(after.before_move(), mover, "{m}");
+            mover = after;
+        } else {
+            mover = mover.before_move();
+        }
+    }
+}
+
 #[test]
 fn gen_wdl_only_command_keeps_dtm_tables_and_probe_answers_without_distances() {
     let dir = temp_dir("wdl-cli");

@@ -27,7 +27,8 @@ use std::time::{Duration, Instant};
 /// Where an answer came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Source {
-    /// The retrograde tables (exact, with DTM).
+    /// The retrograde tables (exact, with DTM; win/draw/loss alone from
+    /// tables made by `gen --wdl-only`).
     Table,
     /// Proven results of an extra [`Knowledge`] source (the proof logs).
     Proof,
@@ -490,6 +491,8 @@ impl Oracle {
                     })
                 }
                 Err(SolveError::Stopped) => continue,
+                // Tables without distances serve the win/draw/loss search.
+                Err(SolveError::Table(TableError::NoDtm { .. })) if dtm => continue,
                 Err(SolveError::Table(e)) => return Err(e.into()),
                 Err(e) => return Err(OracleError::NoAnswer(e.to_string())),
             }
@@ -648,23 +651,40 @@ fn game_over_analysis(pos: &Position) -> Option<Analysis> {
 }
 
 /// The tables' answer for `pos` and every move, or `None` when some
-/// position is missing from them.
+/// position is missing from them. Where a table on the way holds win,
+/// draw or loss only (`gen --wdl-only`), the answer is without distances.
 pub fn table_analysis(tb: &Tablebase, pos: &Position) -> Result<Option<Analysis>, TableError> {
-    let value = match tb.probe(pos) {
-        Ok(v) => v,
-        Err(TableError::Missing { .. }) => return Ok(None),
-        Err(e) => return Err(e),
+    let exact_answer = tb
+        .probe(pos)
+        .and_then(|v| Ok((exact(v), tb.best_moves(pos)?)))
+        .map(|(value, moves)| {
+            (
+                value,
+                moves.into_iter().map(|(m, v)| (m, exact(v))).collect(),
+            )
+        });
+    let wdl_answer = || -> Result<(Solution, Vec<(Move, Solution)>), TableError> {
+        let value = wdl_only(tb.probe_wdl(pos)?);
+        let moves = tb.best_moves_wdl(pos)?;
+        Ok((
+            value,
+            moves.into_iter().map(|(m, w)| (m, wdl_only(w))).collect(),
+        ))
     };
-    let moves = match tb.best_moves(pos) {
-        Ok(m) => m,
+    let answer = match exact_answer {
+        Err(TableError::NoDtm { .. }) => wdl_answer(),
+        other => other,
+    };
+    let (value, moves) = match answer {
+        Ok(a) => a,
         Err(TableError::Missing { .. }) => return Ok(None),
         Err(e) => return Err(e),
     };
     Ok(Some(Analysis {
         position: *pos,
-        value: exact(value),
+        value,
         source: Source::Table,
-        moves: moves.into_iter().map(|(m, v)| (m, exact(v))).collect(),
+        moves,
         unknown: Vec::new(),
     }))
 }
