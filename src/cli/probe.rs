@@ -22,7 +22,8 @@ pub struct ProbeArgs {
     /// Where the tables are.
     #[arg(long, value_name = "DIR", default_value = "tables")]
     pub tables: PathBuf,
-    /// Print the line of perfect play as a PGN game (with FEN and Result tags).
+    /// Print the line of perfect play as a PGN game (with FEN and Result
+    /// tags; from win/draw/loss-only tables, a line that keeps the value).
     #[arg(long)]
     pub pgn: bool,
 }

@@ -72,8 +72,9 @@ impl Game<'_> {
     }
 }
 
-/// A PGN game of the line of perfect play from `pos` (what `probe --pgn`
-/// prints).
+/// A PGN game of a line from `pos`, named by `value` in its Event tag
+/// (what `probe --pgn` prints: the line of perfect play, or from
+/// win/draw/loss-only tables a line that keeps the value).
 pub fn line_pgn(pos: &Position, value: impl std::fmt::Display, line: &[Move]) -> String {
     Game {
         event: &format!("peasant probe: {value}"),

@@ -370,6 +370,7 @@ impl StoreIndex {
     /// walking the run ([`Index::for_each_in_run`]), not by unranking
     /// each number.
     pub fn own_numbers(&self, own: &Index, first: u64, len: u64, out: &mut Vec<u64>) {
+        debug_assert!(first + len <= self.len());
         if !self.black_first {
             out.extend(first..first + len);
             return;

@@ -676,14 +676,16 @@ impl Table {
             // writer makes) share words: pack the whole section.
             return Ok(pack_wdl(&self.read_section(SECTION_WDL)?));
         }
-        // Each block fills its own words, in place, each thread with one
-        // decompressor and one buffer for all its blocks.
+        // Each block fills its own words, in place; a decompressor and a
+        // buffer serve every block of a rayon job.
         let mut words = vec![0u64; self.header.positions.div_ceil(32) as usize];
         words
             .par_chunks_mut(block_len / 32)
             .enumerate()
             .try_for_each_init(
-                || (None, Vec::with_capacity(block_len)),
+                // The buffer grows to a block's length at its first block
+                // (a damaged header's block length is not trusted ahead).
+                || (None, Vec::new()),
                 |(d, bytes), (b, out)| {
                     if d.is_none() {
                         *d = Some(self.decompressor(SECTION_WDL)?);
