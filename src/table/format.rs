@@ -376,21 +376,39 @@ impl StoreIndex {
             return;
         }
         let h = own.variant().board.height();
-        // The stored white pawns are black's, flipped, and stay the same
-        // through a block of the run.
-        let mut last = None;
+        // The stored white pawns are black's, flipped, and the stored black
+        // pawns white's.
         self.index
             .for_each_in_run(first, len, |stored_white, stored_black| {
-                let black = match last {
-                    Some((s, b)) if s == stored_white => b,
-                    _ => {
-                        let b = stored_white.mirror_ranks(h);
-                        last = Some((stored_white, b));
-                        b
-                    }
-                };
-                out.push(own.rank_pawns(stored_black.mirror_ranks(h), black));
+                out.push(
+                    own.rank_pawns(stored_black.mirror_ranks(h), stored_white.mirror_ranks(h)),
+                );
             });
+    }
+
+    /// `byte(i)` for the own number `i` (in `own`, see
+    /// [`StoreIndex::own_numbers`]) of each position this order numbers
+    /// `first .. first + len`: a run of a section in the stored order. The
+    /// numbers are found [`LOOKUP_RUN`] at a time before the bytes are
+    /// read, so that the reads, all over the class, are in flight
+    /// together.
+    fn stored_bytes(
+        &self,
+        own: &Index,
+        first: u64,
+        len: usize,
+        byte: impl Fn(u64) -> u8,
+    ) -> Vec<u8> {
+        let mut bytes = Vec::with_capacity(len);
+        let mut numbers = Vec::with_capacity(LOOKUP_RUN.min(len));
+        let end = first + len as u64;
+        for start in (first..end).step_by(LOOKUP_RUN) {
+            numbers.clear();
+            let n = (end - start).min(LOOKUP_RUN as u64);
+            self.own_numbers(own, start, n, &mut numbers);
+            bytes.extend(numbers.iter().map(|&i| byte(i)));
+        }
+        bytes
     }
 
     /// The table position with number `i`.
@@ -409,9 +427,9 @@ impl StoreIndex {
 }
 
 /// Positions whose numbers in the class's own index a writer finds
-/// before it reads their values (their reads, all over the class, are
-/// then many at once in flight). Small, so that the numbers are never
-/// a big allocation (with 64 Ki of them the process grew by a fifth).
+/// before it reads their values ([`StoreIndex::stored_bytes`]). Small,
+/// so that the numbers are never a big allocation (with 64 Ki of them
+/// the process grew by a fifth).
 const LOOKUP_RUN: usize = 4096;
 
 /// The two byte streams of a class: WDL and DTM, one byte per position.
@@ -578,17 +596,13 @@ pub fn encode_table(
         // The two orders fold mirror twins apart on different sides, so
         // they need not hand out the same count of numbers.
         let mut out = vec![0u8; store.len() as usize];
-        out.par_chunks_mut(LOOKUP_RUN).enumerate().for_each_init(
-            || Vec::with_capacity(LOOKUP_RUN),
-            |numbers, (c, chunk)| {
-                numbers.clear();
+        out.par_chunks_mut(LOOKUP_RUN)
+            .enumerate()
+            .for_each(|(c, chunk)| {
                 let first = (c * LOOKUP_RUN) as u64;
-                store.own_numbers(&index, first, chunk.len() as u64, numbers);
-                for (v, &i) in chunk.iter_mut().zip(numbers.iter()) {
-                    *v = values[i as usize];
-                }
-            },
-        );
+                let bytes = store.stored_bytes(&index, first, chunk.len(), |i| values[i as usize]);
+                chunk.copy_from_slice(&bytes);
+            });
         stored = out;
         &stored[..]
     } else {
@@ -623,18 +637,8 @@ pub fn encode_wdl_table(
             Wdl::Loss => (0, 0, 1),
         })
         .reduce(|| (0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2));
-    let block = |first: u64, len: usize| -> Vec<u8> {
-        let mut bytes = Vec::with_capacity(len);
-        let mut numbers = Vec::with_capacity(LOOKUP_RUN);
-        let end = first + len as u64;
-        for start in (first..end).step_by(LOOKUP_RUN) {
-            numbers.clear();
-            let n = (end - start).min(LOOKUP_RUN as u64);
-            store.own_numbers(&index, start, n, &mut numbers);
-            bytes.extend(numbers.iter().map(|&i| wdl_byte(wdl(i))));
-        }
-        bytes
-    };
+    let block =
+        |first: u64, len: usize| store.stored_bytes(&index, first, len, |i| wdl_byte(wdl(i)));
     let wdl = encode_section(store.len(), &block, opts);
     // The empty DTM section: no dictionary, no blocks, no bytes.
     assemble(header, [&wdl, &(Vec::new(), 0, 0)])
