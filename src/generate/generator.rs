@@ -20,7 +20,7 @@
 use crate::index::domain::{stand_in, value, TableValues};
 use crate::index::material::Material;
 use crate::index::{Index, IndexStats};
-use crate::memory::peak as peak_memory;
+use crate::memory::{peak as peak_memory, ZeroedMap};
 use crate::rules::bitboard::Bitboard;
 use crate::rules::color::{ByColor, Color};
 use crate::rules::moves::MoveKind;
@@ -364,8 +364,9 @@ fn count_values<S: Slots>(material: Material, values: &S) -> ClassReport {
 trait Slots: Sync + Sized {
     /// Win, draw or loss only: [`Slots::get`] gives [`stand_in`] values.
     const WDL_ONLY: bool;
-    /// `n` unknown slots.
-    fn new(n: u64) -> Self;
+    /// `n` unknown slots, in memory asked for huge pages (the solver
+    /// reads and sets them at random); `None` if the system refuses it.
+    fn new(n: u64) -> Option<Self>;
     /// Bytes `n` slots take.
     fn bytes(n: u64) -> u64;
     fn len(&self) -> u64;
@@ -383,24 +384,13 @@ trait Slots: Sync + Sized {
 }
 
 /// One [`Value::to_byte`] byte a slot, 0 unknown: the DTM generator.
-struct ByteSlots(Vec<AtomicU8>);
+struct ByteSlots(ZeroedMap<AtomicU8>);
 
 impl Slots for ByteSlots {
     const WDL_ONLY: bool = false;
 
-    fn new(n: u64) -> ByteSlots {
-        // Zeroed memory from the allocator, seen as atomics: AtomicU8 has
-        // the same size, alignment and bit validity as u8.
-        let mut bytes = std::mem::ManuallyDrop::new(vec![0u8; n as usize]);
-        // Safety: the pointer, length and capacity are those of a live
-        // Vec<u8> given up here, and the layouts are the same.
-        ByteSlots(unsafe {
-            Vec::from_raw_parts(
-                bytes.as_mut_ptr() as *mut AtomicU8,
-                bytes.len(),
-                bytes.capacity(),
-            )
-        })
+    fn new(n: u64) -> Option<ByteSlots> {
+        ZeroedMap::new(usize::try_from(n).ok()?).ok().map(ByteSlots)
     }
 
     fn bytes(n: u64) -> u64 {
@@ -432,16 +422,7 @@ impl Slots for ByteSlots {
         material: Material,
         opts: &WriteOptions,
     ) -> Result<PathBuf, TableError> {
-        let mut atomics = std::mem::ManuallyDrop::new(self.0);
-        // Safety: as in `new`, the other way round; the solving threads are
-        // done, and the vector is owned here.
-        let values = unsafe {
-            Vec::from_raw_parts(
-                atomics.as_mut_ptr() as *mut u8,
-                atomics.len(),
-                atomics.capacity(),
-            )
-        };
+        let values = self.0.into_plain();
         debug_assert!(
             values.iter().all(|&b| b != 0),
             "a position of {material} was left without a value"
@@ -453,7 +434,7 @@ impl Slots for ByteSlots {
 /// Win, draw or loss at 2 bits a slot, 32 to a word: 0 unknown, 1 loss,
 /// 2 draw, 3 win. The win/draw/loss-only generator.
 struct PackedSlots {
-    words: Vec<AtomicU64>,
+    words: ZeroedMap<AtomicU64>,
     len: u64,
 }
 
@@ -467,11 +448,11 @@ impl PackedSlots {
 impl Slots for PackedSlots {
     const WDL_ONLY: bool = true;
 
-    fn new(n: u64) -> PackedSlots {
-        PackedSlots {
-            words: (0..n.div_ceil(32)).map(|_| AtomicU64::new(0)).collect(),
+    fn new(n: u64) -> Option<PackedSlots> {
+        Some(PackedSlots {
+            words: ZeroedMap::new(usize::try_from(n.div_ceil(32)).ok()?).ok()?,
             len: n,
-        }
+        })
     }
 
     fn bytes(n: u64) -> u64 {
@@ -724,7 +705,15 @@ fn generate_class_pair<S: Slots>(
             have: config.memory_limit >> 20,
         });
     }
-    let values: Vec<S> = sizes.iter().map(|&n| S::new(n)).collect();
+    let values: Vec<S> = sizes
+        .iter()
+        .map(|&n| S::new(n))
+        .collect::<Option<_>>()
+        .ok_or_else(|| GenError::OutOfMemory {
+            classes: names.clone(),
+            need: memory >> 20,
+            have: crate::memory::available().unwrap_or(config.memory_limit) >> 20,
+        })?;
     let init_seconds = start.elapsed().as_secs_f64();
     log(&format!(
         "{names}: {total} positions, about {} MiB; init {init_seconds:.2} s",

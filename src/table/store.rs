@@ -8,6 +8,7 @@ use super::format::{
 };
 use crate::index::material::Material;
 use crate::index::Index;
+use crate::memory::{ZeroValid, ZeroedMap};
 use crate::rules::canonical::canonical;
 use crate::rules::color::{ByColor, Color};
 use crate::rules::moves::Move;
@@ -229,7 +230,7 @@ pub struct Table {
     /// The WDL section unpacked into memory at 2 bits a position (32 to a
     /// word), once [`Table::hold_wdl`] has been asked to and it fit: a probe
     /// then reads one word instead of a cached block.
-    packed_wdl: OnceLock<Box<[u64]>>,
+    packed_wdl: OnceLock<ZeroedMap<u64>>,
 }
 
 /// Bytes the WDL section of `positions` positions takes held in memory at
@@ -448,7 +449,7 @@ impl Table {
             return Ok(false);
         }
         let words = match self.packed_wdl_words() {
-            Ok(words) => words.into_boxed_slice(),
+            Ok(words) => words,
             Err(e) => {
                 budget.fetch_add(bytes, Relaxed);
                 return Err(e);
@@ -647,16 +648,19 @@ impl Table {
             || self.read_section(SECTION_DTM),
         );
         let (wdl, dtm) = (wdl?, dtm?);
-        let values = wdl
-            .par_iter()
-            .zip(dtm.par_iter())
-            .map(|(&w, &d)| match (w, d % 2) {
-                (1, _) => DRAW_BYTE,
-                (2, 1) | (0, 0) => d,
-                // A don't-care position (or damage, reported when probed).
-                _ => 0,
-            })
-            .collect();
+        let mut values = self.zeroed(wdl.len())?;
+        values
+            .par_iter_mut()
+            .zip(wdl.par_iter().zip(dtm.par_iter()))
+            .for_each(|(v, (&w, &d))| {
+                *v = match (w, d % 2) {
+                    (1, _) => DRAW_BYTE,
+                    (2, 1) | (0, 0) => d,
+                    // A don't-care position (or damage, reported when
+                    // probed).
+                    _ => 0,
+                }
+            });
         Ok(self.dense(DenseValues::Bytes(values)))
     }
 
@@ -664,21 +668,21 @@ impl Table {
     /// position (the WDL section only; a DTM table's distances are left on
     /// disk), for the generator of win/draw/loss-only tables.
     pub fn to_dense_wdl(&self) -> Result<DenseTable, TableError> {
-        let words = self.packed_wdl_words()?;
-        Ok(self.dense(DenseValues::Wdl(words.into_boxed_slice())))
+        Ok(self.dense(DenseValues::Wdl(self.packed_wdl_words()?)))
     }
 
-    /// The WDL section packed by [`pack_wdl`], every block checked.
-    fn packed_wdl_words(&self) -> Result<Vec<u64>, TableError> {
+    /// The WDL section packed by [`pack_wdl_into`], every block checked.
+    fn packed_wdl_words(&self) -> Result<ZeroedMap<u64>, TableError> {
         let block_len = self.header.block_len as usize;
+        let mut words = self.zeroed(self.header.positions.div_ceil(32) as usize)?;
         if !block_len.is_multiple_of(32) {
             // Blocks of a length that is not a multiple of 32 (none the
             // writer makes) share words: pack the whole section.
-            return Ok(pack_wdl(&self.read_section(SECTION_WDL)?));
+            pack_wdl_into(&self.read_section(SECTION_WDL)?, &mut words);
+            return Ok(words);
         }
         // Each block fills its own words, in place; a decompressor and a
         // buffer serve every block of a rayon job.
-        let mut words = vec![0u64; self.header.positions.div_ceil(32) as usize];
         words
             .par_chunks_mut(block_len / 32)
             .enumerate()
@@ -699,6 +703,12 @@ impl Table {
         Ok(words)
     }
 
+    /// `len` zero values in memory of their own ([`ZeroedMap`]), or the
+    /// system's refusal named with the table.
+    fn zeroed<T: ZeroValid>(&self, len: usize) -> Result<ZeroedMap<T>, TableError> {
+        ZeroedMap::new(len).map_err(|e| TableError::io(&self.path, e))
+    }
+
     fn dense(&self, values: DenseValues) -> DenseTable {
         let (variant, material) = (self.index.variant(), self.index.material());
         DenseTable {
@@ -712,13 +722,16 @@ impl Table {
 
 /// WDL bytes (0 loss, 1 draw, 2 win) packed 2 bits a position, 32 to a
 /// word, the first in the lowest bits.
+#[cfg(test)]
 fn pack_wdl(bytes: &[u8]) -> Vec<u64> {
     let mut words = vec![0u64; bytes.len().div_ceil(32)];
     pack_wdl_into(bytes, &mut words);
     words
 }
 
-/// [`pack_wdl`] into `words` (one word for each 32 bytes or part of 32).
+/// WDL bytes (0 loss, 1 draw, 2 win) packed 2 bits a position into
+/// `words` (one word for each 32 bytes or part of 32), 32 to a word, the
+/// first in the lowest bits.
 fn pack_wdl_into(bytes: &[u8], words: &mut [u64]) {
     for (w, c) in words.iter_mut().zip(bytes.chunks(32)) {
         *w = if c.len() == 32 {
@@ -757,7 +770,7 @@ fn wdl_bytes_valid(bytes: &[u8]) -> bool {
     bad == 0 && words.remainder().iter().all(|&b| b <= 2)
 }
 
-/// The WDL byte of position `i` from words packed by [`pack_wdl`].
+/// The WDL byte of position `i` from words packed by [`pack_wdl_into`].
 #[inline]
 fn unpack_wdl(words: &[u64], i: u64) -> u8 {
     ((words[(i / 32) as usize] >> (2 * (i % 32))) & 3) as u8
@@ -766,9 +779,9 @@ fn unpack_wdl(words: &[u64], i: u64) -> u8 {
 /// How a [`DenseTable`] holds its values.
 enum DenseValues {
     /// One [`Value::to_byte`] byte a position.
-    Bytes(Vec<u8>),
-    /// The WDL bytes packed by [`pack_wdl`].
-    Wdl(Box<[u64]>),
+    Bytes(ZeroedMap<u8>),
+    /// The WDL bytes packed by [`pack_wdl_into`].
+    Wdl(ZeroedMap<u64>),
 }
 
 /// A class's values fully in memory, in storage order: one
