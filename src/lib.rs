@@ -77,7 +77,7 @@ pub mod explore;
 pub mod fuzzing;
 pub mod generate;
 pub mod index;
-mod memory;
+pub mod memory;
 pub mod prove;
 mod rng;
 pub mod rules;

@@ -74,29 +74,18 @@ impl<T: ZeroValid> ZeroedMap<T> {
             _values: std::marker::PhantomData,
         })
     }
-
-    /// The same memory seen as values of `U`, of the same size, alignment
-    /// and bit validity (an atomic and its plain integer).
-    ///
-    /// # Safety
-    /// Every value held must be a valid `U`, and `T` and `U` must have the
-    /// same layout.
-    unsafe fn cast<U: ZeroValid>(self) -> ZeroedMap<U> {
-        debug_assert_eq!(std::mem::size_of::<T>(), std::mem::size_of::<U>());
-        debug_assert_eq!(std::mem::align_of::<T>(), std::mem::align_of::<U>());
-        ZeroedMap {
-            map: self.map,
-            len: self.len,
-            _values: std::marker::PhantomData,
-        }
-    }
 }
 
 impl ZeroedMap<std::sync::atomic::AtomicU8> {
     /// The values as plain bytes, once no thread sets them any more.
     pub fn into_plain(self) -> ZeroedMap<u8> {
-        // Safety: AtomicU8 has the size, alignment and bit validity of u8.
-        unsafe { self.cast() }
+        // AtomicU8 has the size, alignment and bit validity of u8: the
+        // same map holds the same values as plain bytes.
+        ZeroedMap {
+            map: self.map,
+            len: self.len,
+            _values: std::marker::PhantomData,
+        }
     }
 }
 
@@ -125,12 +114,6 @@ impl<T: ZeroValid> std::ops::DerefMut for ZeroedMap<T> {
             },
             None => &mut [],
         }
-    }
-}
-
-impl<T: ZeroValid + std::fmt::Debug> std::fmt::Debug for ZeroedMap<T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ZeroedMap").field("len", &self.len).finish()
     }
 }
 

@@ -36,18 +36,16 @@ fn main() {
     let len = mib << 17;
     let n = 20_000_000;
     let mut small = vec![0u64; len];
-    let mut map = memmap2::MmapMut::map_anon(len * 8).expect("memory");
-    #[cfg(target_os = "linux")]
-    let _ = map.advise(memmap2::Advice::HugePage);
-    // Safety: the map holds `len` words, page-aligned, and lives to the end.
-    let huge = unsafe { std::slice::from_raw_parts_mut(map.as_mut_ptr() as *mut u64, len) };
+    // The project's memory for tables read at random (huge pages asked
+    // for), beside a vector's.
+    let mut huge = peasant::memory::ZeroedMap::<u64>::new(len).expect("memory");
     for (i, (a, b)) in small.iter_mut().zip(huge.iter_mut()).enumerate() {
         *a = i as u64;
         *b = i as u64;
     }
     for _ in 0..3 {
         let (a, x) = reads(&small, n);
-        let (b, y) = reads(huge, n);
+        let (b, y) = reads(&huge, n);
         assert_eq!(x, y);
         println!("{mib} MiB: 4 KiB pages {a:.0} ns a read, huge pages {b:.0} ns");
     }
