@@ -28,6 +28,10 @@ fn main() -> std::process::ExitCode {
                 &mut |bin: String| mpi_ranks_that_send_out_solved_positions_give_the_values(&bin),
             ),
             (
+                "mpi_ranks_of_several_workers_give_the_values",
+                &mut |bin: String| mpi_ranks_of_several_workers_give_the_values(&bin),
+            ),
+            (
                 "a_dead_mpi_worker_loses_only_its_jobs",
                 &mut |bin: String| a_dead_mpi_worker_loses_only_its_jobs(&bin),
             ),
@@ -210,6 +214,56 @@ fn mpi_proof_number_ranks_hand_on_their_warm_starts(bin: &str) {
         continued,
         [first[0].id.min(first[1].id), first[0].id.max(first[1].id)]
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Worker ranks of several workers each (`--workers W` under mpirun: W
+/// jobs at once on one table a rank, one rank a machine) give solve's
+/// values, alpha-beta and proof-number ranks alike, the latter also
+/// exchanging solved entries while their jobs run (a rank's exchanges
+/// answered in turn); every logged answer is true. A run stopped by its
+/// time limit interrupts every job of every rank, and each is logged
+/// `open` with its warm start: more jobs than the ranks alone could run.
+fn mpi_ranks_of_several_workers_give_the_values(bin: &str) {
+    let pos = position("pawngame", "6x6", true);
+    let dir = temp_dir("prove-mpi-workers");
+    for extra in [
+        &["--method", "ab", "--workers", "3"][..],
+        &[
+            "--method",
+            "pn",
+            "--workers",
+            "2",
+            "--share-solved",
+            "256",
+            "--max-job-nodes",
+            "8000",
+            "--share-every",
+            "1000",
+        ],
+    ] {
+        let j = mpi_values(bin, &dir, &solved_text(&pos), extra);
+        assert!(j["jobs"].as_u64().unwrap() > 10, "{j}");
+        every_line_true(&dir, pos.variant());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    let variant = position("peasants", "5x8", true).variant();
+    let mut c = mpirun(bin);
+    c.args(["prove", "peasants", "--board", "5x8", "--dir"])
+        .arg(&dir)
+        .args(["--method", "pn", "--job-nodes", "1000000000"])
+        .args(["--hash-mb", "16", "--workers", "2"])
+        .args(["--quiet", "--max-seconds", "3"]);
+    let out = c.output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    let jobs = read(&dir, variant).jobs;
+    let open: Vec<_> = jobs.iter().filter(|j| j.nodes > 0).collect();
+    assert!(open.len() > 2, "{jobs:?}");
+    assert!(open.iter().all(|j| j.answer == Answer::Open), "{jobs:?}");
+    let found = prove::WarmStore::new(&dir, variant).load();
+    assert!(found.damaged.is_empty(), "{:?}", found.damaged);
+    assert_eq!(found.pairs.len(), open.len());
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -470,6 +470,13 @@ fn emulated_workers_give_the_values_of_solve() {
     // Eight emulated workers sharing one table, as local threads do,
     // their jobs taking turns on it in steps of 200 nodes.
     emulated_run_gives_the_values_of_solve("0", "0", &["--emulate-shared", "200"]);
+    // Eight emulated workers in two ranks of four, each rank on one
+    // table, the ranks sending out what they solve.
+    emulated_run_gives_the_values_of_solve(
+        "64",
+        "1000",
+        &["--emulate-shared", "200", "--emulate-ranks", "2"],
+    );
 }
 
 #[test]
@@ -619,6 +626,12 @@ fn emulated_run_gives_the_values_of_solve(share: &str, every: &str, extra: &[&st
     assert_eq!(json_values_text(&j), solved_text(&pos));
     let e = &j["emulation"];
     assert_eq!(e["workers"], 8);
+    let ranks = match extra.iter().position(|&a| a == "--emulate-ranks") {
+        Some(i) => extra[i + 1].parse().unwrap(),
+        None if extra.contains(&"--emulate-shared") => 1,
+        None => 8,
+    };
+    assert_eq!(e["ranks"], ranks, "{e}");
     let (work, span) = (
         e["work_nodes"].as_u64().unwrap(),
         e["makespan_nodes"].as_u64().unwrap(),

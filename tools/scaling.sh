@@ -43,6 +43,11 @@
 # EMULATE_SHARED (non-empty: the proof-number benchmarks also emulate
 # each count of EMULATE as workers sharing one table, as local threads
 # do, `--emulate-shared STEP` with this STEP, e.g. 100000),
+# RANK_WORKERS (non-empty, with EMULATE_SHARED: each count N of EMULATE
+# that it divides, and that is larger, is also emulated as a cluster of
+# N/RANK_WORKERS ranks of RANK_WORKERS workers, each rank on one table,
+# the ranks sending one another solved entries as above,
+# `--emulate-ranks`; e.g. 16 for machines of sixteen cores),
 # MACHINE (what the table says it ran on; default the CPU model and core
 # count), BASELINE_RUNS (how many baseline solves to take the faster of,
 # default 2; 1 where machine time is short), NO_SPREAD (non-empty: the
@@ -188,6 +193,11 @@ for bench in "$@"; do
       if [ $method = pn ] && [ -n "${EMULATE_SHARED:-}" ]; then
         emulated "$n" "emulated, one table, --emulate-shared $EMULATE_SHARED" \
           --emulate-shared "$EMULATE_SHARED"
+        rw=${RANK_WORKERS:-}
+        if [ -n "$rw" ] && [ "$n" -gt "$rw" ] && [ $((n % rw)) = 0 ]; then
+          emulated "$n" "emulated, $((n / rw)) ranks of $rw on a table each, ${kind_text#emulated, }" \
+            --emulate-shared "$EMULATE_SHARED" --emulate-ranks $((n / rw)) "${share[@]}"
+        fi
       fi
     done
   fi

@@ -59,8 +59,9 @@ pub struct ProveArgs {
     /// Establish the value of every first move as well.
     #[arg(long)]
     pub all_moves: bool,
-    /// Worker threads (default: all cores); with --simulate, a list of
-    /// worker counts (8,64,256,1024).
+    /// Worker threads (default: all cores); under mpirun, the jobs each
+    /// worker rank runs at once, on one table of N times --hash-mb (default
+    /// 1); with --simulate, a list of worker counts (8,64,256,1024).
     #[arg(long, value_name = "N")]
     pub workers: Option<String>,
     /// Threads each worker puts on its job's question, sharing the
@@ -150,6 +151,13 @@ pub struct ProveArgs {
     /// virtual clock.
     #[arg(long, value_name = "STEP")]
     pub emulate_shared: Option<u64>,
+    /// With --emulate N and --emulate-shared: the workers fall into R
+    /// ranks of N/R (R divides N), as the machines of a cluster: a rank's
+    /// workers share one table of --hash-mb times N/R MiB, and the ranks
+    /// have tables of their own and send one another solved entries
+    /// (--share-solved, --share-every) as MPI ranks do.
+    #[arg(long, value_name = "R")]
+    pub emulate_ranks: Option<usize>,
     /// With --emulate: the nodes one thread's `solve --value-only` of the
     /// same question took, with the same method (the baseline), so that
     /// the report gives the speedup and the work against it: the
@@ -463,6 +471,7 @@ fn print_run(m: &Manager, run: &RunSummary, json: bool) {
         if let Some(e) = emulation {
             j["emulation"] = json!({
                 "workers": e.workers,
+                "ranks": e.ranks,
                 "work_nodes": e.work,
                 "makespan_nodes": e.makespan,
                 "busy": (e.busy() * 100.0).round() / 100.0,
@@ -501,8 +510,12 @@ fn print_run(m: &Manager, run: &RunSummary, json: bool) {
     );
     if let Some(e) = emulation {
         println!(
-            "emulated {} workers: work {} nodes, makespan {} nodes, {:.1} busy on average (idle {:.0}%), at most {} at once",
+            "emulated {} workers{}: work {} nodes, makespan {} nodes, {:.1} busy on average (idle {:.0}%), at most {} at once",
             e.workers,
+            match e.ranks {
+                r if r > 1 && r < e.workers => format!(" in {r} ranks of {}", e.workers / r),
+                _ => String::new(),
+            },
             e.work,
             e.makespan,
             e.busy(),
@@ -748,8 +761,21 @@ impl ProveArgs {
             "--emulate-shared is for --emulate"
         } else if self.emulate_shared.is_some() && self.method() != Method::ProofNumber {
             "--emulate-shared steps proof-number jobs: not with --method ab"
-        } else if self.emulate_shared.is_some() && self.share_solved > 0 {
-            "--emulate-shared: workers sharing a table have nothing to send one another (no --share-solved)"
+        } else if self.emulate_ranks.is_some() && self.emulate_shared.is_none() {
+            "--emulate-ranks puts workers of a rank on one table: it needs --emulate-shared STEP"
+        } else if self.emulate_ranks == Some(0) {
+            "--emulate-ranks R: R must be at least 1"
+        } else if self
+            .emulate_ranks
+            .zip(self.emulate)
+            .is_some_and(|(r, n)| n % r != 0)
+        {
+            "--emulate N --emulate-ranks R: R must divide N (ranks of equal workers)"
+        } else if self.emulate_shared.is_some()
+            && self.emulate_ranks.unwrap_or(1) == 1
+            && self.share_solved > 0
+        {
+            "--emulate-shared: workers sharing a table have nothing to send one another (no --share-solved without --emulate-ranks)"
         } else if self.emulate_shared.is_some() && self.separate_tables {
             "--emulate-shared shares one table: not with --separate-tables"
         } else if self.emulate_shared == Some(0) {
@@ -862,7 +888,12 @@ impl ProveArgs {
             let world = u.world();
             if world.size() > 1 {
                 if world.rank() != 0 {
-                    let done = prove::mpi::worker_loop(&world, plan.worker, plan.tables.as_deref());
+                    let done = prove::mpi::worker_loop(
+                        &world,
+                        plan.worker,
+                        self.rank_workers(plan),
+                        plan.tables.as_deref(),
+                    );
                     if let Err(e) = done {
                         eprintln!("peasant: rank {}: {e}", world.rank());
                         if matches!(e, prove::WorkerError::Setup(_)) {
@@ -871,15 +902,22 @@ impl ProveArgs {
                     }
                     return Ok(None);
                 }
-                return Ok(Some(Pool::Ranks(prove::mpi::MpiWorkers::new(world))));
+                let per_rank = self.rank_workers(plan);
+                return Ok(Some(Pool::Ranks(prove::mpi::MpiWorkers::new(
+                    world, per_rank,
+                ))));
             }
         }
         Ok(Some(match self.emulate {
-            Some(n) => Pool::Emulated(match self.emulate_shared {
-                Some(step) => {
+            Some(n) => Pool::Emulated(match (self.emulate_shared, self.emulate_ranks) {
+                (Some(step), Some(ranks)) if ranks > 1 => {
+                    prove::EmulatedWorkers::in_ranks(n, ranks, plan.worker, step)
+                        .map_err(solve_error)?
+                }
+                (Some(step), _) => {
                     prove::EmulatedWorkers::sharing(n, plan.worker, step).map_err(solve_error)?
                 }
-                None => {
+                (None, _) => {
                     self.check_own_tables_fit(n, &format!("--emulate {n}"))?;
                     prove::EmulatedWorkers::new(n, plan.worker)
                 }
@@ -894,6 +932,17 @@ impl ProveArgs {
                 )
             }
         }))
+    }
+
+    /// Under mpirun: the jobs each worker rank runs at once (`--workers`,
+    /// 1 unless given: one rank a core, as before there were more).
+    #[cfg(feature = "mpi")]
+    fn rank_workers(&self, plan: &RunPlan) -> usize {
+        if self.workers.is_some() {
+            plan.workers
+        } else {
+            1
+        }
     }
 
     /// --table-file and the table it keeps (loaded now if the file

@@ -28,7 +28,11 @@
 //!
 //! [`EmulatedWorkers::sharing`] models the threads of one machine instead
 //! (`prove --emulate N --emulate-shared STEP`): one transposition table for
-//! all, the jobs in flight taking turns on it in steps.
+//! all, the jobs in flight taking turns on it in steps. With `R` ranks
+//! (`--emulate-ranks R`) it models a cluster of machines: the workers fall
+//! into `R` ranks of `N / R`, each rank's workers share one table as a
+//! machine's threads do, and the ranks send one another solved entries
+//! (`--share-solved`, `--share-every`) as MPI ranks do.
 //!
 //! One thing differs from a real cluster: a step runs whole when it
 //! starts, so a job cancelled during a step leaves that step's work in its
@@ -49,6 +53,9 @@ use std::time::{Duration, Instant};
 pub struct Emulation {
     /// The number of emulated workers.
     pub workers: usize,
+    /// The number of ranks they fall into, each with a table of its own:
+    /// `workers` with tables of their own, 1 when all share one.
+    pub ranks: usize,
     /// Nodes of all jobs, cancelled ones up to their cancel.
     pub work: u64,
     /// The virtual time at the last finished job.
@@ -124,6 +131,12 @@ struct Running {
     run: Option<JobRun>,
     /// Its result, after its last step or a cancel.
     result: Option<JobResult>,
+    /// Its nodes at its worker's last exchange of solved entries (its
+    /// start, before the first).
+    exchanged: u64,
+    /// Whether its next step loads what the other ranks sent meanwhile
+    /// (its last step ended with an exchange).
+    load: bool,
     /// What its last step solved, to be sent out at the step's end (the
     /// moment of its next step), as a rank sends it when the step is
     /// over; a cancel during the step drops it, as the rank's stopped job
@@ -134,9 +147,14 @@ struct Running {
 /// `count` workers on a virtual clock (see the module's text).
 pub struct EmulatedWorkers {
     config: WorkerConfig,
-    /// With [`EmulatedWorkers::sharing`]: the one transposition table of
-    /// all workers, and the nodes of each step of their jobs.
-    table: Option<(WorkerTt, u64)>,
+    /// With [`EmulatedWorkers::sharing`]: the transposition table of each
+    /// rank, its workers' (all workers' with one rank), and the nodes of
+    /// each step of their jobs. Empty without: every worker has a table of
+    /// its own and is a rank of its own.
+    tables: Vec<WorkerTt>,
+    step: u64,
+    /// Workers a rank.
+    per_rank: usize,
     solvers: Vec<Option<JobSolver<'static>>>,
     idle: Vec<usize>,
     clock: u64,
@@ -149,7 +167,9 @@ pub struct EmulatedWorkers {
     queue: BinaryHeap<Reverse<(u64, u64)>>,
     stop: AtomicBool,
     measured: Emulation,
-    /// Solved entries the finished jobs handed back ([`Workers::share`]).
+    /// Solved entries the finished jobs handed back ([`Workers::share`]),
+    /// by rank: the workers of one rank load them into their one table
+    /// once.
     shared: SolvedPool,
 }
 
@@ -161,19 +181,30 @@ impl EmulatedWorkers {
             shared_tt: false,
             ..config
         };
-        EmulatedWorkers::with_table(count, config, None)
+        EmulatedWorkers::with_tables(count, config, Vec::new(), 0)
     }
 
-    /// `count` workers (at least one) of `config`, on `table` if given.
-    fn with_table(
+    /// `count` workers (at least one) of `config`: in ranks on `tables`
+    /// (as many ranks as tables, `count` a multiple of it), jobs taking
+    /// turns in steps of `step` nodes; a table and a rank each without.
+    fn with_tables(
         count: usize,
         config: WorkerConfig,
-        table: Option<(WorkerTt, u64)>,
+        tables: Vec<WorkerTt>,
+        step: u64,
     ) -> EmulatedWorkers {
         let count = count.max(1);
+        let ranks = if tables.is_empty() {
+            count
+        } else {
+            tables.len()
+        };
+        debug_assert_eq!(count % ranks, 0, "whole ranks");
         EmulatedWorkers {
             config,
-            table,
+            tables,
+            step,
+            per_rank: count / ranks,
             solvers: (0..count).map(|_| None).collect(),
             idle: (0..count).rev().collect(),
             clock: 0,
@@ -183,9 +214,10 @@ impl EmulatedWorkers {
             stop: AtomicBool::new(false),
             measured: Emulation {
                 workers: count,
+                ranks,
                 ..Emulation::default()
             },
-            shared: SolvedPool::new(count),
+            shared: SolvedPool::new(ranks),
         }
     }
 
@@ -209,11 +241,59 @@ impl EmulatedWorkers {
             ..config
         };
         let table = WorkerTt::new(config, count.max(1))?;
-        Ok(EmulatedWorkers::with_table(
+        Ok(EmulatedWorkers::with_tables(
             count,
             config,
-            Some((table, step.max(1))),
+            vec![table],
+            step.max(1),
         ))
+    }
+
+    /// `count` emulated proof-number workers in `ranks` ranks (`count` a
+    /// multiple of `ranks`): the workers of a rank share one transposition
+    /// table of `config.hash_mb` MiB times the workers of a rank, taking
+    /// turns on it in steps of `step` nodes as [`EmulatedWorkers::sharing`]
+    /// does, and the ranks have tables of their own, as the machines of a
+    /// cluster do. With [`WorkerConfig::share_solved`] a job hands back
+    /// the solved entries of its rank's table for the other ranks, and
+    /// with [`WorkerConfig::share_every`] its worker exchanges them every
+    /// that many nodes (at the end of the step that reaches them); each
+    /// rank loads what the others sent once, into its one table. One rank
+    /// is [`EmulatedWorkers::sharing`]; a worker a rank the workers of
+    /// [`EmulatedWorkers::new`], but in steps. Jobs that come back `open`
+    /// hand on their warm starts, as between ranks they must.
+    /// [`SolveError::Memory`] if the tables do not fit.
+    pub fn in_ranks(
+        count: usize,
+        ranks: usize,
+        config: WorkerConfig,
+        step: u64,
+    ) -> Result<EmulatedWorkers, SolveError> {
+        let count = count.max(1);
+        let ranks = ranks.clamp(1, count);
+        assert_eq!(
+            count % ranks,
+            0,
+            "--emulate N --emulate-ranks R: R divides N"
+        );
+        let config = WorkerConfig {
+            shared_tt: false,
+            ..config
+        };
+        let tables = (0..ranks)
+            .map(|_| WorkerTt::new(config, count / ranks))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(EmulatedWorkers::with_tables(
+            count,
+            config,
+            tables,
+            step.max(1),
+        ))
+    }
+
+    /// The rank of worker `w`.
+    fn rank(&self, w: usize) -> usize {
+        w / self.per_rank
     }
 
     /// How far the virtual clock has gone: the last result's moment or
@@ -224,9 +304,10 @@ impl EmulatedWorkers {
 
     /// The most nodes of a job's step.
     fn slice(&self) -> u64 {
-        match &self.table {
-            Some((_, step)) => *step,
-            None => self.config.slice(),
+        if self.tables.is_empty() {
+            self.config.slice()
+        } else {
+            self.step
         }
     }
 
@@ -241,21 +322,23 @@ impl EmulatedWorkers {
     }
 
     /// Runs the next step of job `id` at moment `at` of virtual time
-    /// (every result that came back before it has been shared): after its
-    /// first step its worker loads the entries sent out since, and one
-    /// that steps on sends out its own.
+    /// (every result that came back before it has been shared): after a
+    /// step that ended with an exchange its worker loads the entries sent
+    /// out since, and one that steps on past [`WorkerConfig::share_every`]
+    /// more nodes sends out its own.
     fn step(&mut self, id: u64, at: u64) {
         let slice = self.slice();
         let r = self.running.get_mut(&id).expect("a running job");
         let w = r.worker;
+        let rank = w / self.per_rank;
         let solver = self.solvers[w].as_ref().expect("a worker with a job");
         let run = r.run.as_mut().expect("a job under way");
         // What its last step solved goes out now, at that step's end.
         self.shared.add(&std::mem::take(&mut r.outbox));
-        if run.nodes() > 0 {
-            // Not its first step: what the others sent out meanwhile.
+        if std::mem::take(&mut r.load) {
+            // What the other ranks sent out meanwhile.
             if let JobSolver::ProofNumber(s) = solver {
-                let new = self.shared.take_for(w);
+                let new = self.shared.take_for(rank);
                 self.measured.solved_sent += new.len() as u64;
                 s.load_entries(&new);
             }
@@ -273,8 +356,12 @@ impl EmulatedWorkers {
                 r.result = Some(run.end(solver, end, &self.config));
             }
             None => {
-                if let JobSolver::ProofNumber(s) = solver {
+                let every = self.config.share_every;
+                let due = self.config.slice() < u64::MAX && run.nodes() - r.exchanged >= every;
+                if let (true, JobSolver::ProofNumber(s)) = (due, solver) {
                     r.outbox = s.take_recent_solved(self.config.share_solved);
+                    r.exchanged = run.nodes();
+                    r.load = true;
                 }
             }
         }
@@ -284,7 +371,7 @@ impl EmulatedWorkers {
     /// Makes worker `w`'s solver if it has none yet.
     fn solver(&mut self, w: usize) -> Result<(), SolveError> {
         if self.solvers[w].is_none() {
-            let table = self.table.as_ref().map(|(t, _)| t);
+            let table = self.tables.get(self.rank(w));
             self.solvers[w] = Some(JobSolver::new(self.config, None, table)?);
         }
         Ok(())
@@ -304,10 +391,10 @@ impl Workers for EmulatedWorkers {
         let w = self.idle.pop().ok_or(WorkerError::NoIdle("worker"))?;
         self.solver(w)
             .map_err(|e| WorkerError::Setup(e.to_string()))?;
-        // What the other workers solved and sent out before this moment
-        // of virtual time.
+        // What the other ranks solved and sent out before this moment of
+        // virtual time.
         let job = Job {
-            solved: self.shared.take_for(w),
+            solved: self.shared.take_for(self.rank(w)),
             ..job
         };
         self.measured.solved_sent += job.solved.len() as u64;
@@ -323,6 +410,8 @@ impl Workers for EmulatedWorkers {
                 run: Some(run),
                 result: None,
                 outbox: Vec::new(),
+                exchanged: 0,
+                load: false,
             },
         );
         self.measured.peak = self.measured.peak.max(self.running.len());
@@ -711,6 +800,104 @@ mod tests {
     fn a_solved_position_sent_out_answers_another_workers_job() {
         crate::prove::worker::check_solved_entries_sent_out(
             |config| EmulatedWorkers::new(2, config),
+            |w| w.idle.last().copied(),
+        );
+    }
+
+    /// Runs "does white win the pawn game 6x6?" on two workers to their
+    /// ends beside the refutation of 1.c4, or with `last` of the move its
+    /// search tries last: the answers and nodes of both jobs, the work,
+    /// the makespan and the entries sent.
+    fn two_jobs(mut w: EmulatedWorkers, last: bool) -> (Vec<(u64, Answer, u64)>, u64, u64, u64) {
+        let (start, last_move) = pawn_game_6x6_and_last_move();
+        let c4 = crate::rules::canonical(&start.play(start.parse_move("c4").unwrap()));
+        let beside = if last { last_move } else { c4 };
+        w.start(whole_job(1, start, Question::Wins)).unwrap();
+        w.start(whole_job(2, beside, Question::AvoidsLoss)).unwrap();
+        let mut results = Vec::new();
+        while let Some(r) = w.wait(NEXT).unwrap() {
+            w.share(&r.solved);
+            results.push((r.id, r.answer(), r.nodes));
+        }
+        assert_eq!(results.len(), 2);
+        results.sort_by_key(|r| r.0);
+        let e = w.emulation();
+        (results, e.work, e.makespan, e.solved_sent)
+    }
+
+    /// Ranks at either end are the two emulations there were: a worker a
+    /// rank, in steps as long as its exchanges, does exactly what workers
+    /// with tables of their own do (the same answers, nodes, work,
+    /// makespan and entries sent), and one rank exactly what workers
+    /// sharing one table do, where the job beside helps the whole. And a
+    /// rank loads what the others sent only at its exchanges: without
+    /// `--share-every`, a job's steps run as if nothing were sent.
+    /// Mutants: a rank's workers given tables of their own, or a rank
+    /// loading the others' entries at every step, fail it.
+    #[test]
+    fn ranks_of_one_worker_and_one_rank_of_all_are_the_emulations_there_were() {
+        let (step, config) = (500, pn_workers(64, 500));
+        let own = two_jobs(EmulatedWorkers::new(2, config), false);
+        assert!(own.3 > 0, "entries were sent");
+        let ranks = |n, r, config, step| EmulatedWorkers::in_ranks(n, r, config, step).unwrap();
+        assert_eq!(two_jobs(ranks(2, 2, config, step), false), own);
+        let config = pn_workers(0, 0);
+        let shared = two_jobs(EmulatedWorkers::sharing(2, config, 300).unwrap(), true);
+        assert_eq!(two_jobs(ranks(2, 1, config, 300), true), shared);
+        let apart = two_jobs(ranks(2, 2, config, 300), true);
+        assert!(shared.0[0].2 < apart.0[0].2, "{shared:?} {apart:?}");
+        // Sent between jobs only: the whole's steps load nothing.
+        let between = two_jobs(ranks(2, 2, pn_workers(64, 0), 300), false);
+        let nothing = two_jobs(ranks(2, 2, config, 300), false);
+        assert!(
+            between.3 == 0 && between.0 == nothing.0,
+            "{between:?} {nothing:?}"
+        );
+    }
+
+    /// Four workers in two ranks, nothing sent between them: a job asked
+    /// again on the first worker's rank-mate finds the first's answer in
+    /// the rank's table with a path's worth of nodes, and on a worker of
+    /// the other rank searches again in full. Mutant: each worker on a
+    /// table of its own.
+    #[test]
+    fn a_ranks_workers_share_its_table_and_ranks_do_not() {
+        let (start, _) = pawn_game_6x6_and_last_move();
+        let mut w = EmulatedWorkers::in_ranks(4, 2, pn_workers(0, 0), 300).unwrap();
+        let job = |id| whole_job(id, start, Question::Wins);
+        // Worker 0 (rank 0) first; then workers 0 and 1 (rank 0) and 2
+        // (rank 1) on the same question.
+        w.start(job(1)).unwrap();
+        let first = w.wait(NEXT).unwrap().unwrap();
+        assert_eq!(first.answer(), Answer::No);
+        for id in 2..=4 {
+            w.start(job(id)).unwrap();
+        }
+        let mut rs = Vec::new();
+        while let Some(r) = w.wait(NEXT).unwrap() {
+            assert_eq!(r.answer(), Answer::No);
+            rs.push((r.id, r.nodes));
+        }
+        rs.sort();
+        let [(2, again), (3, mate), (4, other)] = rs[..] else {
+            panic!("{rs:?}")
+        };
+        assert!(
+            again * 20 < first.nodes,
+            "{again} nodes again, {} at first",
+            first.nodes
+        );
+        assert!(mate * 20 < first.nodes, "{mate} nodes on the rank-mate");
+        assert!(other * 2 > first.nodes, "{other} nodes on the other rank");
+    }
+
+    /// With --share-solved, what one rank proved answers another rank's
+    /// job on the same question without search; without it, that rank
+    /// searches.
+    #[test]
+    fn a_solved_position_sent_out_answers_another_ranks_job() {
+        crate::prove::worker::check_solved_entries_sent_out(
+            |config| EmulatedWorkers::in_ranks(2, 2, config, 1000).unwrap(),
             |w| w.idle.last().copied(),
         );
     }

@@ -17,17 +17,27 @@
 //! ([`TAG_SHARE`]) before its next job, both in that checksummed form.
 //! With `--share-every` as well, a rank's job stops every that many nodes
 //! to send what it solved so far ([`TAG_EXCHANGE`]), and rank 0 answers
-//! at once with the entries new to that rank ([`TAG_SHARE`]), which the
-//! job loads before it goes on.
-//! A worker runs its job on a second thread and
-//! keeps listening, so a cancel stops a job made unnecessary; only the
-//! main thread calls MPI.
+//! at once with the entries new to that rank ([`TAG_EXCHANGED`]), which
+//! the job loads before it goes on.
+//!
+//! With `--workers W` every worker rank runs W jobs at once, one a
+//! thread, on one transposition table of W times `--hash-mb` (as the
+//! local workers of one process share theirs): one rank a machine, its
+//! cores on one table. Rank 0 counts W workers a rank, sends a rank up to
+//! W jobs, and keeps the solved entries by rank, so a rank's table loads
+//! each once. Messages name their jobs, so a rank's jobs cancel, end and
+//! exchange apart; a rank's exchanges are answered in the order they came,
+//! which is the order MPI delivers the answers in.
+//! A worker rank runs its jobs on threads of their own and keeps
+//! listening, so a cancel stops a job made unnecessary; only the main
+//! thread calls MPI.
 
 use crate::prove::log::{parse_variant_tag, variant_tag};
 use crate::prove::pair::Pair;
 use crate::prove::warm;
 use crate::prove::worker::{
-    run_job_exchanging, Job, JobResult, JobSolver, SolvedPool, WorkerConfig, WorkerError, Workers,
+    run_job_exchanging, Job, JobResult, JobSolver, SolvedPool, WorkerConfig, WorkerError, WorkerTt,
+    Workers,
 };
 use crate::rules::{position_key, Position, Variant};
 use crate::solve::{PnEntry, Question};
@@ -36,6 +46,7 @@ use mpi::topology::{Communicator, Rank, SimpleCommunicator};
 use mpi::traits::*;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Message tag: a job, from rank 0 to a worker rank.
@@ -65,6 +76,9 @@ pub const TAG_EXCHANGE: i32 = 8;
 /// Message tag: a worker rank's last message, sent when it has read
 /// [`TAG_QUIT`] and will send nothing more, to rank 0.
 pub const TAG_LEFT: i32 = 9;
+/// Message tag: rank 0's answer to a [`TAG_EXCHANGE`], the solved entries
+/// new to that rank (possibly none), to the worker rank.
+pub const TAG_EXCHANGED: i32 = 10;
 
 /// How long rank 0, at the end, waits for every worker rank to leave
 /// (a rank stops its job as soon as it reads [`TAG_QUIT`]).
@@ -126,13 +140,16 @@ pub fn init() -> Option<mpi::environment::Universe> {
     mpi::initialize_with_threading(mpi::Threading::Funneled).map(|(u, _)| u)
 }
 
-/// The ranks 1.. of `world` as workers of rank 0.
+/// The ranks 1.. of `world` as workers of rank 0, each rank `per_rank`
+/// workers.
 pub struct MpiWorkers {
     world: SimpleCommunicator,
+    /// A rank once for each job it can take now.
     idle: Vec<Rank>,
     /// Running jobs: their rank and pair (to check a result's warm start).
     running: HashMap<u64, (Rank, Position, Question)>,
-    ranks: usize,
+    /// Worker ranks times the jobs each runs at once.
+    workers: usize,
     /// The game of the jobs (set by the first).
     variant: Option<Variant>,
     /// What finished jobs solved, and how much of it each rank was sent
@@ -143,14 +160,22 @@ pub struct MpiWorkers {
 }
 
 impl MpiWorkers {
-    /// Every rank of `world` but 0 (this one, the manager), idle.
-    pub fn new(world: SimpleCommunicator) -> MpiWorkers {
+    /// Every rank of `world` but 0 (this one, the manager), idle, each
+    /// running up to `per_rank` jobs at once (at least one; the worker
+    /// ranks run [`worker_loop`] with the same number). The first rank's
+    /// workers get jobs first, as [`crate::prove::EmulatedWorkers::in_ranks`]
+    /// hands them out.
+    pub fn new(world: SimpleCommunicator, per_rank: usize) -> MpiWorkers {
         let size = world.size();
+        let per_rank = per_rank.max(1);
         MpiWorkers {
             world,
-            idle: (1..size).rev().collect(),
+            idle: (1..size)
+                .rev()
+                .flat_map(|r| std::iter::repeat_n(r, per_rank))
+                .collect(),
             running: HashMap::new(),
-            ranks: (size - 1).max(0) as usize,
+            workers: (size - 1).max(0) as usize * per_rank,
             variant: None,
             solved: SolvedPool::new(size.max(1) as usize),
             arrived: vec![Vec::new(); size.max(1) as usize],
@@ -178,7 +203,7 @@ fn question_code(q: Question) -> &'static str {
 
 impl Workers for MpiWorkers {
     fn count(&self) -> usize {
-        self.ranks
+        self.workers
     }
 
     fn start(&mut self, job: Job) -> Result<(), WorkerError> {
@@ -248,7 +273,7 @@ impl Workers for MpiWorkers {
                 let bytes = warm::encode_solved(variant, &new);
                 self.world
                     .process_at_rank(rank)
-                    .send_with_tag(&bytes[..], TAG_SHARE);
+                    .send_with_tag(&bytes[..], TAG_EXCHANGED);
             }
             if let Some((bytes, rank)) = self.receive(TAG_RESULT) {
                 let garbled = || WorkerError::GarbledResult(rank);
@@ -346,13 +371,17 @@ fn parse_job(bytes: &[u8]) -> Option<Job> {
     Some(job)
 }
 
-/// The loop of a worker rank: answers rank 0's jobs until told to quit.
-/// [`WorkerError::Setup`] if its solver cannot be made (the caller ends
+/// The loop of a worker rank: answers rank 0's jobs until told to quit,
+/// up to `per_rank` at once (rank 0's [`MpiWorkers::new`] is given the
+/// same number), on one transposition table of `per_rank` times
+/// `config.hash_mb` when there are several.
+/// [`WorkerError::Setup`] if its solvers cannot be made (the caller ends
 /// every rank: the proof cannot run), [`WorkerError::GarbledJob`] if rank
 /// 0 sends a job that does not read as one (this rank stops answering).
 pub fn worker_loop(
     world: &SimpleCommunicator,
     config: WorkerConfig,
+    per_rank: usize,
     tables: Option<&Tablebase>,
 ) -> Result<(), WorkerError> {
     // A rank's table is its own: its `open` jobs hand on warm starts.
@@ -360,126 +389,261 @@ pub fn worker_loop(
         shared_tt: false,
         ..config
     };
-    let solver =
-        JobSolver::new(config, tables, None).map_err(|e| WorkerError::Setup(e.to_string()))?;
+    let setup = |e: crate::solve::SolveError| WorkerError::Setup(e.to_string());
+    let per_rank = per_rank.max(1);
+    let table = match per_rank {
+        1 => None,
+        n => Some(WorkerTt::new(config, n).map_err(setup)?),
+    };
+    let solvers = (0..per_rank)
+        .map(|_| JobSolver::new(config, tables, table.as_ref()))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(setup)?;
     let manager = world.process_at_rank(0);
-    let done = answer_jobs(&manager, &solver, &config);
+    let done = answer_jobs(&manager, &solvers, &config);
     // Rank 0 reads what this rank sends until it has left.
     manager.send_with_tag(&b""[..], TAG_LEFT);
     done
 }
 
+/// A job running on one of a worker rank's solvers.
+struct Slot<'scope> {
+    id: u64,
+    stop: Arc<AtomicBool>,
+    interrupted: Arc<AtomicBool>,
+    /// Where the answers to its exchanges go.
+    answers: std::sync::mpsc::Sender<Vec<PnEntry>>,
+    handle: std::thread::ScopedJoinHandle<'scope, JobResult>,
+    pos: Position,
+    question: Question,
+}
+
+/// A message from rank 0 (its bytes and tag), if one has come.
+fn receive_from(manager: &mpi::topology::Process<'_>) -> Option<(Vec<u8>, i32)> {
+    let probed = manager.immediate_matched_probe()?;
+    let (bytes, status) = probed.matched_receive_vec::<u8>();
+    Some((bytes, status.tag()))
+}
+
+/// Sends `bytes` with `tag` to rank 0 and keeps receiving while the send
+/// is under way, into `inbox`, to be handled after. A rank running
+/// several jobs may be sending one job's result while rank 0 sends it
+/// the next job or an exchange's answer: a send of many bytes waits for
+/// its receiver, so two such blocking sends would wait for each other
+/// for ever.
+fn send_receiving(
+    manager: &mpi::topology::Process<'_>,
+    bytes: &[u8],
+    tag: i32,
+    inbox: &mut std::collections::VecDeque<(Vec<u8>, i32)>,
+) {
+    mpi::request::scope(|scope| {
+        let mut request = manager.immediate_send_with_tag(scope, bytes, tag);
+        loop {
+            match request.test() {
+                Ok(_) => break,
+                Err(pending) => request = pending,
+            }
+            match receive_from(manager) {
+                Some(message) => inbox.push_back(message),
+                None => std::thread::sleep(Duration::from_micros(100)),
+            }
+        }
+    });
+}
+
 /// [`worker_loop`]'s jobs, until rank 0 says quit (`Ok`) or sends what
-/// does not read as a job or a share.
+/// does not read as a job, a share or an exchange's answer. Each job runs
+/// on a thread of its own with a free solver of `solvers`; this thread
+/// alone calls MPI: it passes the jobs' exchanges on to rank 0 and rank
+/// 0's answers back (in the order they were asked), stops the jobs rank 0
+/// cancels or interrupts, and sends each finished job's solved entries
+/// and result.
 fn answer_jobs(
     manager: &mpi::topology::Process<'_>,
-    solver: &JobSolver,
+    solvers: &[JobSolver],
     config: &WorkerConfig,
 ) -> Result<(), WorkerError> {
-    let stop = solver.stop_flag();
+    use std::sync::mpsc::{channel, Sender};
     let mut shares: Vec<Vec<u8>> = Vec::new();
-    loop {
-        let (bytes, status) = manager.matched_probe().matched_receive_vec::<u8>();
-        match status.tag() {
-            TAG_QUIT => return Ok(()),
-            TAG_CANCEL | TAG_INTERRUPT => continue, // for a job that already finished
-            TAG_SHARE => {
-                // Before a job: what the other ranks solved, read with the
-                // job's game.
-                shares.push(bytes);
-                continue;
-            }
-            TAG_JOB => {}
-            _ => continue,
-        }
-        let mut job = parse_job(&bytes).ok_or(WorkerError::GarbledJob)?;
-        for share in shares.drain(..) {
-            let entries =
-                warm::decode_solved(job.pos.variant(), &share).ok_or(WorkerError::GarbledJob)?;
-            job.solved.extend(entries);
-        }
-        stop.store(false, Ordering::SeqCst);
-        let interrupted = AtomicBool::new(false);
+    // What rank 0 sent while this rank was sending.
+    let mut inbox = std::collections::VecDeque::new();
+    // The jobs' exchanges: the solver's number and its entries.
+    let (ask_tx, ask_rx) = channel::<(usize, Vec<PnEntry>)>();
+    std::thread::scope(|scope| {
+        let mut slots: Vec<Option<Slot>> = solvers.iter().map(|_| None).collect();
+        // The solvers whose exchanges rank 0 has not answered yet, in
+        // the order they were sent.
+        let mut asked: std::collections::VecDeque<usize> = Default::default();
         let mut quit = false;
-        let variant = job.pos.variant();
-        // Between the steps of the job (--share-every): the job thread
-        // hands its solved entries to this thread, which sends them to
-        // rank 0 and passes the answer back.
-        let (out_tx, out_rx) = std::sync::mpsc::channel::<Vec<PnEntry>>();
-        let (in_tx, in_rx) = std::sync::mpsc::channel::<Vec<PnEntry>>();
-        let mut exchange = move |s: &crate::solve::PnSolver| {
-            if out_tx
-                .send(s.take_recent_solved(config.share_solved))
-                .is_ok()
-            {
-                if let Ok(new) = in_rx.recv() {
-                    s.load_entries(&new);
-                }
+        let mut garbled = false;
+        let stop_all = |slots: &[Option<Slot>]| {
+            for s in slots.iter().flatten() {
+                s.stop.store(true, Ordering::SeqCst);
             }
         };
-        let mut garbled = false;
-        let result = std::thread::scope(|scope| {
-            let handle = scope.spawn(|| {
-                run_job_exchanging(solver, &stop, &interrupted, &job, config, &mut exchange)
-            });
-            while !handle.is_finished() {
-                if let Ok(mine) = out_rx.try_recv() {
-                    if quit {
-                        // Rank 0 answers no exchange after the quit.
-                        let _ = in_tx.send(Vec::new());
-                        continue;
-                    }
-                    let bytes = warm::encode_solved(variant, &mine);
-                    manager.send_with_tag(&bytes[..], TAG_EXCHANGE);
+        loop {
+            let mut idle = true;
+            // Finished jobs: their solved entries, then their results.
+            for slot in slots.iter_mut() {
+                if !slot.as_ref().is_some_and(|s| s.handle.is_finished()) {
                     continue;
                 }
-                if let Some(probed) = manager.immediate_matched_probe() {
-                    let (bytes, status) = probed.matched_receive_vec::<u8>();
-                    if status.tag() == TAG_SHARE {
-                        // Rank 0's answer to this job's exchange.
-                        let new = warm::decode_solved(variant, &bytes).unwrap_or_else(|| {
-                            garbled = true;
-                            stop.store(true, Ordering::SeqCst);
-                            Vec::new()
-                        });
-                        let _ = in_tx.send(new);
-                        continue;
-                    }
-                    let id = std::str::from_utf8(&bytes)
-                        .ok()
-                        .and_then(|s| s.parse().ok());
-                    match status.tag() {
-                        TAG_CANCEL if id == Some(job.id) => stop.store(true, Ordering::SeqCst),
-                        TAG_INTERRUPT if id == Some(job.id) => {
-                            interrupted.store(true, Ordering::SeqCst);
-                            stop.store(true, Ordering::SeqCst);
-                        }
-                        TAG_QUIT => {
-                            quit = true;
-                            stop.store(true, Ordering::SeqCst);
-                            // A job waiting for an exchange's answer
-                            // goes on to its stop.
-                            let _ = in_tx.send(Vec::new());
-                        }
-                        _ => {}
-                    }
-                } else {
+                idle = false;
+                let s = slot.take().expect("a finished job");
+                let result = s.handle.join().expect("a job thread");
+                if quit || garbled {
+                    continue;
+                }
+                if !result.solved.is_empty() {
+                    let bytes = warm::encode_solved(s.pos.variant(), &result.solved);
+                    send_receiving(manager, &bytes, TAG_SOLVED, &mut inbox);
+                }
+                let bytes = with_warm(result.to_text(), &s.pos, s.question, result.end.warm());
+                send_receiving(manager, &bytes, TAG_RESULT, &mut inbox);
+            }
+            if (quit || garbled) && slots.iter().all(Option::is_none) {
+                break;
+            }
+            // The jobs' exchanges, on to rank 0 (after the quit, or with
+            // rank 0's answers garbled, answered here with nothing).
+            while let Ok((i, mine)) = ask_rx.try_recv() {
+                idle = false;
+                let Some(s) = &slots[i] else { continue };
+                if quit || garbled {
+                    let _ = s.answers.send(Vec::new());
+                    continue;
+                }
+                let bytes = warm::encode_solved(s.pos.variant(), &mine);
+                asked.push_back(i);
+                send_receiving(manager, &bytes, TAG_EXCHANGE, &mut inbox);
+            }
+            let Some((bytes, tag)) = inbox.pop_front().or_else(|| receive_from(manager)) else {
+                if idle {
                     std::thread::sleep(Duration::from_millis(1));
                 }
+                continue;
+            };
+            let id: Option<u64> = std::str::from_utf8(&bytes)
+                .ok()
+                .and_then(|s| s.parse().ok());
+            let running = |slots: &[Option<Slot>]| {
+                slots
+                    .iter()
+                    .flatten()
+                    .find(|s| Some(s.id) == id)
+                    .map(|s| (Arc::clone(&s.stop), Arc::clone(&s.interrupted)))
+            };
+            match tag {
+                TAG_QUIT => {
+                    quit = true;
+                    stop_all(&slots);
+                    // Jobs waiting for an exchange's answer go on to their
+                    // stop.
+                    for i in asked.drain(..) {
+                        if let Some(s) = &slots[i] {
+                            let _ = s.answers.send(Vec::new());
+                        }
+                    }
+                }
+                TAG_SHARE => {
+                    // Before a job: what the other ranks solved, read with
+                    // the job's game.
+                    shares.push(bytes);
+                }
+                TAG_EXCHANGED => {
+                    // Rank 0's answer to the oldest exchange not answered.
+                    let Some(i) = asked.pop_front() else {
+                        continue;
+                    };
+                    let Some(s) = &slots[i] else { continue };
+                    let new = warm::decode_solved(s.pos.variant(), &bytes).unwrap_or_else(|| {
+                        garbled = true;
+                        Vec::new()
+                    });
+                    let _ = s.answers.send(new);
+                    if garbled {
+                        stop_all(&slots);
+                        for i in asked.drain(..) {
+                            if let Some(s) = &slots[i] {
+                                let _ = s.answers.send(Vec::new());
+                            }
+                        }
+                    }
+                }
+                // For a job that already finished, or one of this rank's.
+                TAG_CANCEL => {
+                    if let Some((stop, _)) = running(&slots) {
+                        stop.store(true, Ordering::SeqCst);
+                    }
+                }
+                TAG_INTERRUPT => {
+                    if let Some((stop, interrupted)) = running(&slots) {
+                        interrupted.store(true, Ordering::SeqCst);
+                        stop.store(true, Ordering::SeqCst);
+                    }
+                }
+                TAG_JOB if !quit && !garbled => {
+                    let Some(mut job) = parse_job(&bytes) else {
+                        garbled = true;
+                        stop_all(&slots);
+                        continue;
+                    };
+                    for share in shares.drain(..) {
+                        match warm::decode_solved(job.pos.variant(), &share) {
+                            Some(entries) => job.solved.extend(entries),
+                            None => garbled = true,
+                        }
+                    }
+                    let free = slots.iter().position(Option::is_none);
+                    let (false, Some(i)) = (garbled, free) else {
+                        // Damaged shares, or more jobs than this rank runs
+                        // at once: rank 0 and this rank disagree.
+                        garbled = true;
+                        stop_all(&slots);
+                        continue;
+                    };
+                    let solver = &solvers[i];
+                    let stop = solver.stop_flag();
+                    stop.store(false, Ordering::SeqCst);
+                    let interrupted = Arc::new(AtomicBool::new(false));
+                    let (answers, answers_rx) = channel::<Vec<PnEntry>>();
+                    let ask: Sender<(usize, Vec<PnEntry>)> = ask_tx.clone();
+                    let (pos, question, id) = (job.pos, job.question, job.id);
+                    let (flag, int) = (Arc::clone(&stop), Arc::clone(&interrupted));
+                    let handle = scope.spawn(move || {
+                        // Between the steps of the job (--share-every): its
+                        // solved entries to the main thread, which sends
+                        // them to rank 0 and passes the answer back.
+                        let mut exchange = |s: &crate::solve::PnSolver| {
+                            if ask
+                                .send((i, s.take_recent_solved(config.share_solved)))
+                                .is_ok()
+                            {
+                                if let Ok(new) = answers_rx.recv() {
+                                    s.load_entries(&new);
+                                }
+                            }
+                        };
+                        run_job_exchanging(solver, &flag, &int, &job, config, &mut exchange)
+                    });
+                    slots[i] = Some(Slot {
+                        id,
+                        stop,
+                        interrupted,
+                        answers,
+                        handle,
+                        pos,
+                        question,
+                    });
+                }
+                _ => {}
             }
-            handle.join().expect("the job thread")
-        });
-        if quit {
-            return Ok(());
         }
-        if garbled {
-            return Err(WorkerError::GarbledJob);
+        if garbled && !quit {
+            Err(WorkerError::GarbledJob)
+        } else {
+            Ok(())
         }
-        if !result.solved.is_empty() {
-            let bytes = warm::encode_solved(job.pos.variant(), &result.solved);
-            manager.send_with_tag(&bytes[..], TAG_SOLVED);
-        }
-        let bytes = with_warm(result.to_text(), &job.pos, job.question, result.end.warm());
-        manager.send_with_tag(&bytes[..], TAG_RESULT);
-    }
+    })
 }
