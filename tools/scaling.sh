@@ -195,7 +195,9 @@ for bench in "$@"; do
           --emulate-shared "$EMULATE_SHARED"
         rw=${RANK_WORKERS:-}
         if [ -n "$rw" ] && [ "$n" -gt "$rw" ] && [ $((n % rw)) = 0 ]; then
-          emulated "$n" "emulated, $((n / rw)) ranks of $rw on a table each, ${kind_text#emulated, }" \
+          label="emulated, $((n / rw)) ranks of $rw on a table each"
+          [ "$kind_text" = emulated ] || label="$label, ${kind_text#emulated, }"
+          emulated "$n" "$label" \
             --emulate-shared "$EMULATE_SHARED" --emulate-ranks $((n / rw)) "${share[@]}"
         fi
       fi

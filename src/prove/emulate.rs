@@ -328,9 +328,9 @@ impl EmulatedWorkers {
     /// more nodes sends out its own.
     fn step(&mut self, id: u64, at: u64) {
         let slice = self.slice();
+        let rank = self.rank(self.running[&id].worker);
         let r = self.running.get_mut(&id).expect("a running job");
         let w = r.worker;
-        let rank = w / self.per_rank;
         let solver = self.solvers[w].as_ref().expect("a worker with a job");
         let run = r.run.as_mut().expect("a job under way");
         // What its last step solved goes out now, at that step's end.

@@ -44,7 +44,7 @@ use crate::solve::{PnEntry, Question};
 use crate::table::Tablebase;
 use mpi::topology::{Communicator, Rank, SimpleCommunicator};
 use mpi::traits::*;
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -435,7 +435,7 @@ fn send_receiving(
     manager: &mpi::topology::Process<'_>,
     bytes: &[u8],
     tag: i32,
-    inbox: &mut std::collections::VecDeque<(Vec<u8>, i32)>,
+    inbox: &mut VecDeque<(Vec<u8>, i32)>,
 ) {
     mpi::request::scope(|scope| {
         let mut request = manager.immediate_send_with_tag(scope, bytes, tag);
@@ -467,19 +467,27 @@ fn answer_jobs(
     use std::sync::mpsc::{channel, Sender};
     let mut shares: Vec<Vec<u8>> = Vec::new();
     // What rank 0 sent while this rank was sending.
-    let mut inbox = std::collections::VecDeque::new();
+    let mut inbox = VecDeque::new();
     // The jobs' exchanges: the solver's number and its entries.
     let (ask_tx, ask_rx) = channel::<(usize, Vec<PnEntry>)>();
     std::thread::scope(|scope| {
         let mut slots: Vec<Option<Slot>> = solvers.iter().map(|_| None).collect();
         // The solvers whose exchanges rank 0 has not answered yet, in
         // the order they were sent.
-        let mut asked: std::collections::VecDeque<usize> = Default::default();
+        let mut asked: VecDeque<usize> = VecDeque::new();
         let mut quit = false;
         let mut garbled = false;
-        let stop_all = |slots: &[Option<Slot>]| {
+        // The quit, or what does not read: every job stops, and those
+        // waiting for an exchange's answer get nothing and go on to their
+        // stop (an answer rank 0 still sends finds none waiting).
+        let give_up = |slots: &[Option<Slot>], asked: &mut VecDeque<usize>| {
             for s in slots.iter().flatten() {
                 s.stop.store(true, Ordering::SeqCst);
+            }
+            for i in asked.drain(..) {
+                if let Some(s) = &slots[i] {
+                    let _ = s.answers.send(Vec::new());
+                }
             }
         };
         loop {
@@ -524,27 +532,10 @@ fn answer_jobs(
                 }
                 continue;
             };
-            let id: Option<u64> = std::str::from_utf8(&bytes)
-                .ok()
-                .and_then(|s| s.parse().ok());
-            let running = |slots: &[Option<Slot>]| {
-                slots
-                    .iter()
-                    .flatten()
-                    .find(|s| Some(s.id) == id)
-                    .map(|s| (Arc::clone(&s.stop), Arc::clone(&s.interrupted)))
-            };
             match tag {
                 TAG_QUIT => {
                     quit = true;
-                    stop_all(&slots);
-                    // Jobs waiting for an exchange's answer go on to their
-                    // stop.
-                    for i in asked.drain(..) {
-                        if let Some(s) = &slots[i] {
-                            let _ = s.answers.send(Vec::new());
-                        }
-                    }
+                    give_up(&slots, &mut asked);
                 }
                 TAG_SHARE => {
                     // Before a job: what the other ranks solved, read with
@@ -563,30 +554,25 @@ fn answer_jobs(
                     });
                     let _ = s.answers.send(new);
                     if garbled {
-                        stop_all(&slots);
-                        for i in asked.drain(..) {
-                            if let Some(s) = &slots[i] {
-                                let _ = s.answers.send(Vec::new());
-                            }
+                        give_up(&slots, &mut asked);
+                    }
+                }
+                // For one of this rank's jobs, or one that already finished.
+                TAG_CANCEL | TAG_INTERRUPT => {
+                    let id: Option<u64> = std::str::from_utf8(&bytes)
+                        .ok()
+                        .and_then(|s| s.parse().ok());
+                    if let Some(s) = slots.iter().flatten().find(|s| Some(s.id) == id) {
+                        if tag == TAG_INTERRUPT {
+                            s.interrupted.store(true, Ordering::SeqCst);
                         }
-                    }
-                }
-                // For a job that already finished, or one of this rank's.
-                TAG_CANCEL => {
-                    if let Some((stop, _)) = running(&slots) {
-                        stop.store(true, Ordering::SeqCst);
-                    }
-                }
-                TAG_INTERRUPT => {
-                    if let Some((stop, interrupted)) = running(&slots) {
-                        interrupted.store(true, Ordering::SeqCst);
-                        stop.store(true, Ordering::SeqCst);
+                        s.stop.store(true, Ordering::SeqCst);
                     }
                 }
                 TAG_JOB if !quit && !garbled => {
                     let Some(mut job) = parse_job(&bytes) else {
                         garbled = true;
-                        stop_all(&slots);
+                        give_up(&slots, &mut asked);
                         continue;
                     };
                     for share in shares.drain(..) {
@@ -600,7 +586,7 @@ fn answer_jobs(
                         // Damaged shares, or more jobs than this rank runs
                         // at once: rank 0 and this rank disagree.
                         garbled = true;
-                        stop_all(&slots);
+                        give_up(&slots, &mut asked);
                         continue;
                     };
                     let solver = &solvers[i];
