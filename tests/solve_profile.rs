@@ -149,3 +149,62 @@ fn an_alpha_beta_profile_counts_every_node() {
         assert_eq!(table_sum(&out, table), total, "{table}\n{out}");
     }
 }
+
+/// With every table of a narrower board (Peasants' Chess 4x6 with those
+/// of 3x6), the positions the profile says fit a narrower board are the
+/// ones the tables answer: every table hit is one of them, and none of
+/// them is searched (the rules, the dead-position rule or the tables
+/// settle each before it is expanded; the question's root is not
+/// narrow). A position of two segments one empty file apart that fill
+/// the board does not fit: counting every position with an empty file
+/// would class searched nodes as narrow.
+#[test]
+fn positions_fitting_a_narrower_board_are_the_ones_its_tables_answer() {
+    let dir = common::temp_dir("profile-narrow");
+    let path = dir.path().to_str().unwrap();
+    let gen = common::run_peasant(&["--board", "3x6", "gen", "--max-pawns", "12", "--out", path]);
+    assert!(
+        gen.status.success(),
+        "{}",
+        String::from_utf8_lossy(&gen.stderr)
+    );
+    let out = profile(&[
+        "--board",
+        "4x6",
+        "solve",
+        "peasants",
+        "--value-only",
+        "--profile",
+        "--quiet",
+        "--tables",
+        path,
+    ]);
+    let col = |ends: &[u64], name: &str| ends[ENDS.iter().position(|&e| e == name).unwrap()];
+    let (_, all) = row(&out, "class", "all nodes");
+    let (narrow, ends) = row(
+        &out,
+        "class",
+        "fits a narrower board (its tables answer it)",
+    );
+    assert!(col(&all, "table") > 0, "{out}");
+    assert_eq!(col(&ends, "table"), col(&all, "table"), "{out}");
+    assert_eq!(col(&ends, "searched") + col(&ends, "win-now"), 0, "{out}");
+    // Positions with an empty file that do not fit are searched.
+    let (two, two_ends) = row(&out, "segments", "2");
+    assert!(two > 0 && col(&two_ends, "searched") > 0, "{out}");
+    // The table by pawns holds the same nodes, each row within the
+    // row of all positions with as many pawns.
+    let by_pawns = rows(&out, "pawns, fitting a narrower board");
+    assert_eq!(by_pawns.iter().map(|r| r.1).sum::<u64>(), narrow, "{out}");
+    let all_by_pawns = rows(&out, "pawns");
+    for (pawns, n, ends) in &by_pawns {
+        let (_, m, all_ends) = all_by_pawns
+            .iter()
+            .find(|r| &r.0 == pawns)
+            .unwrap_or_else(|| panic!("{pawns} pawns\n{out}"));
+        assert!(
+            n <= m && ends.iter().zip(all_ends).all(|(a, b)| a <= b),
+            "{out}"
+        );
+    }
+}

@@ -4,9 +4,11 @@
 //! classed by the child) is counted by its number of pawns, its
 //! number of wall-separated segments, its depth (plies below the root),
 //! what ended it, and whether it is dead ([`crate::rules::is_dead`]), holds
-//! a dead segment, a file that looks quiet, or a frozen segment, and
+//! a dead segment, a file that looks quiet, or a frozen segment,
 //! whether the side to move or its opponent can never win
-//! ([`crate::rules::can_win`]); and how many nodes the one-sided bound
+//! ([`crate::rules::can_win`]), and whether its canonical form fits a
+//! narrower board (whose tables then answer it; by pawns in a table of
+//! its own); and how many nodes the one-sided bound
 //! settles (or, with it switched off, would settle) in their window.
 //!
 //! Off unless [`enable`] is called: then each hook costs one relaxed load
@@ -16,6 +18,7 @@
 
 use crate::rules::bitboard::Bitboard;
 use crate::rules::bound::can_win;
+use crate::rules::canonical::canonical;
 use crate::rules::color::Color;
 use crate::rules::dead::{can_meet, dead_segments, is_dead, quiet_reach};
 use crate::rules::position::Position;
@@ -86,7 +89,11 @@ const QUIET_FILE: u32 = 4;
 const FROZEN_SEGMENT: u32 = 8;
 const MOVER_CANNOT_WIN: u32 = 16;
 const OTHER_CANNOT_WIN: u32 = 32;
-const FLAGS: usize = 7;
+/// The position's canonical form ([`canonical`]: segments packed one
+/// empty file apart, frozen ones made one island) fits a narrower board,
+/// whose tables answer it ([`crate::table::Tablebase`] probes it there).
+const NARROW: u32 = 64;
+const FLAGS: usize = 8;
 const FLAG_NAMES: [&str; FLAGS] = [
     "all nodes",
     "dead (no capture or promotion can ever happen)",
@@ -95,12 +102,16 @@ const FLAG_NAMES: [&str; FLAGS] = [
     "some frozen segment (no move in it)",
     "the side to move can never win",
     "the opponent can never win",
+    "fits a narrower board (its tables answer it)",
 ];
 
 /// The counts of a profile.
 #[derive(Clone)]
 pub struct Profile {
     by_pawns: [[u64; ENDS]; 33],
+    /// The nodes of [`NARROW`] positions, by pawns: what the tables of
+    /// a narrower board with that many pawns would answer.
+    by_pawns_narrow: [[u64; ENDS]; 33],
     by_segments: [[u64; ENDS]; 9],
     by_depth: [[u64; ENDS]; DEPTHS],
     by_flag: [[u64; ENDS]; FLAGS],
@@ -116,6 +127,7 @@ impl Default for Profile {
     fn default() -> Profile {
         Profile {
             by_pawns: [[0; ENDS]; 33],
+            by_pawns_narrow: [[0; ENDS]; 33],
             by_segments: [[0; ENDS]; 9],
             by_depth: [[0; ENDS]; DEPTHS],
             by_flag: [[0; ENDS]; FLAGS],
@@ -136,6 +148,7 @@ impl Profile {
             }
         }
         add_rows(&mut self.by_pawns, &other.by_pawns);
+        add_rows(&mut self.by_pawns_narrow, &other.by_pawns_narrow);
         add_rows(&mut self.by_segments, &other.by_segments);
         add_rows(&mut self.by_depth, &other.by_depth);
         add_rows(&mut self.by_flag, &other.by_flag);
@@ -156,9 +169,12 @@ impl Profile {
         let pawns = (class & 63) as usize;
         let segments = (class >> 6 & 15) as usize;
         let depth = (class >> 10 & 127) as usize;
-        let flags = (class >> 17 & 15) | (class >> 25 & 3) << 4;
+        let flags = (class >> 17 & 15) | (class >> 25 & 7) << 4;
         let quiet = (class >> 21 & 15) as usize;
         self.by_pawns[pawns.min(32)][e] += 1;
+        if flags & NARROW != 0 {
+            self.by_pawns_narrow[pawns.min(32)][e] += 1;
+        }
         self.by_segments[segments.min(8)][e] += 1;
         self.by_depth[depth][e] += 1;
         self.by_flag[0][e] += 1;
@@ -250,6 +266,12 @@ fn classify(pos: &Position, ply: usize) -> u32 {
     }
     if !other_may {
         flags |= OTHER_CANNOT_WIN;
+    }
+    // The width of the canonical form: segments packed one empty file
+    // apart, frozen ones made one island.
+    let packed = 32 - (canonical(pos).occupied().files() as u32).leading_zeros();
+    if packed < u32::from(pos.board().width()) {
+        flags |= NARROW;
     }
     pawns
         | segments << 6
@@ -390,6 +412,13 @@ impl fmt::Display for Profile {
         writeln!(f)?;
         header(f, "pawns")?;
         for (i, r) in self.by_pawns.iter().enumerate() {
+            if r.iter().any(|&x| x > 0) {
+                row(f, &i.to_string(), r)?;
+            }
+        }
+        writeln!(f)?;
+        header(f, "pawns, fitting a narrower board")?;
+        for (i, r) in self.by_pawns_narrow.iter().enumerate() {
             if r.iter().any(|&x| x > 0) {
                 row(f, &i.to_string(), r)?;
             }
