@@ -74,6 +74,21 @@ fn profile(args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
+/// The profile of Peasants' Chess 4x6's value, with `extra` arguments.
+fn peasants_4x6_profile(extra: &[&str]) -> String {
+    let mut args = vec![
+        "--board",
+        "4x6",
+        "solve",
+        "peasants",
+        "--value-only",
+        "--profile",
+        "--quiet",
+    ];
+    args.extend_from_slice(extra);
+    profile(&args)
+}
+
 /// The sum of the rows of the table `table` (by pawns, segments, depth).
 fn table_sum(out: &str, table: &str) -> u64 {
     rows(out, table).iter().map(|r| r.1).sum()
@@ -131,17 +146,7 @@ fn a_proof_number_profile_counts_its_expansions_and_settled_children() {
 
 #[test]
 fn an_alpha_beta_profile_counts_every_node() {
-    let out = profile(&[
-        "--board",
-        "4x6",
-        "solve",
-        "peasants",
-        "--value-only",
-        "--method",
-        "ab",
-        "--profile",
-        "--quiet",
-    ]);
+    let out = peasants_4x6_profile(&["--method", "ab"]);
     let (total, ends) = row(&out, "class", "all nodes");
     assert_eq!(total, count(&out, "nodes"), "{out}");
     assert_eq!(ends[0], count(&out, "rule leaves"), "{out}");
@@ -168,17 +173,7 @@ fn positions_fitting_a_narrower_board_are_the_ones_its_tables_answer() {
         "{}",
         String::from_utf8_lossy(&gen.stderr)
     );
-    let out = profile(&[
-        "--board",
-        "4x6",
-        "solve",
-        "peasants",
-        "--value-only",
-        "--profile",
-        "--quiet",
-        "--tables",
-        path,
-    ]);
+    let out = peasants_4x6_profile(&["--tables", path]);
     let col = |ends: &[u64], name: &str| ends[ENDS.iter().position(|&e| e == name).unwrap()];
     let (_, all) = row(&out, "class", "all nodes");
     let (narrow, ends) = row(
