@@ -22,6 +22,7 @@ use crate::rules::canonical::canonical;
 use crate::rules::color::Color;
 use crate::rules::dead::{can_meet, dead_segments, is_dead, quiet_reach};
 use crate::rules::position::Position;
+use crate::table::store::used_width;
 use std::cell::{Cell, RefCell};
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -267,10 +268,9 @@ fn classify(pos: &Position, ply: usize) -> u32 {
     if !other_may {
         flags |= OTHER_CANNOT_WIN;
     }
-    // The width of the canonical form: segments packed one empty file
-    // apart, frozen ones made one island.
-    let packed = 32 - (canonical(pos).occupied().files() as u32).leading_zeros();
-    if packed < u32::from(pos.board().width()) {
+    // The width of the canonical form (segments packed one empty file
+    // apart, frozen ones made one island), as the tables locate it.
+    if used_width(&canonical(pos)) < pos.board().width() {
         flags |= NARROW;
     }
     pawns

@@ -1283,8 +1283,9 @@ impl TableValues for Tablebase {
     }
 }
 
-/// The number of files from file a up to the last one holding a pawn.
-fn used_width(pos: &Position) -> u8 {
+/// The number of files from file a up to the last one holding a pawn:
+/// of a canonical position, the narrowest board whose tables answer it.
+pub(crate) fn used_width(pos: &Position) -> u8 {
     let files = (pos.pawns(Color::White) | pos.pawns(Color::Black)).files();
     8 - files.leading_zeros() as u8
 }
