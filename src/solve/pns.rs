@@ -194,11 +194,19 @@ impl TranspositionTable {
         Ok(TranspositionTable(WordTt::with_mib(mb)?))
     }
 
-    /// Starts loading the bucket of `key` into the cache: the probes of a
-    /// node's children then wait for memory once, not once each.
+    /// Starts loading the tags of `key`'s bucket into the cache: the probes
+    /// of a node's children then wait for memory once, not once each.
     #[inline]
     fn prefetch(&self, key: u128) {
         self.0.prefetch(key & !1);
+    }
+
+    /// Starts loading `key`'s bucket into the cache, for the store that
+    /// ends a node's search: most nodes are searched in less time than
+    /// the memory takes to answer.
+    #[inline]
+    fn prefetch_store(&self, key: u128) {
+        self.0.prefetch_bucket(key & !1);
     }
 
     /// The numbers of `key`, from its own entry or, where that says less,
@@ -227,7 +235,7 @@ impl TranspositionTable {
                 }
             }
             (own, other)
-        });
+        })?;
         if let Some((phi, delta)) = own {
             if phi == 0 || delta == 0 {
                 return own;
@@ -963,6 +971,7 @@ impl<'a> PnSolver<'a> {
         root: bool,
     ) -> Result<(Number, Number), SolveError> {
         w.tally.node(&self.counters)?;
+        self.tt.prefetch_store(key);
         let class = profile::enter(pos, w.depth);
         let attacker_to_move = key & 1 == 1;
         let before = w.tally.total;

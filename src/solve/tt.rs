@@ -15,6 +15,18 @@
 //! lock and keep what it read if the count was even and unchanged around
 //! it (a seqlock): readers then leave the bucket's cache lines shared
 //! instead of taking them from every other core as a lock does.
+//!
+//! A [`WordTt`] also keeps a tag for every slot: a byte of a second hash
+//! of the slot's key, the four of a bucket in one word of a small array
+//! beside the buckets. A probe reads the tags first and the bucket only if
+//! one of them is the key's, so a probe that finds nothing (most of them,
+//! in a search that probes every child of every node) touches 4 bytes in
+//! an array 1/33 of the table's size instead of the bucket's two cache
+//! lines: on a table of gigabytes, a memory access that the processor's
+//! caches hold instead of one that misses them (docs/SOLVE.md). The tags
+//! only say where not to look: a slot whose tag is the key's may hold
+//! another key, which the whole-key compare rejects, and a key's slot
+//! always has its tag.
 
 use super::types::SolveError;
 use std::cell::UnsafeCell;
@@ -89,19 +101,7 @@ impl<S: Zeroed> Tt<S> {
 
     /// A transposition table of `n >= 1` buckets.
     pub(crate) fn with_buckets(n: usize) -> Result<Tt<S>, SolveError> {
-        let bytes = n.checked_mul(std::mem::size_of::<Bucket<S>>());
-        let available = crate::memory::available();
-        let refused = || SolveError::Memory {
-            mib: bytes.map_or(usize::MAX, |b| b >> 20),
-            available_mib: available.map(|b| b >> 20),
-        };
-        let bytes = bytes.ok_or_else(refused)?;
-        if available.is_some_and(|a| bytes as u64 > a) {
-            return Err(refused());
-        }
-        let mut map = memmap2::MmapMut::map_anon(bytes).map_err(|_| refused())?;
-        #[cfg(target_os = "linux")]
-        let _ = map.advise(memmap2::Advice::HugePage);
+        let mut map = zeroed_map(n.checked_mul(std::mem::size_of::<Bucket<S>>()))?;
         let buckets = map.as_mut_ptr() as *const Bucket<S>;
         // A map starts on a page boundary, so every bucket is aligned.
         debug_assert_eq!(buckets as usize % std::mem::align_of::<Bucket<S>>(), 0);
@@ -119,14 +119,25 @@ impl<S: Zeroed> Tt<S> {
         unsafe { std::slice::from_raw_parts(self.buckets, self.len) }
     }
 
-    /// The bucket of `key`: the high half of a mixed hash times the number
-    /// of buckets (for a power of two, simply the hash's top bits).
+    /// The bucket of `key` ([`Tt::place`]).
     #[inline]
     fn bucket(&self, key: u128) -> &Bucket<S> {
-        let h = ((key as u64) ^ ((key >> 64) as u64).rotate_left(29))
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        &self.buckets()[self.place(key).0]
+    }
+
+    /// Where `key` goes: its bucket's index, the high half of a mixed hash
+    /// times the number of buckets (for a power of two, simply the hash's
+    /// top bits), and its tag, the top byte of a second hash that mixes
+    /// the key's halves the other way round (so that keys of one bucket
+    /// seldom share it, which the low bits of the first would not give:
+    /// they depend on a few ranks only), never 0 (an empty slot's tag).
+    #[inline]
+    fn place(&self, key: u128) -> (usize, u8) {
+        let (lo, hi) = (key as u64, (key >> 64) as u64);
+        let h = (lo ^ hi.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         let i = ((h as u128 * self.len as u128) >> 64) as usize;
-        &self.buckets()[i]
+        let t = (hi ^ lo.rotate_left(32)).wrapping_mul(0xD6E8_FEB8_6659_FD93);
+        (i, ((t >> 56) as u8).max(1))
     }
 
     /// Runs `f` on the slots of `key`'s bucket with its lock held. The lock
@@ -165,6 +176,26 @@ impl<S: Zeroed> Tt<S> {
             f(&slots);
         }
     }
+}
+
+/// An anonymous map of `bytes` zero bytes (`None`: more than a `usize`
+/// counts), asked for huge pages; an error, not an abort, when the memory
+/// cannot be had: more than the machine has available, or refused by the
+/// system.
+fn zeroed_map(bytes: Option<usize>) -> Result<memmap2::MmapMut, SolveError> {
+    let available = crate::memory::available();
+    let refused = || SolveError::Memory {
+        mib: bytes.map_or(usize::MAX, |b| b >> 20),
+        available_mib: available.map(|b| b >> 20),
+    };
+    let bytes = bytes.ok_or_else(refused)?;
+    if available.is_some_and(|a| bytes as u64 > a) {
+        return Err(refused());
+    }
+    let map = memmap2::MmapMut::map_anon(bytes).map_err(|_| refused())?;
+    #[cfg(target_os = "linux")]
+    let _ = map.advise(memmap2::Advice::HugePage);
+    Ok(map)
 }
 
 /// Takes `b`'s lock (its count from even to odd), runs `f` on the
@@ -244,24 +275,66 @@ impl<'a, T: Words, const N: usize> Slots<'a, T, N> {
 /// ever written by atomic stores, under the bucket's lock, so that a
 /// reader may read a bucket without its lock ([`WordTt::read`]) while a
 /// writer holds it: what it read is kept only if the bucket's sequence
-/// count shows that no writer came between.
+/// count shows that no writer came between. Beside the buckets, a word of
+/// tags for each (see the module's documentation).
 pub(crate) struct WordTt<T, const N: usize> {
     tt: Tt<[T; N]>,
+    /// One word a bucket: byte `i` the tag of the key in slot `i`, 0 while
+    /// the slot is empty. Written under the bucket's lock, read without.
+    tags: memmap2::MmapMut,
 }
 
 impl<T: Words, const N: usize> WordTt<T, N>
 where
     [T; N]: Zeroed,
 {
-    /// As [`Tt::with_mib`].
+    /// A bucket's tags fit in one word.
+    const TAGS_FIT: () = assert!(N <= 4, "four slots a bucket at most");
+
+    /// As [`Tt::with_mib`], the tags counted in the `mb` MiB.
     pub(crate) fn with_mib(mb: usize) -> Result<WordTt<T, N>, SolveError> {
+        let per = std::mem::size_of::<Bucket<[T; N]>>() + 4;
+        let bytes = mb.checked_mul(1 << 20).ok_or(SolveError::Memory {
+            mib: mb,
+            available_mib: crate::memory::available().map(|b| b >> 20),
+        })?;
+        WordTt::with_buckets((bytes / per).max(1))
+    }
+
+    /// A transposition table of `n >= 1` buckets and their tags.
+    pub(crate) fn with_buckets(n: usize) -> Result<WordTt<T, N>, SolveError> {
+        let () = Self::TAGS_FIT;
+        // The whole first, so that a table too big is refused as one.
+        let bytes = n.checked_mul(std::mem::size_of::<Bucket<[T; N]>>() + 4);
+        let available = crate::memory::available();
+        if bytes.is_none_or(|b| available.is_some_and(|a| b as u64 > a)) {
+            return Err(SolveError::Memory {
+                mib: bytes.map_or(usize::MAX, |b| b >> 20),
+                available_mib: available.map(|a| a >> 20),
+            });
+        }
         Ok(WordTt {
-            tt: Tt::with_mib(mb)?,
+            tt: Tt::with_buckets(n)?,
+            tags: zeroed_map(n.checked_mul(4))?,
         })
     }
 
+    /// The tags of bucket `i`.
+    #[inline]
+    fn tags(&self, i: usize) -> &AtomicU32 {
+        assert!(i < self.tt.len);
+        // Safety: the map holds a word for each of the `len` buckets,
+        // page-aligned; `AtomicU32` is laid out as `u32`, and the tags
+        // are only accessed atomically.
+        unsafe { &*(self.tags.as_ptr() as *const AtomicU32).add(i) }
+    }
+
     /// Reads `key`'s bucket through `f`, which reads the words it needs
-    /// ([`Slots::word`]) and says what it found. With `lock_free`, `f`
+    /// ([`Slots::word`]) and says what it found; `None` without reading the
+    /// bucket where no slot's tag is `key`'s (then no slot holds `key`: a
+    /// slot's key and tag are written together under the lock, the tag
+    /// last, and a reader that does not see a new tag yet is one that read
+    /// before the write). With `lock_free`, `f`
     /// reads without the bucket's lock, and its finding is kept if the
     /// bucket's count was even and unchanged around it (else `f` reads
     /// again; after a few tries, under the lock). Without, under the lock,
@@ -274,8 +347,15 @@ where
         key: u128,
         lock_free: bool,
         f: impl Fn(Slots<'_, T, N>) -> R,
-    ) -> R {
-        let b = self.tt.bucket(key);
+    ) -> Option<R> {
+        let (i, tag) = self.tt.place(key);
+        // A zero byte where the tags are xored with the key's tag in every
+        // byte: some slot's tag is the key's.
+        let x = self.tags(i).load(Relaxed) ^ (u32::from(tag) * 0x0101_0101);
+        if x.wrapping_sub(0x0101_0101) & !x & 0x8080_8080 == 0 {
+            return None;
+        }
+        let b = &self.tt.buckets()[i];
         let slots = Slots::of(b.slots.get());
         if lock_free {
             for _ in 0..4 {
@@ -284,22 +364,25 @@ where
                     let r = f(slots);
                     fence(Acquire);
                     if b.lock.load(Relaxed) == v {
-                        return r;
+                        return Some(r);
                     }
                 }
                 std::hint::spin_loop();
             }
         }
-        locked(b, |_| f(slots))
+        Some(locked(b, |_| f(slots)))
     }
 
     /// Runs `f` on `key`'s bucket with its lock held; if `f` gives a slot's
     /// index and new value, writes its changed words (atomic stores, after
     /// a release fence: a reader that sees any of them also sees the odd
-    /// count or a later one).
+    /// count or a later one), and then the slot's tag, `key`'s: the slot's
+    /// new value must be of the same key as far as the bucket goes (every
+    /// key `f` writes has `key`'s bucket and tag).
     #[inline]
     pub(crate) fn update(&self, key: u128, f: impl FnOnce(&[T; N]) -> Option<(usize, T)>) {
-        locked(self.tt.bucket(key), |s| {
+        let (bucket, tag) = self.tt.place(key);
+        locked(&self.tt.buckets()[bucket], |s| {
             fence(Release);
             // Safety: under the lock no one else writes (readers without
             // it only read, and reads do not race with reads).
@@ -321,22 +404,35 @@ where
                         }
                     }
                 }
+                // Only writers of this bucket write its tags, one at a time.
+                let tags = self.tags(bucket);
+                let shift = 8 * i as u32;
+                let old = tags.load(Relaxed);
+                tags.store(old & !(0xff << shift) | u32::from(tag) << shift, Release);
             }
         })
     }
 
-    /// As [`Tt::prefetch`].
+    /// Asks the processor to bring `key`'s tags into the cache, for a
+    /// [`WordTt::read`] soon after.
     #[inline]
     pub(crate) fn prefetch(&self, key: u128) {
-        self.tt.prefetch(key);
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let p = self.tags(self.tt.place(key).0) as *const AtomicU32 as *const i8;
+            // Safety: a prefetch is only a hint and never faults.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(p) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
-    /// A transposition table of `n >= 1` buckets.
-    #[cfg(test)]
-    fn with_buckets(n: usize) -> Result<WordTt<T, N>, SolveError> {
-        Ok(WordTt {
-            tt: Tt::with_buckets(n)?,
-        })
+    /// Asks the processor to bring `key`'s bucket into the cache, for a
+    /// [`WordTt::update`] later.
+    #[inline]
+    pub(crate) fn prefetch_bucket(&self, key: u128) {
+        self.tt.prefetch(key);
     }
 
     /// Calls `f` with a copy of every bucket's slots, each taken under its
@@ -401,7 +497,7 @@ mod tests {
             let read = t.read(9, lock_free, |b| {
                 [b.word(0, 3), b.word(1, 0), b.word(1, 13)]
             });
-            assert_eq!(read, [0, 7, 7]);
+            assert_eq!(read, Some([0, 7, 7]));
         }
         let mut seen = Vec::new();
         t.for_each_bucket(|b| seen.push(*b));
@@ -428,7 +524,7 @@ mod tests {
         };
         write(0, 7);
         std::thread::scope(|s| {
-            let reader = s.spawn(|| t.read(5, true, |b| (whole(b), b.word(1, 13))));
+            let reader = s.spawn(|| t.read(5, true, |b| (whole(b), b.word(1, 13))).unwrap());
             // The reader cannot finish before the writer does.
             std::thread::sleep(std::time::Duration::from_millis(20));
             write(7, 14);
@@ -444,7 +540,7 @@ mod tests {
             }
             before
         });
-        assert_eq!((read, calls.get()), (5, 2));
+        assert_eq!((read, calls.get()), (Some(5), 2));
     }
 
     /// The same under load: a writer rewriting a slot (which spans the
@@ -453,6 +549,7 @@ mod tests {
     #[test]
     fn lock_free_reads_never_see_half_a_write() {
         let t: WordTt<Wide, 2> = WordTt::with_buckets(1).unwrap();
+        t.update(5, |_| Some((1, Wide([0; 14]))));
         let done = AtomicBool::new(false);
         let (mut reads, mut torn) = (0u64, 0u64);
         std::thread::scope(|s| {
@@ -464,11 +561,58 @@ mod tests {
             });
             while !done.load(Relaxed) {
                 reads += 1;
-                torn += !t.read(5, true, whole) as u64;
+                torn += !t.read(5, true, whole).unwrap() as u64;
             }
         });
         assert!(reads > 0);
         assert_eq!(torn, 0, "{torn} of {reads} reads saw half a write");
+    }
+
+    /// Keys of one bucket of a table of 1,024: `(key, tag)` for the first
+    /// `n` keys of the form `k * 2^64 + 1` that land in bucket 0.
+    fn keys_of_bucket_zero(t: &WordTt<Wide, 2>, n: usize) -> Vec<(u128, u8)> {
+        (1u128..)
+            .map(|k| k << 64 | 1)
+            .filter(|&k| t.tt.place(k).0 == 0)
+            .map(|k| (k, t.tt.place(k).1))
+            .take(n)
+            .collect()
+    }
+
+    /// A read finds what was written for its key, also after the slot's
+    /// neighbour changed, and nothing for a key whose tag is no slot's; a
+    /// slot rewritten for another key no longer answers for the old one.
+    /// A write that leaves the tags as they were, or puts the tag in the
+    /// wrong byte, fails this.
+    #[test]
+    fn tags_send_a_read_to_the_bucket_only_where_its_key_may_be() {
+        let t: WordTt<Wide, 2> = WordTt::with_buckets(1024).unwrap();
+        let keys = keys_of_bucket_zero(&t, 300);
+        let (a, b) = (
+            keys[0],
+            keys[1..].iter().find(|k| k.1 != keys[0].1).unwrap(),
+        );
+        // Key a in slot 0; every key of another tag is not looked for.
+        t.update(a.0, |_| Some((0, Wide([1; 14]))));
+        assert_eq!(t.read(a.0, true, |s| s.word(0, 0)), Some(1));
+        assert_eq!(t.read(b.0, true, |s| s.word(0, 0)), None);
+        // Key b in slot 1: both found, each through its own tag.
+        t.update(b.0, |_| Some((1, Wide([2; 14]))));
+        for lock_free in [false, true] {
+            assert_eq!(t.read(a.0, lock_free, |s| s.word(0, 0)), Some(1));
+            assert_eq!(t.read(b.0, lock_free, |s| s.word(1, 0)), Some(2));
+        }
+        // A key with a's tag is sent to the bucket (where the whole key
+        // would tell it apart); one with no slot's tag is not.
+        let same = keys[1..].iter().find(|k| k.1 == a.1).unwrap();
+        assert!(t.read(same.0, true, |_| ()).is_some());
+        let other = keys.iter().find(|k| k.1 != a.1 && k.1 != b.1).unwrap();
+        assert!(t.read(other.0, true, |_| ()).is_none());
+        // Slot 0 rewritten for `other`: a is no longer looked for.
+        t.update(other.0, |_| Some((0, Wide([3; 14]))));
+        assert!(t.read(a.0, true, |_| ()).is_none());
+        assert_eq!(t.read(other.0, true, |s| s.word(0, 0)), Some(3));
+        assert_eq!(t.read(b.0, true, |s| s.word(1, 0)), Some(2));
     }
 
     #[test]
@@ -490,5 +634,17 @@ mod tests {
             Tt::<Pair>::with_mib(1 << 40),
             Err(SolveError::Memory { .. })
         ));
+        assert!(matches!(
+            WordTt::<Wide, 2>::with_mib(1 << 40),
+            Err(SolveError::Memory { .. })
+        ));
+        assert!(matches!(
+            WordTt::<Wide, 2>::with_buckets(usize::MAX / 64),
+            Err(SolveError::Memory { .. })
+        ));
+        // The tags are counted in the MiB: 1 MiB holds 7,943 buckets of
+        // two cache lines and a word, not 8,192.
+        let w = WordTt::<Wide, 2>::with_mib(1).unwrap();
+        assert_eq!(w.tt.len, (1 << 20) / (128 + 4));
     }
 }
