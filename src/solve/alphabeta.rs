@@ -127,14 +127,20 @@ impl TranspositionTable {
         Ok(TranspositionTable(Tt::with_mib(mb.max(1))?))
     }
 
+    /// Starts loading `key`'s tags into the cache, for a probe soon after.
     #[inline]
     fn prefetch(&self, key: u128) {
         self.0.prefetch(key);
     }
 
+    /// The entry of `key`; the bucket is read only where a slot's tag is
+    /// `key`'s.
     #[inline]
     fn probe(&self, key: u128) -> Option<Entry> {
         let (k, top) = pack(key)?;
+        if !self.0.may_hold(key) {
+            return None;
+        }
         self.0.with(key, |slots| {
             slots
                 .iter()
@@ -157,11 +163,17 @@ impl TranspositionTable {
                 e.work = e.work.max(work);
                 return;
             }
-            let slot = slots
-                .iter_mut()
-                .min_by_key(|e| if e.is_empty() { -1 } else { e.work as i32 })
+            let i = (0..SLOTS)
+                .min_by_key(|&i| {
+                    let e = &slots[i];
+                    if e.is_empty() {
+                        -1
+                    } else {
+                        e.work as i32
+                    }
+                })
                 .expect("buckets are not empty");
-            *slot = Slot {
+            slots[i] = Slot {
                 key: k,
                 key_top: top,
                 work,
@@ -169,6 +181,7 @@ impl TranspositionTable {
                 lower: lower as i16,
                 upper: upper as i16,
             };
+            self.0.set_tag(key, i);
         })
     }
 
@@ -486,6 +499,9 @@ impl<'a> Solver<'a> {
             None => {}
         }
         let key = position_key(pos);
+        // For the store that ends the node's search (most nodes are
+        // searched in less time than the memory takes to answer).
+        self.tt.0.prefetch_bucket(key);
         let (mut alpha, mut beta) = (alpha, beta);
         let (mut lower, mut upper) = (-INF, INF);
         let mut tt_best = NO_MOVE;
@@ -953,18 +969,20 @@ mod tests {
         assert!(pack(0).is_none());
     }
 
+    /// One bucket: every key lands in it. Each store replaces the slot of
+    /// least work, so the three of most work stay, and a probe finds each
+    /// of them (through its tag) and none of the others. A store that
+    /// leaves a slot's tag unset, or sets another slot's, fails this.
     #[test]
     fn table_keeps_full_keys_apart() {
-        // One bucket: every key lands in it.
         let tt = TranspositionTable(Tt::with_buckets(1).unwrap());
         let keys: Vec<u128> = (1..=5u128).map(|i| (i << 8) | (i << 72)).collect();
         for (i, &k) in keys.iter().enumerate() {
             tt.store(k, i as i32, i as i32, NO_MOVE, i as u8);
         }
         for (i, &k) in keys.iter().enumerate() {
-            if let Some(e) = tt.probe(k) {
-                assert_eq!(e.lower as usize, i);
-            }
+            let found = tt.probe(k).map(|e| e.lower as usize);
+            assert_eq!(found, (i >= keys.len() - SLOTS).then_some(i), "key {i}");
         }
         let mut n = 0;
         tt.for_each_entry(|_, _| n += 1);

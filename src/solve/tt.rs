@@ -16,17 +16,18 @@
 //! it (a seqlock): readers then leave the bucket's cache lines shared
 //! instead of taking them from every other core as a lock does.
 //!
-//! A [`WordTt`] also keeps a tag for every slot: a byte of a second hash
-//! of the slot's key, the four of a bucket in one word of a small array
-//! beside the buckets. A probe reads the tags first and the bucket only if
-//! one of them is the key's, so a probe that finds nothing (most of them,
-//! in a search that probes every child of every node) touches 4 bytes in
-//! an array 1/33 of the table's size instead of the bucket's two cache
-//! lines: on a table of gigabytes, a memory access that the processor's
-//! caches hold instead of one that misses them (docs/SOLVE.md). The tags
-//! only say where not to look: a slot whose tag is the key's may hold
-//! another key, which the whole-key compare rejects, and a key's slot
-//! always has its tag.
+//! Every table also keeps a tag for each slot (up to four a bucket): a
+//! byte of a second hash of the slot's key, a bucket's tags in one word of
+//! a small array beside the buckets. A probe reads the tags first and the
+//! bucket only if one of them is the key's, so a probe that finds nothing
+//! (most of them, in searches that probe every child of every node)
+//! touches 4 bytes in an array 1/17 to 1/33 of the table's size instead of
+//! the bucket's one or two cache lines: on a table of gigabytes, a memory
+//! access that the processor's caches hold instead of one that misses them
+//! (docs/SOLVE.md). The tags only say where not to look: a slot whose tag
+//! is the key's may hold another key, which the whole-key compare rejects,
+//! and a key's slot always has its tag (whoever writes a slot for a key
+//! sets its tag, under the bucket's lock).
 
 use super::types::SolveError;
 use std::cell::UnsafeCell;
@@ -71,12 +72,16 @@ pub(crate) const fn bucket_bytes<S>() -> usize {
     std::mem::size_of::<Bucket<S>>()
 }
 
-/// A transposition table of `len` buckets of slot arrays `S`.
+/// A transposition table of `len` buckets of slot arrays `S`, and their
+/// tags (see the module's documentation).
 pub(crate) struct Tt<S> {
     /// Holds the buckets' memory (all zero at first: every slot empty).
     _map: memmap2::MmapMut,
     buckets: *const Bucket<S>,
     len: usize,
+    /// One word a bucket: byte `i` the tag of the key in slot `i`, 0 while
+    /// the slot is empty. Written under the bucket's lock, read without.
+    tags: memmap2::MmapMut,
 }
 
 // Safety: the buckets are shared only through `&Bucket`, whose interior
@@ -86,21 +91,32 @@ unsafe impl<S: Send> Send for Tt<S> {}
 unsafe impl<S: Send> Sync for Tt<S> {}
 
 impl<S: Zeroed> Tt<S> {
-    /// As many buckets as fit in `mb` MiB (at least one: `mb = 0` gives a
-    /// transposition table of one bucket, for tests of replacement). An
-    /// error, not an abort, when the memory cannot be had: more than the
-    /// machine has available, or refused by the system.
+    /// The bytes a bucket takes, its word of tags included.
+    const PER_BUCKET: usize = std::mem::size_of::<Bucket<S>>() + 4;
+
+    /// As many buckets and their tags as fit in `mb` MiB (at least one:
+    /// `mb = 0` gives a transposition table of one bucket, for tests of
+    /// replacement). An error, not an abort, when the memory cannot be
+    /// had: more than the machine has available, or refused by the system.
     pub(crate) fn with_mib(mb: usize) -> Result<Tt<S>, SolveError> {
-        let per = std::mem::size_of::<Bucket<S>>();
         let bytes = mb.checked_mul(1 << 20).ok_or(SolveError::Memory {
             mib: mb,
             available_mib: crate::memory::available().map(|b| b >> 20),
         })?;
-        Tt::with_buckets((bytes / per).max(1))
+        Tt::with_buckets((bytes / Self::PER_BUCKET).max(1))
     }
 
     /// A transposition table of `n >= 1` buckets.
     pub(crate) fn with_buckets(n: usize) -> Result<Tt<S>, SolveError> {
+        // The whole first, so that a table too big is refused as one.
+        let bytes = n.checked_mul(Self::PER_BUCKET);
+        let available = crate::memory::available();
+        if bytes.is_none_or(|b| available.is_some_and(|a| b as u64 > a)) {
+            return Err(SolveError::Memory {
+                mib: bytes.map_or(usize::MAX, |b| b >> 20),
+                available_mib: available.map(|a| a >> 20),
+            });
+        }
         let mut map = zeroed_map(n.checked_mul(std::mem::size_of::<Bucket<S>>()))?;
         let buckets = map.as_mut_ptr() as *const Bucket<S>;
         // A map starts on a page boundary, so every bucket is aligned.
@@ -109,7 +125,55 @@ impl<S: Zeroed> Tt<S> {
             _map: map,
             buckets,
             len: n,
+            tags: zeroed_map(n.checked_mul(4))?,
         })
+    }
+
+    /// The tags of bucket `i`.
+    #[inline]
+    fn tags(&self, i: usize) -> &AtomicU32 {
+        assert!(i < self.len);
+        // Safety: the map holds a word for each of the `len` buckets,
+        // page-aligned; `AtomicU32` is laid out as `u32`, and the tags
+        // are only accessed atomically.
+        unsafe { &*(self.tags.as_ptr() as *const AtomicU32).add(i) }
+    }
+
+    /// Whether some slot of bucket `i` has tag `tag`.
+    #[inline]
+    fn tagged(&self, i: usize, tag: u8) -> bool {
+        // A zero byte where the tags are xored with the tag in every
+        // byte: some slot's tag is the key's.
+        let x = self.tags(i).load(Relaxed) ^ (u32::from(tag) * 0x0101_0101);
+        x.wrapping_sub(0x0101_0101) & !x & 0x8080_8080 != 0
+    }
+
+    /// Whether `key`'s bucket may hold it: false when no slot's tag is
+    /// `key`'s, and then no slot holds `key`.
+    #[inline]
+    pub(crate) fn may_hold(&self, key: u128) -> bool {
+        let (i, tag) = self.place(key);
+        self.tagged(i, tag)
+    }
+
+    /// Gives slot `slot` of bucket `i` the tag `tag`; only under the
+    /// bucket's lock (writers of a bucket write its tags one at a time),
+    /// after the slot's key.
+    #[inline]
+    fn set_tag_at(&self, i: usize, slot: usize, tag: u8) {
+        assert!(slot < 4, "four slots a bucket have tags");
+        let tags = self.tags(i);
+        let shift = 8 * slot as u32;
+        let old = tags.load(Relaxed);
+        tags.store(old & !(0xff << shift) | u32::from(tag) << shift, Release);
+    }
+
+    /// Gives slot `slot` of `key`'s bucket `key`'s tag: for a writer that
+    /// has just put `key` there, inside [`Tt::with`] of `key`.
+    #[inline]
+    pub(crate) fn set_tag(&self, key: u128, slot: usize) {
+        let (i, tag) = self.place(key);
+        self.set_tag_at(i, slot, tag);
     }
 
     #[inline]
@@ -148,10 +212,25 @@ impl<S: Zeroed> Tt<S> {
         lock(self.bucket(key), f)
     }
 
-    /// Asks the processor to bring `key`'s bucket (every cache line of it)
-    /// into the cache, for a probe or store soon after.
+    /// Asks the processor to bring `key`'s tags into the cache, for a
+    /// probe soon after.
     #[inline]
     pub(crate) fn prefetch(&self, key: u128) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let p = self.tags(self.place(key).0) as *const AtomicU32 as *const i8;
+            // Safety: a prefetch is only a hint and never faults.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(p) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    /// Asks the processor to bring `key`'s bucket (every cache line of it)
+    /// into the cache, for a store later.
+    #[inline]
+    pub(crate) fn prefetch_bucket(&self, key: u128) {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
@@ -275,13 +354,9 @@ impl<'a, T: Words, const N: usize> Slots<'a, T, N> {
 /// ever written by atomic stores, under the bucket's lock, so that a
 /// reader may read a bucket without its lock ([`WordTt::read`]) while a
 /// writer holds it: what it read is kept only if the bucket's sequence
-/// count shows that no writer came between. Beside the buckets, a word of
-/// tags for each (see the module's documentation).
+/// count shows that no writer came between.
 pub(crate) struct WordTt<T, const N: usize> {
     tt: Tt<[T; N]>,
-    /// One word a bucket: byte `i` the tag of the key in slot `i`, 0 while
-    /// the slot is empty. Written under the bucket's lock, read without.
-    tags: memmap2::MmapMut,
 }
 
 impl<T: Words, const N: usize> WordTt<T, N>
@@ -291,42 +366,20 @@ where
     /// A bucket's tags fit in one word.
     const TAGS_FIT: () = assert!(N <= 4, "four slots a bucket at most");
 
-    /// As [`Tt::with_mib`], the tags counted in the `mb` MiB.
+    /// As [`Tt::with_mib`].
     pub(crate) fn with_mib(mb: usize) -> Result<WordTt<T, N>, SolveError> {
-        let per = std::mem::size_of::<Bucket<[T; N]>>() + 4;
-        let bytes = mb.checked_mul(1 << 20).ok_or(SolveError::Memory {
-            mib: mb,
-            available_mib: crate::memory::available().map(|b| b >> 20),
-        })?;
-        WordTt::with_buckets((bytes / per).max(1))
-    }
-
-    /// A transposition table of `n >= 1` buckets and their tags.
-    pub(crate) fn with_buckets(n: usize) -> Result<WordTt<T, N>, SolveError> {
         let () = Self::TAGS_FIT;
-        // The whole first, so that a table too big is refused as one.
-        let bytes = n.checked_mul(std::mem::size_of::<Bucket<[T; N]>>() + 4);
-        let available = crate::memory::available();
-        if bytes.is_none_or(|b| available.is_some_and(|a| b as u64 > a)) {
-            return Err(SolveError::Memory {
-                mib: bytes.map_or(usize::MAX, |b| b >> 20),
-                available_mib: available.map(|a| a >> 20),
-            });
-        }
         Ok(WordTt {
-            tt: Tt::with_buckets(n)?,
-            tags: zeroed_map(n.checked_mul(4))?,
+            tt: Tt::with_mib(mb)?,
         })
     }
 
-    /// The tags of bucket `i`.
-    #[inline]
-    fn tags(&self, i: usize) -> &AtomicU32 {
-        assert!(i < self.tt.len);
-        // Safety: the map holds a word for each of the `len` buckets,
-        // page-aligned; `AtomicU32` is laid out as `u32`, and the tags
-        // are only accessed atomically.
-        unsafe { &*(self.tags.as_ptr() as *const AtomicU32).add(i) }
+    /// A transposition table of `n >= 1` buckets.
+    #[cfg(test)]
+    fn with_buckets(n: usize) -> Result<WordTt<T, N>, SolveError> {
+        Ok(WordTt {
+            tt: Tt::with_buckets(n)?,
+        })
     }
 
     /// Reads `key`'s bucket through `f`, which reads the words it needs
@@ -349,10 +402,7 @@ where
         f: impl Fn(Slots<'_, T, N>) -> R,
     ) -> Option<R> {
         let (i, tag) = self.tt.place(key);
-        // A zero byte where the tags are xored with the key's tag in every
-        // byte: some slot's tag is the key's.
-        let x = self.tags(i).load(Relaxed) ^ (u32::from(tag) * 0x0101_0101);
-        if x.wrapping_sub(0x0101_0101) & !x & 0x8080_8080 == 0 {
+        if !self.tt.tagged(i, tag) {
             return None;
         }
         let b = &self.tt.buckets()[i];
@@ -404,35 +454,21 @@ where
                         }
                     }
                 }
-                // Only writers of this bucket write its tags, one at a time.
-                let tags = self.tags(bucket);
-                let shift = 8 * i as u32;
-                let old = tags.load(Relaxed);
-                tags.store(old & !(0xff << shift) | u32::from(tag) << shift, Release);
+                self.tt.set_tag_at(bucket, i, tag);
             }
         })
     }
 
-    /// Asks the processor to bring `key`'s tags into the cache, for a
-    /// [`WordTt::read`] soon after.
+    /// As [`Tt::prefetch`]: `key`'s tags, for a [`WordTt::read`] soon after.
     #[inline]
     pub(crate) fn prefetch(&self, key: u128) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let p = self.tags(self.tt.place(key).0) as *const AtomicU32 as *const i8;
-            // Safety: a prefetch is only a hint and never faults.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(p) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        self.tt.prefetch(key);
     }
 
-    /// Asks the processor to bring `key`'s bucket into the cache, for a
-    /// [`WordTt::update`] later.
+    /// As [`Tt::prefetch_bucket`], for a [`WordTt::update`] later.
     #[inline]
     pub(crate) fn prefetch_bucket(&self, key: u128) {
-        self.tt.prefetch(key);
+        self.tt.prefetch_bucket(key);
     }
 
     /// Calls `f` with a copy of every bucket's slots, each taken under its
@@ -618,7 +654,9 @@ mod tests {
     #[test]
     fn every_key_finds_its_bucket_and_memory_is_refused_cleanly() {
         let t: Tt<Pair> = Tt::with_mib(1).unwrap();
-        assert_eq!(t.len, (1 << 20) / 64);
+        // The tags are counted in the MiB: buckets of a cache line and a
+        // word of tags.
+        assert_eq!(t.len, (1 << 20) / (64 + 4));
         for k in 0..10_000u128 {
             let key = k.wrapping_mul(0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C835);
             t.with(key, |s| s.0[0] += 1);
