@@ -138,22 +138,22 @@ impl TranspositionTable {
     #[inline]
     fn probe(&self, key: u128) -> Option<Entry> {
         let (k, top) = pack(key)?;
-        if !self.0.may_hold(key) {
-            return None;
-        }
-        self.0.with(key, |slots| {
-            slots
-                .iter()
-                .find(|e| e.key == k && e.key_top == top)
-                .map(Slot::entry)
-        })
+        self.0
+            .probe(key, |slots| {
+                slots
+                    .iter()
+                    .find(|e| e.key == k && e.key_top == top)
+                    .map(Slot::entry)
+            })
+            .flatten()
     }
 
     fn store(&self, key: u128, lower: i32, upper: i32, best: u16, work: u8) {
         let Some((k, top)) = pack(key) else {
             return;
         };
-        self.0.with(key, |slots| {
+        // A new key's slot gets its tag from the table; a known key's has it.
+        self.0.store(key, |slots| {
             if let Some(e) = slots.iter_mut().find(|e| e.key == k && e.key_top == top) {
                 e.lower = e.lower.max(lower as i16);
                 e.upper = e.upper.min(upper as i16);
@@ -161,16 +161,12 @@ impl TranspositionTable {
                     e.best = best;
                 }
                 e.work = e.work.max(work);
-                return;
+                return None;
             }
             let i = (0..SLOTS)
-                .min_by_key(|&i| {
-                    let e = &slots[i];
-                    if e.is_empty() {
-                        -1
-                    } else {
-                        e.work as i32
-                    }
+                .min_by_key(|&i| match slots[i] {
+                    e if e.is_empty() => -1,
+                    e => e.work as i32,
                 })
                 .expect("buckets are not empty");
             slots[i] = Slot {
@@ -181,7 +177,7 @@ impl TranspositionTable {
                 lower: lower as i16,
                 upper: upper as i16,
             };
-            self.0.set_tag(key, i);
+            Some(i)
         })
     }
 

@@ -111,13 +111,15 @@ impl<S: Zeroed> Tt<S> {
         // The whole first, so that a table too big is refused as one.
         let bytes = n.checked_mul(Self::PER_BUCKET);
         let available = crate::memory::available();
+        let refused = || SolveError::Memory {
+            mib: bytes.map_or(usize::MAX, |b| b >> 20),
+            available_mib: available.map(|a| a >> 20),
+        };
         if bytes.is_none_or(|b| available.is_some_and(|a| b as u64 > a)) {
-            return Err(SolveError::Memory {
-                mib: bytes.map_or(usize::MAX, |b| b >> 20),
-                available_mib: available.map(|a| a >> 20),
-            });
+            return Err(refused());
         }
-        let mut map = zeroed_map(n.checked_mul(std::mem::size_of::<Bucket<S>>()))?;
+        // Within `bytes`, which did not overflow.
+        let mut map = zeroed_map(n * std::mem::size_of::<Bucket<S>>()).ok_or_else(refused)?;
         let buckets = map.as_mut_ptr() as *const Bucket<S>;
         // A map starts on a page boundary, so every bucket is aligned.
         debug_assert_eq!(buckets as usize % std::mem::align_of::<Bucket<S>>(), 0);
@@ -125,7 +127,7 @@ impl<S: Zeroed> Tt<S> {
             _map: map,
             buckets,
             len: n,
-            tags: zeroed_map(n.checked_mul(4))?,
+            tags: zeroed_map(n * 4).ok_or_else(refused)?,
         })
     }
 
@@ -148,14 +150,6 @@ impl<S: Zeroed> Tt<S> {
         x.wrapping_sub(0x0101_0101) & !x & 0x8080_8080 != 0
     }
 
-    /// Whether `key`'s bucket may hold it: false when no slot's tag is
-    /// `key`'s, and then no slot holds `key`.
-    #[inline]
-    pub(crate) fn may_hold(&self, key: u128) -> bool {
-        let (i, tag) = self.place(key);
-        self.tagged(i, tag)
-    }
-
     /// Gives slot `slot` of bucket `i` the tag `tag`; only under the
     /// bucket's lock (writers of a bucket write its tags one at a time),
     /// after the slot's key.
@@ -168,12 +162,27 @@ impl<S: Zeroed> Tt<S> {
         tags.store(old & !(0xff << shift) | u32::from(tag) << shift, Release);
     }
 
-    /// Gives slot `slot` of `key`'s bucket `key`'s tag: for a writer that
-    /// has just put `key` there, inside [`Tt::with`] of `key`.
+    /// Runs `f` on the slots of `key`'s bucket with its lock held, or
+    /// gives `None` without touching the bucket where no slot's tag is
+    /// `key`'s (then no slot holds `key`).
     #[inline]
-    pub(crate) fn set_tag(&self, key: u128, slot: usize) {
+    pub(crate) fn probe<R>(&self, key: u128, f: impl FnOnce(&S) -> R) -> Option<R> {
         let (i, tag) = self.place(key);
-        self.set_tag_at(i, slot, tag);
+        self.tagged(i, tag)
+            .then(|| lock(&self.buckets()[i], |s| f(s)))
+    }
+
+    /// Runs `f` on the slots of `key`'s bucket with its lock held; where
+    /// `f` says it put `key` in a slot (its index), gives that slot `key`'s
+    /// tag.
+    #[inline]
+    pub(crate) fn store(&self, key: u128, f: impl FnOnce(&mut S) -> Option<usize>) {
+        let (i, tag) = self.place(key);
+        lock(&self.buckets()[i], |s| {
+            if let Some(slot) = f(s) {
+                self.set_tag_at(i, slot, tag);
+            }
+        })
     }
 
     #[inline]
@@ -204,10 +213,10 @@ impl<S: Zeroed> Tt<S> {
         (i, ((t >> 56) as u8).max(1))
     }
 
-    /// Runs `f` on the slots of `key`'s bucket with its lock held. The lock
-    /// is held for a few dozen instructions, so waiting spins; it is
-    /// released even if `f` panics.
-    #[inline]
+    /// Runs `f` on the slots of `key`'s bucket with its lock held, tags
+    /// aside (for tests of the lock). The lock is held for a few dozen
+    /// instructions, so waiting spins; it is released even if `f` panics.
+    #[cfg(test)]
     pub(crate) fn with<R>(&self, key: u128, f: impl FnOnce(&mut S) -> R) -> R {
         lock(self.bucket(key), f)
     }
@@ -257,24 +266,13 @@ impl<S: Zeroed> Tt<S> {
     }
 }
 
-/// An anonymous map of `bytes` zero bytes (`None`: more than a `usize`
-/// counts), asked for huge pages; an error, not an abort, when the memory
-/// cannot be had: more than the machine has available, or refused by the
-/// system.
-fn zeroed_map(bytes: Option<usize>) -> Result<memmap2::MmapMut, SolveError> {
-    let available = crate::memory::available();
-    let refused = || SolveError::Memory {
-        mib: bytes.map_or(usize::MAX, |b| b >> 20),
-        available_mib: available.map(|b| b >> 20),
-    };
-    let bytes = bytes.ok_or_else(refused)?;
-    if available.is_some_and(|a| bytes as u64 > a) {
-        return Err(refused());
-    }
-    let map = memmap2::MmapMut::map_anon(bytes).map_err(|_| refused())?;
+/// An anonymous map of `bytes` zero bytes, asked for huge pages; `None`
+/// where the system refuses it.
+fn zeroed_map(bytes: usize) -> Option<memmap2::MmapMut> {
+    let map = memmap2::MmapMut::map_anon(bytes).ok()?;
     #[cfg(target_os = "linux")]
     let _ = map.advise(memmap2::Advice::HugePage);
-    Ok(map)
+    Some(map)
 }
 
 /// Takes `b`'s lock (its count from even to odd), runs `f` on the
