@@ -455,6 +455,7 @@ pub fn reference_log() -> &'static ReferenceLog {
             growth: 4,
             workers: 1,
             all_moves: true,
+            keep_child: true,
         };
         let log = read_dir_log(&dir, variant).expect("the fresh log");
         let mut manager = Manager::new(root, config, &log);
@@ -718,6 +719,7 @@ fn read_contents(log: crate::prove::LogContents) {
             growth: 2,
             workers: 1,
             all_moves: root.all_moves,
+            keep_child: true,
         };
         let mut manager = Manager::new(root.pos, config, &log);
         let _ = (manager.value(), manager.move_values(), manager.complete());

@@ -103,6 +103,7 @@ fn a_resumed_run_continues_logged_attempts_below_the_largest_budget() {
         growth: 4,
         workers: 1,
         all_moves: true,
+        keep_child: true,
     };
     // Resumed with a larger largest budget: the logged attempt is
     // continued at 4 times its nodes, its node is not expanded.
@@ -177,6 +178,7 @@ fn a_pair_settled_by_known_answers_below_its_open_job_resumes_settled() {
         growth: 4,
         workers: 2,
         all_moves: true,
+        keep_child: true,
     };
     let solver = fresh_solver();
     let mut log = read(&temp_dir("prove-resume-known-settles"), pos.variant());

@@ -1,7 +1,8 @@
 //! The manager's choice of jobs, by hand with stand-in workers: an
 //! `--all-moves` proof settles the root first, an idle worker splits a
-//! running job (logged at once, surviving a resume and a merge), and a
-//! running job is named by its line of moves and its question.
+//! running job (logged at once, surviving a resume and a merge), a
+//! running job is named by its line of moves and its question, and the
+//! proof keeps to the moves it has spent on.
 
 #[allow(unused_imports)]
 mod common;
@@ -234,6 +235,7 @@ fn a_split_settled_by_known_answers_survives_a_resume() {
         growth: 2,
         workers: 1,
         all_moves: false,
+        keep_child: true,
     };
     for config in [config, status] {
         let mut resumed = Manager::new(pos, config, &log);
@@ -346,4 +348,148 @@ fn a_running_job_is_named_by_its_line_and_question() {
         "{jobs} jobs, longest line {longest}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The pawn game 5x5's start with "does white win?" answered no in the
+/// log, so that every job is on "does white avoid losing?" at the start
+/// and below it: the manager's choice of child is then the question.
+fn keep_start() -> (Position, LogContents, Vec<Position>) {
+    use peasant::solve::Question;
+    let pos = position("pawngame", "5x5", true);
+    let root = rules::canonical(&pos);
+    let log = LogContents {
+        variant: pos.variant(),
+        jobs: vec![prove::JobRecord {
+            pos: root,
+            question: Question::Wins,
+            answer: Answer::No,
+            nodes: 10,
+            seconds: 0.0,
+            best: None,
+            id: 1,
+            dep: 0,
+            kind: prove::LineKind::Job,
+        }],
+        roots: Vec::new(),
+        damaged: Vec::new(),
+    };
+    let children = root
+        .legal_moves()
+        .iter()
+        .map(|&mv| rules::canonical(&root.play(mv)))
+        .collect();
+    (pos, log, children)
+}
+
+fn key(pos: &Position) -> u128 {
+    rules::position_key(&rules::canonical(pos))
+}
+
+/// Whether `pos` is one move below `parent` (both canonical).
+fn is_child(pos: &Position, parent: &Position) -> bool {
+    parent
+        .legal_moves()
+        .iter()
+        .any(|&mv| key(&parent.play(mv)) == key(pos))
+}
+
+/// The proof keeps to a move it has spent on, as the proof-number search
+/// keeps its best child: after the start's job and its first child's
+/// have run out (both positions expanded), the next job is below that
+/// child, where by the numbers alone (`keep_child` off) a sibling, whose
+/// numbers look better only because nothing below it is known, is next.
+/// And the first child kept is the one the start's job had spent most
+/// on (its warm start's entries), not the first in the move order.
+/// Mutants: the work left out of the choice; the warm start's work not
+/// handed to the children (or to the other question's pairs).
+#[test]
+fn the_proof_keeps_to_the_move_it_has_spent_on() {
+    use peasant::solve::{PnEntry, Question};
+    let (pos, log, children) = keep_start();
+    for keep in [true, false] {
+        let config = ManagerConfig {
+            all_moves: false,
+            keep_child: keep,
+            ..expanding(10, 1)
+        };
+        let mut m = Manager::new(pos, config, &log);
+        let first = m.next_job().unwrap();
+        assert_eq!(key(&first.pos), key(&pos));
+        assert_eq!(first.question, Question::AvoidsLoss);
+        // The start's job ran out after spending most of its nodes below
+        // its third child (the children's side to move is the attacker of
+        // "does white avoid losing?").
+        let favourite = children[2];
+        let warm = vec![PnEntry {
+            key: key(&favourite) | 1,
+            phi: 5,
+            delta: 5,
+            work: 900,
+        }];
+        let mut r = result_of(first.id, Answer::Open, false);
+        r.end = prove::JobEnd::Open { warm: Some(warm) };
+        r.nodes = 1000;
+        m.finish(&r);
+        let second = m.next_job().unwrap();
+        assert_eq!(second.question, Question::Wins);
+        assert!(is_child(&second.pos, &pos));
+        assert_eq!(
+            key(&second.pos) == key(&favourite),
+            keep,
+            "keep_child {keep}: the second job is not where the first had gone"
+        );
+        m.finish(&result_of(second.id, Answer::Open, false));
+        let third = m.next_job().unwrap();
+        assert_eq!(
+            is_child(&third.pos, &second.pos),
+            keep,
+            "keep_child {keep}: {} after {}",
+            third.pos,
+            second.pos
+        );
+    }
+}
+
+/// A resumed proof keeps to the moves its log spent on: the work below a
+/// move counts every job of its subtree, not only the job on the move's
+/// own position. The log: the start's job ran out (10 nodes), then its
+/// first child's (10), a job below that child's first child (1,000), and
+/// the start's second child's (50). Resumed, the next job is below the
+/// first child's first child, where the work went; counting only each
+/// position's own jobs (the mutant) the second child would win.
+#[test]
+fn a_resumed_proof_keeps_to_the_moves_its_log_spent_on() {
+    use peasant::solve::Question;
+    let (pos, mut log, children) = keep_start();
+    let root = rules::canonical(&pos);
+    let grandchild = rules::canonical(&children[0].play(children[0].legal_moves()[0]));
+    let open = |p: Position, q: Question, nodes: u64, id: u64, dep: u64| prove::JobRecord {
+        pos: p,
+        question: q,
+        answer: Answer::Open,
+        nodes,
+        seconds: 0.0,
+        best: None,
+        id,
+        dep,
+        kind: prove::LineKind::Job,
+    };
+    log.jobs.extend([
+        open(root, Question::AvoidsLoss, 10, 2, 0),
+        open(children[0], Question::Wins, 10, 3, 2),
+        open(grandchild, Question::AvoidsLoss, 1000, 4, 3),
+        open(children[1], Question::Wins, 50, 5, 2),
+    ]);
+    let config = ManagerConfig {
+        all_moves: false,
+        ..expanding(10, 1)
+    };
+    let mut m = Manager::new(pos, config, &log);
+    let next = m.next_job().unwrap();
+    assert_eq!(next.question, Question::Wins);
+    assert!(
+        is_child(&next.pos, &grandchild),
+        "{} is not below {grandchild}",
+        next.pos
+    );
 }

@@ -80,6 +80,11 @@ pub struct ProveArgs {
     /// How many times bigger each next attempt's budget is.
     #[arg(long, value_name = "K", default_value_t = 4, hide = true)]
     pub job_growth: u64,
+    /// Choose each job by the proof and disproof numbers alone, not
+    /// keeping to the moves the proof has spent on (to measure what
+    /// keeping to them is worth).
+    #[arg(long, hide = true)]
+    pub no_keep_child: bool,
     /// Answer positions whose class has a table in DIR from the tables.
     #[arg(long, value_name = "DIR")]
     pub tables: Option<PathBuf>,
@@ -990,6 +995,7 @@ impl ProveArgs {
             growth: self.job_growth,
             workers,
             all_moves: self.all_moves,
+            keep_child: !self.no_keep_child,
         };
         let mut manager = Manager::new(plan.root, config, &log);
         report_contradictions(&mut manager);

@@ -124,6 +124,7 @@ pub fn replay(log: &LogContents, root: Position, all_moves: bool) -> Manager {
         growth: 2,
         workers: 1,
         all_moves,
+        keep_child: true,
     };
     Manager::new(root, config, log)
 }

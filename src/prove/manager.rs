@@ -22,7 +22,14 @@
 //! and followed down, at each node to the child whose pair has the smallest
 //! disproof number, to a leaf: the most-proving leaf (children are kept in
 //! the search's move order, so that of equally promising children the one
-//! the search would try first is asked first). Its job asks its question
+//! the search would try first is asked first). With
+//! [`ManagerConfig::keep_child`] (the default) a child with work below it
+//! comes first, the most work first: the nodes of the jobs on its subtree's
+//! pairs, and what the job that expanded its parent spent below it (read
+//! from that job's warm start). So the proof keeps to a move it has spent on
+//! until the move is settled, as the proof-number search keeps its best
+//! child, instead of turning to a sibling whose numbers look better only
+//! because nothing below it is known yet. Its job asks its question
 //! with a node budget; a `yes` or `no` settles the pair. An `open` (budget
 //! spent) is continued: the same pair is asked again at once, with
 //! [`ManagerConfig::growth`] times the budget, on the worker that just
@@ -104,6 +111,11 @@ pub struct ManagerConfig {
     pub workers: usize,
     /// Establish the value of every first move, not only the root's.
     pub all_moves: bool,
+    /// Keep to the child with the most work below it on the way down to
+    /// the next job's leaf: a move the proof has spent on is settled
+    /// before its siblings are tried, as the proof-number search keeps its
+    /// best child. Off: the most-proving leaf by the numbers alone.
+    pub keep_child: bool,
 }
 
 /// Counters for reports.
@@ -229,8 +241,8 @@ pub struct Manager {
     /// expanded again, never continued, for the answers below them came
     /// from other jobs than their own.
     splits: HashSet<u128>,
-    /// Nodes the jobs on each position cost (logged and this run's).
-    spent: HashMap<u128, u64>,
+    /// Nodes the jobs on each pair cost (logged and this run's).
+    spent: HashMap<Pair, u64>,
     /// Positions a logged run expanded as its root (`--all-moves`): a
     /// later proof that meets one expands it too, so it meets that run's
     /// answers (a proof of the 8x8 pawn game's start uses the proof of

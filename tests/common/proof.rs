@@ -155,6 +155,7 @@ impl ProofRun {
             growth: 4,
             workers: self.workers,
             all_moves: self.all_moves,
+            keep_child: true,
         };
         let mut manager = Manager::new(*pos, config, &log);
         let found = warm.load();
@@ -202,6 +203,7 @@ pub fn expanding(job_nodes: u64, workers: usize) -> ManagerConfig {
         growth: 4,
         workers,
         all_moves: true,
+        keep_child: true,
     }
 }
 

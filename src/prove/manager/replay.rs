@@ -50,7 +50,7 @@ impl Manager {
         let mut answers = HashMap::new();
         let mut opened: HashMap<Pair, Opened> = HashMap::new();
         let mut counts = Counts::default();
-        let mut spent: HashMap<u128, u64> = HashMap::new();
+        let mut spent: HashMap<Pair, u64> = HashMap::new();
         let mut splits = HashSet::new();
         for j in &log.jobs {
             let pair = Pair::new(j.key(), j.question);
@@ -62,7 +62,7 @@ impl Manager {
                 LineKind::Job => counts.logged_jobs += 1,
             }
             counts.logged_nodes += j.nodes;
-            *spent.entry(pair.key).or_default() += j.nodes;
+            *spent.entry(pair).or_default() += j.nodes;
             match j.answer.as_bool() {
                 Some(b) => {
                     // A job's own answer (with its best move) is kept over

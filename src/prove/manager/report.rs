@@ -5,7 +5,7 @@
 use super::tree::{Node, NodeId};
 use super::{Manager, MoveValue};
 use crate::prove::log::Answer;
-use crate::prove::pair::{ByQuestion, QUESTIONS};
+use crate::prove::pair::{ByQuestion, Pair, QUESTIONS};
 use crate::rules::{canonical, position_key, Move, Position, Wdl};
 use crate::solve::Question;
 use std::collections::HashMap;
@@ -28,10 +28,10 @@ impl Manager {
     /// under every first move that reaches it): where a proof's work went.
     pub fn nodes_below(&self) -> (u64, Vec<u64>) {
         let spent = |n: NodeId| {
-            self.spent
-                .get(&self.nodes[n as usize].key)
-                .copied()
-                .unwrap_or(0)
+            QUESTIONS
+                .iter()
+                .filter_map(|&q| self.spent.get(&Pair::new(self.nodes[n as usize].key, q)))
+                .sum::<u64>()
         };
         let below = |start: NodeId| {
             let mut seen = std::collections::HashSet::from([start]);

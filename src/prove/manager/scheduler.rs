@@ -76,6 +76,7 @@ impl Manager {
             if let Some(id) = self.logged_expansion(n) {
                 self.expand(n, id);
                 for q in QUESTIONS {
+                    self.seed_children(n, q);
                     self.hand_down_warm(n, q);
                 }
                 self.refresh();
@@ -120,6 +121,7 @@ impl Manager {
             dep,
         ));
         self.expand(n, id);
+        self.seed_children(n, q);
         self.hand_down_warm(n, q);
         self.refresh();
         true
@@ -142,6 +144,41 @@ impl Manager {
             let child = Pair::new(self.nodes[c as usize].key, q.other());
             if !self.answers.contains_key(&child) {
                 self.warm.entry(child).or_insert_with(|| warm.clone());
+            }
+        }
+    }
+
+    /// Gives the pairs of n's children that a job on (n, q) asks about the
+    /// nodes that job's search spent below each (its warm start's entries
+    /// for them, kept by work): the child it had committed to is the one
+    /// the proof keeps to after the expansion (see [`Manager::select`]),
+    /// rather than the first in the move order.
+    fn seed_children(&mut self, n: NodeId, q: Question) {
+        let Some(warm) = self.warm.get(&Pair::new(self.nodes[n as usize].key, q)) else {
+            return;
+        };
+        // The children's side to move is the attacker of the job's
+        // question on n if n's mover is not (the search's keys).
+        let attacker = (q != Question::Wins) as u128;
+        let work: HashMap<u128, u64> = warm
+            .iter()
+            .filter(|e| e.key & 1 == attacker)
+            .map(|e| (e.key & !1, e.work as u64))
+            .collect();
+        let children: Vec<NodeId> = self.nodes[n as usize]
+            .children
+            .iter()
+            .flatten()
+            .map(|&(_, c)| c)
+            .collect();
+        for c in children {
+            let key = self.nodes[c as usize].key;
+            if let Some(&w) = work.get(&key) {
+                let p = &mut self.nodes[c as usize].pairs[q.other()];
+                if w > p.seed {
+                    p.seed = w;
+                    self.dirty.push((c, q.other()));
+                }
             }
         }
     }
@@ -210,7 +247,9 @@ impl Manager {
         self.counts.job_seconds += r.seconds;
         let key = self.nodes[n as usize].key;
         let pair = Pair::new(key, q);
-        *self.spent.entry(key).or_default() += r.nodes;
+        *self.spent.entry(pair).or_default() += r.nodes;
+        let p = &mut self.nodes[n as usize].pairs[q];
+        p.own = p.own.saturating_add(r.nodes);
         let dep = self.dep_of(n, q);
         if let Some(w) = r.end.warm() {
             self.warm.insert(pair, w.into());
@@ -255,6 +294,7 @@ impl Manager {
                         },
                     );
                     self.expand(n, r.id);
+                    self.seed_children(n, q);
                     self.hand_down_warm(n, q);
                 }
             }

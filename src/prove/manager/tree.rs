@@ -6,6 +6,7 @@ use super::{Contradiction, DirectAnswer, Manager, BUSY, INF};
 use crate::prove::pair::{ByQuestion, Pair, QUESTIONS};
 use crate::rules::{canonical, position_key, Move, Position, Wdl};
 use crate::solve::{move_order, Question};
+use std::cmp::Reverse;
 
 /// A node's number in [`Manager`]'s list.
 pub(super) type NodeId = u32;
@@ -49,6 +50,15 @@ pub(super) struct PairState {
     pub(super) dn: u64,
     /// Whether a free leaf pair lies below, as last computed.
     pub(super) free: bool,
+    /// Nodes the jobs on this pair searched (logged and this run's).
+    pub(super) own: u64,
+    /// Nodes the `open` job that expanded a parent spent below this pair,
+    /// read from that job's warm start: where its search had gone.
+    pub(super) seed: u64,
+    /// Nodes spent on this pair and below it (`own` and `seed` of every
+    /// pair of its subtree; a position reached by two paths counts on
+    /// both), as last computed: what [`Manager::select`] keeps to.
+    pub(super) work: u64,
 }
 
 impl PairState {
@@ -64,6 +74,9 @@ impl PairState {
             pn: 1,
             dn: 1,
             free: true,
+            own: 0,
+            seed: 0,
+            work: 0,
         }
     }
 }
@@ -127,6 +140,7 @@ impl Manager {
         if terminal.is_none() {
             for q in QUESTIONS {
                 let pair = Pair::new(key, q);
+                node.pairs[q].own = self.spent.get(&pair).copied().unwrap_or(0);
                 if let Some(answer) = self.answers.get(&pair) {
                     node.pairs[q].direct = Some(answer.clone());
                 } else if let Some(pending) = self.pending_known.remove(&pair) {
@@ -215,6 +229,15 @@ impl Manager {
     /// they do); if anything changed, its parents' pairs are next.
     fn update(&mut self, n: NodeId, q: Question) {
         let node = &self.nodes[n as usize];
+        let work = node
+            .children
+            .iter()
+            .flatten()
+            .map(|&(_, c)| self.nodes[c as usize].pairs[q.other()].work)
+            .fold(
+                node.pairs[q].own.saturating_add(node.pairs[q].seed),
+                u64::saturating_add,
+            );
         let new = if node.pairs[q].ans.is_some() {
             self.numbers(n, q)
         } else {
@@ -245,10 +268,11 @@ impl Manager {
             }
         };
         let p = &mut self.nodes[n as usize].pairs[q];
-        if (p.pn, p.dn, p.free) == new {
+        if (p.pn, p.dn, p.free, p.work) == (new.0, new.1, new.2, work) {
             return;
         }
         (p.pn, p.dn, p.free) = new;
+        p.work = work;
         for k in 0..self.nodes[n as usize].parents.len() {
             let parent = self.nodes[n as usize].parents[k];
             self.dirty.push((parent, q.other()));
@@ -327,17 +351,18 @@ impl Manager {
             let Some(children) = &node.children else {
                 return Some((n, q));
             };
-            let mut pick: Option<(u64, u64, NodeId)> = None;
-            for &(_, c) in children {
-                let cp = &self.nodes[c as usize].pairs[q.other()];
-                if cp.ans.is_none() && cp.free {
-                    let score = (cp.dn, cp.pn);
-                    if pick.is_none_or(|(d, p, _)| score < (d, p)) {
-                        pick = Some((score.0, score.1, c));
-                    }
-                }
-            }
-            let (_, _, c) = pick?;
+            // The child with the most work below it first, if the proof
+            // keeps to its children (as the search keeps to its best
+            // child): a move the proof has spent on is followed until it
+            // is settled, not left for a sibling whose numbers look
+            // better only because nothing below it is known yet.
+            let kept = |w: u64| if self.config.keep_child { w } else { 0 };
+            let pair = |c: NodeId| &self.nodes[c as usize].pairs[q.other()];
+            let c = children
+                .iter()
+                .map(|&(_, c)| c)
+                .filter(|&c| pair(c).ans.is_none() && pair(c).free)
+                .min_by_key(|&c| (Reverse(kept(pair(c).work)), pair(c).dn, pair(c).pn))?;
             n = c;
             q = q.other();
         }
