@@ -30,7 +30,7 @@ impl Manager {
         let spent = |n: NodeId| {
             QUESTIONS
                 .iter()
-                .filter_map(|&q| self.spent.get(&Pair::new(self.nodes[n as usize].key, q)))
+                .map(|&q| self.spent_on(Pair::new(self.nodes[n as usize].key, q)))
                 .sum::<u64>()
         };
         let below = |start: NodeId| {

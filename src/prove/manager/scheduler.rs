@@ -154,29 +154,27 @@ impl Manager {
     /// the proof keeps to after the expansion (see [`Manager::select`]),
     /// rather than the first in the move order.
     fn seed_children(&mut self, n: NodeId, q: Question) {
-        let Some(warm) = self.warm.get(&Pair::new(self.nodes[n as usize].key, q)) else {
+        let Some(warm) = self
+            .warm
+            .get(&Pair::new(self.nodes[n as usize].key, q))
+            .cloned()
+        else {
             return;
         };
         // The children's side to move is the attacker of the job's
         // question on n if n's mover is not (the search's keys).
         let attacker = (q != Question::Wins) as u128;
-        let work: HashMap<u128, u64> = warm
-            .iter()
-            .filter(|e| e.key & 1 == attacker)
-            .map(|e| (e.key & !1, e.work as u64))
-            .collect();
-        let children: Vec<NodeId> = self.nodes[n as usize]
+        let children: HashMap<u128, NodeId> = self.nodes[n as usize]
             .children
             .iter()
             .flatten()
-            .map(|&(_, c)| c)
+            .map(|&(_, c)| (self.nodes[c as usize].key | attacker, c))
             .collect();
-        for c in children {
-            let key = self.nodes[c as usize].key;
-            if let Some(&w) = work.get(&key) {
+        for e in warm.iter() {
+            if let Some(&c) = children.get(&e.key) {
                 let p = &mut self.nodes[c as usize].pairs[q.other()];
-                if w > p.seed {
-                    p.seed = w;
+                if u64::from(e.work) > p.seed {
+                    p.seed = u64::from(e.work);
                     self.dirty.push((c, q.other()));
                 }
             }
@@ -248,8 +246,6 @@ impl Manager {
         let key = self.nodes[n as usize].key;
         let pair = Pair::new(key, q);
         *self.spent.entry(pair).or_default() += r.nodes;
-        let p = &mut self.nodes[n as usize].pairs[q];
-        p.own = p.own.saturating_add(r.nodes);
         let dep = self.dep_of(n, q);
         if let Some(w) = r.end.warm() {
             self.warm.insert(pair, w.into());

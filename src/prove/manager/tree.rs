@@ -50,13 +50,11 @@ pub(super) struct PairState {
     pub(super) dn: u64,
     /// Whether a free leaf pair lies below, as last computed.
     pub(super) free: bool,
-    /// Nodes the jobs on this pair searched (logged and this run's).
-    pub(super) own: u64,
     /// Nodes the `open` job that expanded a parent spent below this pair,
     /// read from that job's warm start: where its search had gone.
     pub(super) seed: u64,
-    /// Nodes spent on this pair and below it (`own` and `seed` of every
-    /// pair of its subtree; a position reached by two paths counts on
+    /// Nodes spent on this pair and below it (the jobs on every pair of
+    /// its subtree, as [`Manager`]'s `spent` counts them, and their seeds; a position reached by two paths counts on
     /// both), as last computed: what [`Manager::select`] keeps to.
     pub(super) work: u64,
 }
@@ -74,7 +72,6 @@ impl PairState {
             pn: 1,
             dn: 1,
             free: true,
-            own: 0,
             seed: 0,
             work: 0,
         }
@@ -140,7 +137,6 @@ impl Manager {
         if terminal.is_none() {
             for q in QUESTIONS {
                 let pair = Pair::new(key, q);
-                node.pairs[q].own = self.spent.get(&pair).copied().unwrap_or(0);
                 if let Some(answer) = self.answers.get(&pair) {
                     node.pairs[q].direct = Some(answer.clone());
                 } else if let Some(pending) = self.pending_known.remove(&pair) {
@@ -214,6 +210,11 @@ impl Manager {
             .extend([(n, Question::Wins), (n, Question::AvoidsLoss)]);
     }
 
+    /// Nodes the jobs on `pair` searched (logged and this run's).
+    pub(super) fn spent_on(&self, pair: Pair) -> u64 {
+        self.spent.get(&pair).copied().unwrap_or(0)
+    }
+
     /// Proof number, disproof number and whether a free leaf lies below,
     /// of pair (n, q), as last computed.
     fn numbers(&self, n: NodeId, q: Question) -> (u64, u64, bool) {
@@ -235,7 +236,8 @@ impl Manager {
             .flatten()
             .map(|&(_, c)| self.nodes[c as usize].pairs[q.other()].work)
             .fold(
-                node.pairs[q].own.saturating_add(node.pairs[q].seed),
+                self.spent_on(Pair::new(node.key, q))
+                    .saturating_add(node.pairs[q].seed),
                 u64::saturating_add,
             );
         let new = if node.pairs[q].ans.is_some() {
