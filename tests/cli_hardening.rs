@@ -241,6 +241,21 @@ fn bad_input_to_every_command_is_refused_in_one_line() {
             2,
             vec!["peasants"],
         ),
+        // a move after `moves` that is not legal there, or after the game's end
+        (
+            vec!["--board", "6x8", "solve", "peasants moves c4 c5 c5"],
+            2,
+            vec![
+                "'c5'",
+                "not a legal move",
+                "6/pppppp/pp1ppp/2p3/2P3/PP1PPP/PPPPPP/6 w -",
+            ],
+        ),
+        (
+            vec!["--board", "1x4", "perft", "pawngame moves a3", "1"],
+            2,
+            vec!["'a3'", "game is over"],
+        ),
         // show: a mark off the board (panicked when flipped)
         (
             vec![

@@ -109,6 +109,14 @@ pub enum PositionError {
     /// The position breaks the rules.
     #[error(transparent)]
     Illegal(#[from] IllegalPosition),
+    /// A move of the list after `moves` that is not legal where it is played.
+    #[error("after '{after}': {error}")]
+    Move {
+        /// The position text of the position the move was played in.
+        after: String,
+        /// Why the move is not legal there.
+        error: MoveError,
+    },
 }
 
 /// Move text that names no legal move of the position.
