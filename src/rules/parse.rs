@@ -11,7 +11,7 @@ use crate::rules::variant::{Board, Rules, Variant};
 /// Reads a position argument: a setup name (sized by `board`, default 8x8) or
 /// a position text (sized by itself; if `board` is given it must agree),
 /// then, after the word `moves`, the moves played from it, as UCI's
-/// `position ... moves` has them: `peasants moves c4 f5 cxd5`. Each move is
+/// `position ... moves` has them: `peasants moves c4 d5 cxd5`. Each move is
 /// in algebraic notation or long form ([`Position::parse_move`]); move
 /// numbers (`1.c4 f5 2.f4`, `1...f5`) are skipped, so a line copied from a
 /// game record reads as it is.
