@@ -10,9 +10,9 @@
 # files a to e, so they can be played from the 5x8 start too. The value may differ
 # between the boards (f18b: a draw on 6x8, a win on 7x8).
 #
-# By default each line is solved at its full length (14 to 18 plies: each
+# By default each line is solved at its full length (12 to 18 plies: each
 # 6x8 position takes seconds, each 7x8 one half a minute to six minutes of
-# one core). `PLIES="16 14 12"` solves each line's first 16, 14 and 12
+# one core, but f12a's an hour). `PLIES="16 14 12"` solves each line's first 16, 14 and 12
 # plies instead (lines shorter than a depth are skipped), which shows how
 # the factor changes as the questions move toward the start: the measure
 # behind SCALING.md's cost of 7x8 and 8x8.
