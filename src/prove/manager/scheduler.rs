@@ -154,11 +154,7 @@ impl Manager {
     /// the proof keeps to after the expansion (see [`Manager::select`]),
     /// rather than the first in the move order.
     fn seed_children(&mut self, n: NodeId, q: Question) {
-        let Some(warm) = self
-            .warm
-            .get(&Pair::new(self.nodes[n as usize].key, q))
-            .cloned()
-        else {
+        let Some(warm) = self.warm.get(&Pair::new(self.nodes[n as usize].key, q)) else {
             return;
         };
         // The children's side to move is the attacker of the job's
@@ -170,13 +166,17 @@ impl Manager {
             .flatten()
             .map(|&(_, c)| (self.nodes[c as usize].key | attacker, c))
             .collect();
-        for e in warm.iter() {
-            if let Some(&c) = children.get(&e.key) {
-                let p = &mut self.nodes[c as usize].pairs[q.other()];
-                if u64::from(e.work) > p.seed {
-                    p.seed = u64::from(e.work);
-                    self.dirty.push((c, q.other()));
-                }
+        // The warm start is read in place (it may hold 2^18 entries); the
+        // few children it names are seeded after.
+        let seeds: Vec<(NodeId, u64)> = warm
+            .iter()
+            .filter_map(|e| children.get(&e.key).map(|&c| (c, u64::from(e.work))))
+            .collect();
+        for (c, w) in seeds {
+            let p = &mut self.nodes[c as usize].pairs[q.other()];
+            if w > p.seed {
+                p.seed = w;
+                self.dirty.push((c, q.other()));
             }
         }
     }

@@ -54,7 +54,8 @@ pub(super) struct PairState {
     /// read from that job's warm start: where its search had gone.
     pub(super) seed: u64,
     /// Nodes spent on this pair and below it (the jobs on every pair of
-    /// its subtree, as [`Manager`]'s `spent` counts them, and their seeds; a position reached by two paths counts on
+    /// its subtree, as [`Manager`]'s `spent` counts them, and their
+    /// seeds; a position reached by two paths counts on
     /// both), as last computed: what [`Manager::select`] keeps to.
     pub(super) work: u64,
 }
