@@ -6,8 +6,9 @@
 //! start the numbers, with the best child kept until its parent's threshold,
 //! with and without the 1+ε trick, reading the table without its locks
 //! (the default on one thread) and under them, and with partial
-//! tables. Also the root driver, the line, and proven results passed
-//! between the two solvers.
+//! tables. Also the root driver, the line, proven results passed
+//! between the two solvers, and the values of Peasants' Chess on six and
+//! seven ranks (docs/RESULTS.md).
 
 mod common;
 
@@ -422,4 +423,53 @@ fn worked_examples() {
     assert_eq!(wdl("pawngame", "5x5", false), Wdl::Draw);
     assert_eq!(wdl("pawngame", "5x5", true), Wdl::Win);
     assert_eq!(wdl("pawngame", "4x4", false), Wdl::Loss);
+}
+
+/// Peasants' Chess on boards of six and seven ranks, the results of
+/// docs/RESULTS.md (a draw after every first move): every first move's
+/// value by the proof-number search against plain minimax where the
+/// whole game is small enough to walk, and against alpha-beta (the other
+/// search, with its own order and cutoffs) on the wider boards, up to 8x6
+/// and 5x7.
+#[test]
+fn peasants_on_short_boards() {
+    let root = |pos: &Position| {
+        let solver = PnSolver::new(PnConfig::default(), None).unwrap();
+        solver.solve_root(pos, &|_, _| {}).unwrap()
+    };
+    for (w, h) in [(3, 6), (4, 6), (3, 7)] {
+        let t = std::time::Instant::now();
+        let v = variants(w, h)[0];
+        let pos = parse_position("peasants", Some(v.board), v.rules).unwrap();
+        let mut memo = MinimaxMemo::default();
+        let pn = root(&pos);
+        assert_eq!(pn.value.wdl, minimax(&pos, &mut memo).wdl(), "{v}");
+        assert_eq!(pn.value.wdl, Wdl::Draw, "{v}");
+        assert_eq!(pn.moves.len(), pos.legal_moves().len(), "{v}");
+        for (m, s) in &pn.moves {
+            let mv = minimax(&pos.play(*m), &mut memo).before_move().wdl();
+            assert_eq!(s.wdl, mv, "{v} {}", m.san());
+            assert_eq!(s.wdl, Wdl::Draw, "{v} {}", m.san());
+        }
+        eprintln!("{v} minimax {} positions {:?}", memo.len(), t.elapsed());
+    }
+    for (w, h) in [(5, 6), (6, 6), (7, 6), (8, 6), (4, 7), (5, 7)] {
+        let t = std::time::Instant::now();
+        let v = variants(w, h)[0];
+        let pos = parse_position("peasants", Some(v.board), v.rules).unwrap();
+        let pn = root(&pos);
+        let ab = Solver::new(SolverConfig::default(), None)
+            .unwrap()
+            .solve_root(&pos, &|_, _| {})
+            .unwrap();
+        assert_eq!(pn.value.wdl, Wdl::Draw, "{v}");
+        assert_eq!(ab.value.wdl, Wdl::Draw, "{v}");
+        assert_eq!(pn.moves.len(), pos.legal_moves().len(), "{v}");
+        for (m, s) in &pn.moves {
+            let other = ab.moves.iter().find(|(n, _)| n == m).unwrap();
+            assert_eq!(s.wdl, other.1.wdl, "{v} {}", m.san());
+            assert_eq!(s.wdl, Wdl::Draw, "{v} {}", m.san());
+        }
+        eprintln!("{v} ab and pn {:?}", t.elapsed());
+    }
 }
