@@ -14,9 +14,10 @@
 # solve after this many nodes: its row says "stopped"), EXTRA (more
 # solve flags).
 #
-# Measured in docs/SCALING.md (Peasants' Chess on 6, 7 and 8 ranks):
-#   tools/board_growth.sh peasants 6 3 4 5 6 7 8     (seconds)
-#   HASH_MB=2048 tools/board_growth.sh peasants 7 3 4 5 6   (a minute)
+# Measured in docs/RESULTS.md and docs/SCALING.md (Peasants' Chess on six
+# and seven ranks):
+#   tools/board_growth.sh peasants 6 3 4 5 6 7 8            (seconds)
+#   HASH_MB=8192 tools/board_growth.sh peasants 7 3 4 5 6 7  (7x7: ten minutes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${PEASANT:-target/release/peasant}
