@@ -437,7 +437,7 @@ fn peasants_on_short_boards() {
         let solver = PnSolver::new(PnConfig::default(), None).unwrap();
         solver.solve_root(pos, &|_, _| {}).unwrap()
     };
-    for (w, h) in [(3, 6), (4, 6), (3, 7)] {
+    for (w, h) in [(2, 6), (3, 6), (4, 6), (1, 7), (2, 7), (3, 7)] {
         let t = std::time::Instant::now();
         let v = variants(w, h)[0];
         let pos = parse_position("peasants", Some(v.board), v.rules).unwrap();
