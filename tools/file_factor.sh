@@ -10,6 +10,18 @@
 # files a to e, so they can be played from the 5x8 start too. The value may differ
 # between the boards (f18b: a draw on 6x8, a win on 7x8).
 #
+# Lines s7a, s7b and s7c are of seven ranks, for `BOARDS="5x7 6x7 7x7
+# 8x7"`: each is a three-ply opening followed by the line that `peasant
+# --board 6x7 solve 'peasants moves OPENING' --value-only` printed (s7a
+# after 1.c4 bxc4 2.bxc4, s7b after 1.a4 bxa4 2.bxa4, s7c after 1.b4
+# axb4 2.axb4), so they stay on files a to f (s7a and s7c on a to d for
+# their first twelve plies); s7d, s7e and s7f are their mirror images
+# (the same positions on 6x7), whose play on 7x7 and 8x7 lies next to
+# the added files. A line is played on every board of the list;
+# where one of its moves is not legal (a line of the other height, or a
+# move off a narrower board) the board's cells show "-", and a line no
+# board can play is left out.
+#
 # By default each line is solved at its full length (12 to 18 plies: each
 # 6x8 position takes seconds, each 7x8 one half a minute to six minutes of
 # one core, but f12a's an hour). `PLIES="16 14 12"` solves each line's first 16, 14 and 12
@@ -38,6 +50,12 @@ f18a|f4 b5 e4 e5 d4 d5 f5 c5 e3 e6 d3 c4 dxc4 dxc4 f4 a5 d5 b6
 f18b|c4 c5 c3 c6 e4 e5 d4 d5 e3 e6 a4 a5 f4 f5 d3 d6 f3 f6
 f16c|c4 c5 c3 c6 e4 e5 d4 d5 e3 e6 a4 a5 d3 d6 b4 b5
 f12a|e4 d5 exd5 c5 c4 b5 cxb5 a5 a4 e5 d4 exd4
+s7a|c4 bxc4 bxc4 dxc4 dxc4 a4 c3 a5 d3 b4 cxb5 cxb5 b4 axb3 axb3 d5
+s7b|a4 bxa4 bxa4 b4 axb5 cxb5 a3 a4 e4 fxe4 fxe4 dxe4 dxe4 f4 exf5 exf5
+s7c|b4 axb4 axb4 cxb4 cxb4 a4 bxa5 bxa5 a3 a4 b4 c4 dxc4 dxc4 d4 exd4
+s7d|d4 exd4 exd4 cxd4 cxd4 f4 d3 f5 c3 e4 dxe5 dxe5 e4 fxe3 fxe3 c5
+s7e|f4 exf4 exf4 e4 fxe5 dxe5 f3 f4 b4 axb4 axb4 cxb4 cxb4 a4 bxa5 bxa5
+s7f|e4 fxe4 fxe4 dxe4 dxe4 f4 exf5 exf5 f3 f4 e4 d4 cxd4 cxd4 c4 bxc4
 '
 
 BIN="$BIN" LINES="$LINES" HASH_MB=${HASH_MB:-4096} PLIES=${PLIES:-} \
@@ -47,6 +65,11 @@ import json, os, subprocess, sys, time
 env = os.environ
 boards = env["BOARDS"].split()
 wanted = sys.argv[1:]
+names = [entry.split("|")[0] for entry in env["LINES"].strip().splitlines()]
+unknown = [w for w in wanted if w not in names]
+if unknown:
+    print(f"file_factor.sh: no line named {', '.join(unknown)} (lines: {' '.join(names)})", file=sys.stderr)
+    sys.exit(2)
 
 def solve(board, moves):
     """(value, nodes, seconds) of one solve; nodes is ">N" when --max-nodes
@@ -82,9 +105,10 @@ for entry in env["LINES"].strip().splitlines():
     for plies in [int(p) for p in env["PLIES"].split()] or [len(moves)]:
         if plies > len(moves):
             continue
-        row, last = [name, str(plies), " ".join(moves[:plies])], None
+        row, last, played = [name, str(plies), " ".join(moves[:plies])], None, False
         for i, b in enumerate(boards):
             got = solve(b, moves[:plies])
+            played |= got is not None
             if got is None:
                 row += ["-", "-", "-"]
             else:
@@ -95,5 +119,6 @@ for entry in env["LINES"].strip().splitlines():
                 both = isinstance(n, int) and isinstance(last, int)
                 row.append(f"{n / last:.0f}" if both else "-")
             last = n
-        print("| " + " | ".join(row) + " |", flush=True)
+        if played:
+            print("| " + " | ".join(row) + " |", flush=True)
 PY
