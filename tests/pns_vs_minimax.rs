@@ -197,13 +197,7 @@ fn root_moves_and_lines() {
                 )
                 .unwrap();
                 let root = solver.solve_root(&pos, &|_, _| {}).unwrap();
-                let value = minimax(&pos, &mut memo).wdl();
-                assert_eq!(root.value.wdl, value, "{v} {setup}");
-                assert_eq!(root.moves.len(), pos.legal_moves().len());
-                for (m, s) in &root.moves {
-                    let mv = minimax(&pos.play(*m), &mut memo).before_move().wdl();
-                    assert_eq!(s.wdl, mv, "{v} {setup} {}", m.san());
-                }
+                root_is_minimax(&pos, &root, &mut memo, &format!("{v} {setup}"));
                 let line = solver.line(&pos).unwrap();
                 let mut p = pos;
                 for m in &line {
@@ -215,6 +209,17 @@ fn root_moves_and_lines() {
                 assert!(p.is_game_over(), "{v} {setup}: the line ends the game");
             }
         }
+    }
+}
+
+/// A root solve's value and every move's value are plain minimax's, and
+/// it gives a value for every legal move.
+fn root_is_minimax(pos: &Position, root: &RootSolution, memo: &mut MinimaxMemo, what: &str) {
+    assert_eq!(root.value.wdl, minimax(pos, memo).wdl(), "{what}");
+    assert_eq!(root.moves.len(), pos.legal_moves().len(), "{what}");
+    for (m, s) in &root.moves {
+        let mv = minimax(&pos.play(*m), memo).before_move().wdl();
+        assert_eq!(s.wdl, mv, "{what} {}", m.san());
     }
 }
 
@@ -443,12 +448,9 @@ fn peasants_on_short_boards() {
         let pos = parse_position("peasants", Some(v.board), v.rules).unwrap();
         let mut memo = MinimaxMemo::default();
         let pn = root(&pos);
-        assert_eq!(pn.value.wdl, minimax(&pos, &mut memo).wdl(), "{v}");
+        root_is_minimax(&pos, &pn, &mut memo, &v.to_string());
         assert_eq!(pn.value.wdl, Wdl::Draw, "{v}");
-        assert_eq!(pn.moves.len(), pos.legal_moves().len(), "{v}");
         for (m, s) in &pn.moves {
-            let mv = minimax(&pos.play(*m), &mut memo).before_move().wdl();
-            assert_eq!(s.wdl, mv, "{v} {}", m.san());
             assert_eq!(s.wdl, Wdl::Draw, "{v} {}", m.san());
         }
         eprintln!("{v} minimax {} positions {:?}", memo.len(), t.elapsed());
