@@ -55,7 +55,7 @@ except Exception:
     value, nodes = None, None
 if value is None:
     err = open(out + ".err").read().strip().splitlines()
-    what = err[-1].replace("|", "/") if err else f"stopped past {int(limit):,}"
+    what = err[-1].replace("|", "/") if err else (f"stopped past {int(limit):,}" if limit else "no value")
     print(f"\t| {board} | {what} | | | | {cpu} | `{cmd}` |")
     sys.exit()
 moves = ", ".join(f"{m['move']} {m['value']}" for m in r["moves"]) if len(r["moves"]) > 1 else ""
