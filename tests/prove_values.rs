@@ -300,25 +300,24 @@ impl<W: Workers> Workers for SharingWorkers<W> {
 }
 
 /// The proof of `pos` on `pool` with tiny jobs of `budget` nodes, in a
-/// fresh directory named by `tag`: the manager and whether the run ended
-/// complete, the log checked for false lines (their count) before the
-/// directory goes.
+/// fresh directory named by `tag`: the manager, how the run ended, and
+/// the log's false lines (their count), checked before the directory
+/// goes.
 fn sharing_proof<W: Workers>(
     pos: Position,
     pool: &mut SharingWorkers<W>,
     budget: u64,
     tag: &str,
-) -> (Manager, bool, usize) {
+) -> (Manager, Result<RunEnd, prove::RunError>, usize) {
     let dir = temp_dir(&format!("prove-share-{tag}"));
     let workers = pool.count();
     let mut manager = Manager::new(pos, expanding(budget, workers), &read(&dir, pos.variant()));
     let mut writer = LogWriter::open(&dir, pos.variant()).unwrap();
     let stop = AtomicBool::new(false);
     let end = prove::run(&mut manager, pool, &mut writer, &plain_options(&stop));
-    let complete = matches!(end, Ok(RunEnd::Complete));
     let false_found = false_lines(&dir, pos.variant());
     let _ = std::fs::remove_dir_all(&dir);
-    (manager, complete, false_found)
+    (manager, end, false_found)
 }
 
 /// Proof-number workers with tables of their own that send out the
@@ -359,9 +358,8 @@ fn workers_that_send_out_solved_positions_equal_solve() {
             lie: false,
             sent: 0,
         };
-        let (manager, complete, false_found) =
-            sharing_proof(pos, &mut honest, budget, &format!("{i}"));
-        assert!(complete, "{name}");
+        let (manager, end, false_found) = sharing_proof(pos, &mut honest, budget, &format!("{i}"));
+        assert_eq!(end.unwrap(), RunEnd::Complete, "{name}");
         assert_eq!(
             values_text(&manager),
             expected,
