@@ -151,6 +151,29 @@ pub fn plan(target: Target) -> Vec<Vec<Material>> {
     class_pairs
 }
 
+/// The classes of one pawn fewer that the positions of a class pair reach
+/// by a capture, as the tables store them (white to move): the side to
+/// move of `XvY` (X pawns against Y) takes a pawn and leaves its
+/// opponent to move with Y-1 pawns against X, `(Y-1)vX`. Only these are
+/// held while the class pair is solved (on 5x8, 9v4 + 4v9 reaches 8v4
+/// and 3v9 of the eleven classes of 12 pawns); a class whose side would
+/// have no pawn left (the capture wins by rule) or that the board cannot
+/// hold has no table.
+pub fn captured_classes(
+    board: crate::rules::variant::Board,
+    class_pair: &[Material],
+) -> Vec<Material> {
+    let mut reached: Vec<Material> = class_pair
+        .iter()
+        .filter(|m| m.black >= 2)
+        .map(|m| Material::new(m.black - 1, m.white))
+        .filter(|&m| has_positions(board, m))
+        .collect();
+    reached.sort_by_key(|m| (m.total(), std::cmp::Reverse(m.white)));
+    reached.dedup();
+    reached
+}
+
 /// Whether the board has positions of the class `m` with the game in
 /// progress (a table's positions): white pawns stand on ranks 2..H-2, black
 /// pawns on ranks 3..H-1, one pawn a square, so each side has at most
@@ -224,11 +247,9 @@ pub fn generate(
         }
         let load = Instant::now();
         let below = class_pair[0].total() - 1;
-        dense.retain(|m, _| m.total() == below);
-        for m in Material::up_to(below)
-            .into_iter()
-            .filter(|&m| m.total() == below && has_positions(config.variant.board, m))
-        {
+        let reached = captured_classes(config.variant.board, &class_pair);
+        dense.retain(|m, _| reached.contains(m));
+        for &m in &reached {
             if let std::collections::hash_map::Entry::Vacant(e) = dense.entry(m) {
                 // Opened afresh: the tablebase may hold a table of this class
                 // that the run has since made again.
@@ -240,7 +261,7 @@ pub fn generate(
                 }));
             }
         }
-        let lower: Vec<Arc<DenseTable>> = dense.values().cloned().collect();
+        let lower: Vec<Arc<DenseTable>> = reached.iter().map(|m| dense[m].clone()).collect();
         if below >= 2 {
             log(&format!(
                 "classes of {below} pawns decompressed in {:.2} s",
@@ -865,6 +886,49 @@ mod tests {
                     len > 0,
                     "{board} {m}: {len} positions"
                 );
+            }
+        }
+    }
+
+    /// The classes held while a class pair is solved are exactly those
+    /// its positions' captures reach (from white's view, as `value` asks
+    /// the tables): none missing, which would stop the generator, and none
+    /// spare, which would hold memory for nothing. Every position of every
+    /// class pair up to 8 pawns on small boards, with and without en
+    /// passant (an en passant capture takes a pawn of the same class as any
+    /// capture by its side).
+    #[test]
+    fn held_classes_are_those_captures_reach() {
+        use crate::rules::variant::{Board, Rules};
+        use std::collections::BTreeSet;
+        for (w, h, ep) in [(3, 5, true), (4, 5, false), (3, 6, true), (2, 8, true)] {
+            let board = Board::new(w, h).unwrap();
+            let rules = Rules {
+                en_passant: ep,
+                ..Rules::default()
+            };
+            let variant = Variant::new(board, rules);
+            for class_pair in plan(Target::MaxPawns(8))
+                .into_iter()
+                .filter(|p| has_positions(board, p[0]))
+            {
+                let mut met = BTreeSet::new();
+                for &m in &class_pair {
+                    let index = Index::new(variant, m);
+                    for i in 0..index.len() {
+                        let pos = index.unrank(i);
+                        for &mv in pos.legal_moves().iter() {
+                            let child = pos.play(mv).flipped();
+                            let c = Material::of(&child);
+                            if c.total() < m.total() && c.white > 0 && c.black > 0 {
+                                met.insert(c);
+                            }
+                        }
+                    }
+                }
+                let held: BTreeSet<Material> =
+                    captured_classes(board, &class_pair).into_iter().collect();
+                assert_eq!(held, met, "{board} en passant {ep}: {class_pair:?}");
             }
         }
     }

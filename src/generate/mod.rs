@@ -13,5 +13,6 @@ pub(crate) mod generator;
 
 pub use crate::memory::{available as available_memory, peak as peak_memory};
 pub use generator::{
-    generate, has_positions, plan, ClassReport, GenConfig, GenError, GenEvent, Target,
+    captured_classes, generate, has_positions, plan, ClassReport, GenConfig, GenError, GenEvent,
+    Target,
 };
