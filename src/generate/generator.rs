@@ -165,8 +165,7 @@ pub fn captured_classes(
 ) -> Vec<Material> {
     let mut reached: Vec<Material> = class_pair
         .iter()
-        .filter(|m| m.black >= 2)
-        .map(|m| Material::new(m.black - 1, m.white))
+        .filter_map(|m| m.after_capture())
         .filter(|&m| has_positions(board, m))
         .collect();
     reached.sort_by_key(|m| (m.total(), std::cmp::Reverse(m.white)));

@@ -44,6 +44,18 @@ impl Material {
         }
     }
 
+    /// The class a capture by the side to move leads to, as the tables
+    /// store it (the side then to move as white): the opponent, with one
+    /// pawn fewer, against this side's pawns. None when the capture takes
+    /// the opponent's last pawn (a win by rule, no table).
+    pub const fn after_capture(self) -> Option<Material> {
+        if self.black >= 2 {
+            Some(Material::new(self.black - 1, self.white))
+        } else {
+            None
+        }
+    }
+
     /// Every class with at least one pawn a side and at most `max_total` in
     /// all, in the order they must be generated: by total, then white count.
     pub fn up_to(max_total: u8) -> Vec<Material> {

@@ -201,7 +201,8 @@ fn unchecked_text(e: &TableError) -> String {
 /// Checks every table of `variant` in `dir`: the file's checksums and
 /// layout when opened, every block's checksum and range when decompressed,
 /// then every position's value against the best of its moves' values (from
-/// the tables of the same total and of one pawn fewer). `log` gets one line
+/// its class pair's tables and those of one pawn fewer that its captures
+/// reach, the only ones held while the pair is checked). `log` gets one line
 /// per class ([`ClassCheck::line`]) as it is checked. A damaged file does
 /// not stop the check: it is recorded in the report (with what is wrong),
 /// and the classes that need its values are recorded as not checked. Only
@@ -231,62 +232,96 @@ pub fn verify_tables(
         t
     };
     for total in totals {
-        loaded.map.retain(|m, _| m.total() + 1 >= total);
-        let classes: Vec<Material> = present
-            .iter()
-            .copied()
-            .filter(|m| m.total() == total)
-            .collect();
-        for &m in &classes {
-            let path = dir.join(file_name(variant, m));
-            let len = std::fs::metadata(&path).map(|md| md.len()).unwrap_or(0);
-            files.insert(m, (path.clone(), len));
-            match Table::open(&path, variant, m).and_then(|t| t.to_dense()) {
-                Ok(dense) => {
-                    loaded.map.insert(m, Arc::new(dense));
-                }
-                Err(e) => {
-                    loaded.broken.insert(m, (path, damage_text(&e)));
-                }
+        // Class pairs (a class and its colour-flipped partner, whose
+        // positions are each other's successors), each checked with only
+        // its own tables and those its captures reach held decompressed,
+        // as `gen` holds them.
+        let mut pairs: Vec<Vec<Material>> = Vec::new();
+        for m in present.iter().copied().filter(|m| m.total() == total) {
+            match pairs.iter_mut().find(|p| p[0] == m.swapped()) {
+                Some(pair) => pair.push(m),
+                None => pairs.push(vec![m]),
             }
         }
-        for &m in &classes {
-            let start = std::time::Instant::now();
-            let (path, file_bytes) = files[&m].clone();
-            let mut check = ClassCheck {
-                material: m,
-                path: path.clone(),
-                positions: 0,
-                file_bytes,
-                mismatches: 0,
-                first_mismatch: None,
-                damage: None,
-                unchecked: None,
-                seconds: 0.0,
-            };
-            match loaded.map.get(&m).cloned() {
-                None => check.damage = Some(loaded.broken[&m].1.clone()),
-                Some(table) => match compare(&loaded, &table) {
-                    Ok((mismatches, first)) => {
-                        check.positions = table.index().len();
-                        check.mismatches = mismatches;
-                        check.first_mismatch = first;
+        for pair in pairs {
+            let mut held: Vec<Material> = pair.clone();
+            held.extend(
+                [pair[0], pair[0].swapped()]
+                    .iter()
+                    .filter_map(|m| m.after_capture())
+                    .filter(|m| present.contains(m)),
+            );
+            loaded.map.retain(|m, _| held.contains(m));
+            for &m in &pair {
+                let path = dir.join(file_name(variant, m));
+                let len = std::fs::metadata(&path).map(|md| md.len()).unwrap_or(0);
+                files.insert(m, (path, len));
+            }
+            for &m in &held {
+                if loaded.map.contains_key(&m) || loaded.broken.contains_key(&m) {
+                    continue;
+                }
+                let path = dir.join(file_name(variant, m));
+                match Table::open(&path, variant, m).and_then(|t| t.to_dense()) {
+                    Ok(dense) => {
+                        loaded.map.insert(m, Arc::new(dense));
                     }
-                    Err(e) if e.path() == path => {
-                        // The file's own sections disagree with each other.
-                        check.damage = Some(damage_text(&e));
-                        loaded.map.remove(&m);
+                    Err(e) => {
                         loaded.broken.insert(m, (path, damage_text(&e)));
                     }
-                    Err(e) => check.unchecked = Some(unchecked_text(&e)),
-                },
+                }
             }
-            check.seconds = start.elapsed().as_secs_f64();
-            log(&check.line());
-            report.classes.push(check);
+            for &m in &pair {
+                report
+                    .classes
+                    .push(check_class(&mut loaded, &files, m, log));
+            }
         }
     }
     Ok(report)
+}
+
+/// Checks class `m`, whose table and successors' tables are in `loaded`
+/// (or named there as broken), logs its line and returns it.
+fn check_class(
+    loaded: &mut Loaded,
+    files: &HashMap<Material, (PathBuf, u64)>,
+    m: Material,
+    log: &dyn Fn(&str),
+) -> ClassCheck {
+    let start = std::time::Instant::now();
+    let (path, file_bytes) = files[&m].clone();
+    let mut check = ClassCheck {
+        material: m,
+        path: path.clone(),
+        positions: 0,
+        file_bytes,
+        mismatches: 0,
+        first_mismatch: None,
+        damage: None,
+        unchecked: None,
+        seconds: 0.0,
+    };
+    match loaded.map.get(&m).cloned() {
+        None => check.damage = Some(loaded.broken[&m].1.clone()),
+        Some(table) => match compare(loaded, &table) {
+            Ok((mismatches, first)) => {
+                check.positions = table.index().len();
+                check.mismatches = mismatches;
+                check.first_mismatch = first;
+            }
+            Err(e) if e.path() == path => {
+                // The file's own sections disagree with each other.
+                check.damage = Some(damage_text(&e));
+                loaded.map.remove(&m);
+                loaded.broken.insert(m, (path, damage_text(&e)));
+            }
+            Err(e) => check.unchecked = Some(unchecked_text(&e)),
+        },
+    }
+    check.seconds = start.elapsed().as_secs_f64();
+    log(&check.line());
+    check
 }
 
 /// Every position of `table` against the best of its moves: the number
