@@ -13,18 +13,14 @@ use peasant::{
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let classes = match args.get(3).map(String::as_str) {
-        None => false,
-        Some("classes") if args.len() == 4 => true,
+    let classes = match (args.len(), args.get(3).map(String::as_str)) {
+        (3, _) => false,
+        (4, Some("classes")) => true,
         _ => {
             eprintln!("usage: index_sizes WxH MAX_PAWNS [classes]");
             std::process::exit(2);
         }
     };
-    if args.len() < 3 {
-        eprintln!("usage: index_sizes WxH MAX_PAWNS [classes]");
-        std::process::exit(2);
-    }
     let board: Board = args[1].parse().expect("a board such as 8x8");
     let max: u8 = args[2].parse().expect("a pawn count");
     let v = Variant::new(board, Rules::default());

@@ -31,7 +31,6 @@ use crate::table::{
     write_table_with, write_wdl_table_with, DenseTable, Table, TableError, Tablebase, WriteOptions,
 };
 use rayon::prelude::*;
-use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use std::sync::Arc;
@@ -152,25 +151,18 @@ pub fn plan(target: Target) -> Vec<Vec<Material>> {
 }
 
 /// The classes of one pawn fewer that the positions of a class pair reach
-/// by a capture, as the tables store them (white to move): the side to
-/// move of `XvY` (X pawns against Y) takes a pawn and leaves its
-/// opponent to move with Y-1 pawns against X, `(Y-1)vX`. Only these are
-/// held while the class pair is solved (on 5x8, 9v4 + 4v9 reaches 8v4
-/// and 3v9 of the eleven classes of 12 pawns); a class whose side would
-/// have no pawn left (the capture wins by rule) or that the board cannot
-/// hold has no table.
+/// by a capture ([`Material::pair_captures`]) and the board can hold:
+/// the only ones held while the class pair is solved (on 5x8, 9v4 + 4v9
+/// reaches 8v4 and 3v9 of the eleven classes of 12 pawns).
 pub fn captured_classes(
     board: crate::rules::variant::Board,
     class_pair: &[Material],
 ) -> Vec<Material> {
-    let mut reached: Vec<Material> = class_pair
-        .iter()
-        .filter_map(|m| m.after_capture())
+    class_pair[0]
+        .pair_captures()
+        .into_iter()
         .filter(|&m| has_positions(board, m))
-        .collect();
-    reached.sort_by_key(|m| (m.total(), std::cmp::Reverse(m.white)));
-    reached.dedup();
-    reached
+        .collect()
 }
 
 /// Whether the board has positions of the class `m` with the game in
@@ -210,9 +202,6 @@ pub fn generate(
     let log = &|line: &str| events(GenEvent::Line(line));
     let tablebase = Tablebase::new(&config.out, config.variant);
     let mut reports = Vec::new();
-    // The classes one pawn below the class pair being solved, decompressed
-    // into memory once (random access while solving must be fast).
-    let mut dense: HashMap<Material, Arc<DenseTable>> = HashMap::new();
     // Classes the board cannot hold (on 4x5, 9v1) have no table.
     let class_pairs = plan(target)
         .into_iter()
@@ -246,21 +235,22 @@ pub fn generate(
         }
         let load = Instant::now();
         let below = class_pair[0].total() - 1;
-        let reached = captured_classes(config.variant.board, &class_pair);
-        dense.retain(|m, _| reached.contains(m));
-        for &m in &reached {
-            if let std::collections::hash_map::Entry::Vacant(e) = dense.entry(m) {
-                // Opened afresh: the tablebase may hold a table of this class
-                // that the run has since made again.
+        // The classes one pawn below that the pair's captures reach,
+        // decompressed into memory (random access while solving must be
+        // fast). Each is reached from this pair alone, so none is kept for
+        // the next. Opened afresh: the tablebase may hold a table of such a
+        // class that the run has since made again.
+        let lower = captured_classes(config.variant.board, &class_pair)
+            .into_iter()
+            .map(|m| {
                 let table = Table::open(&tablebase.path_of(m), config.variant, m)?;
-                e.insert(Arc::new(if config.wdl_only {
+                Ok(Arc::new(if config.wdl_only {
                     table.to_dense_wdl()?
                 } else {
                     table.to_dense()?
-                }));
-            }
-        }
-        let lower: Vec<Arc<DenseTable>> = reached.iter().map(|m| dense[m].clone()).collect();
+                }))
+            })
+            .collect::<Result<Vec<Arc<DenseTable>>, TableError>>()?;
         if below >= 2 {
             log(&format!(
                 "classes of {below} pawns decompressed in {:.2} s",

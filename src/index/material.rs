@@ -56,6 +56,20 @@ impl Material {
         }
     }
 
+    /// The classes that a capture leads to from this class or its
+    /// colour-flipped partner (a class pair: each one's moves lead into
+    /// the other), `(Y-1)vX` and `(X-1)vY` for `XvY`, without repeats
+    /// (one for `XvX`), fewest white pawns last.
+    pub fn pair_captures(self) -> Vec<Material> {
+        let mut reached: Vec<Material> = [self, self.swapped()]
+            .iter()
+            .filter_map(|m| m.after_capture())
+            .collect();
+        reached.sort_by_key(|m| std::cmp::Reverse(m.white));
+        reached.dedup();
+        reached
+    }
+
     /// Every class with at least one pawn a side and at most `max_total` in
     /// all, in the order they must be generated: by total, then white count.
     pub fn up_to(max_total: u8) -> Vec<Material> {
@@ -102,6 +116,29 @@ mod tests {
         }
         for bad in ["", "3", "0v2", "2v0", "av1", "3v2v1", "99v1"] {
             assert!(bad.parse::<Material>().is_err(), "{bad}");
+        }
+    }
+
+    /// Every class of one pawn fewer is reached by the captures of one
+    /// class pair only, so `gen` keeps none of them from one pair to the
+    /// next; and every class of at least one pawn a side is reached.
+    #[test]
+    fn each_class_is_captured_into_from_one_pair() {
+        for total in 3..=16u8 {
+            let mut reached: Vec<Material> = Material::up_to(total)
+                .into_iter()
+                .filter(|m| m.total() == total && m.white >= m.black)
+                .flat_map(Material::pair_captures)
+                .collect();
+            reached.sort();
+            let len = reached.len();
+            reached.dedup();
+            assert_eq!(reached.len(), len, "a class reached from two pairs");
+            let below: Vec<Material> = Material::up_to(total - 1)
+                .into_iter()
+                .filter(|m| m.total() == total - 1)
+                .collect();
+            assert_eq!(reached.len(), below.len(), "{total}");
         }
     }
 

@@ -246,9 +246,9 @@ pub fn verify_tables(
         for pair in pairs {
             let mut held: Vec<Material> = pair.clone();
             held.extend(
-                [pair[0], pair[0].swapped()]
-                    .iter()
-                    .filter_map(|m| m.after_capture())
+                pair[0]
+                    .pair_captures()
+                    .into_iter()
                     .filter(|m| present.contains(m)),
             );
             loaded.map.retain(|m, _| held.contains(m));
