@@ -549,6 +549,54 @@ fn rules_example_one_file_peasants() {
     assert_eq!(outcome(&v).as_deref(), Some("draw"));
 }
 
+/// `solve --save FILE` stopped by SIGTERM (a batch scheduler's time limit)
+/// or SIGHUP (a closed terminal) saves what it proved and ends with status
+/// 130, as on Ctrl-C; the same command then loads the file.
+#[test]
+fn solve_stopped_by_a_signal_saves() {
+    use std::io::{BufRead, BufReader, Read};
+    let dir = std::env::temp_dir().join(format!("peasant-cli-signal-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for signal in ["-TERM", "-HUP"] {
+        let file = dir.join(format!("5x8{signal}.proven"));
+        let file = file.to_str().unwrap();
+        // Peasants' Chess 5x8 takes far longer than the test.
+        let args = ["solve", "peasants", "--board", "5x8", "--save", file];
+        let mut child = common::peasant_command(args)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut err = BufReader::new(child.stderr.take().unwrap());
+        // The handler is set right after the line naming the method.
+        let mut seen = String::new();
+        while !seen.contains("method:") {
+            let mut line = String::new();
+            assert!(err.read_line(&mut line).unwrap() > 0, "{seen}");
+            seen.push_str(&line);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        let status = std::process::Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        err.read_to_string(&mut seen).unwrap();
+        let code = child.wait().unwrap().code();
+        assert_eq!(code, Some(130), "{signal}: {seen}");
+        assert!(seen.contains("stopped by Ctrl-C or a signal"), "{seen}");
+        let mut again = args.to_vec();
+        again.extend(["--max-nodes", "1"]);
+        let out = run(&again);
+        assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+        let loaded = format!("proven positions from {file}");
+        assert!(stderr(&out).contains(&loaded), "{}", stderr(&out));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `solve --save FILE --max-nodes N` stops (status 3) and saves; the same
 /// command without the budget resumes and gives the uninterrupted values
 /// with fewer nodes. A file of another game or mode is refused (status 2),

@@ -35,6 +35,10 @@ fn main() -> std::process::ExitCode {
                 "a_dead_mpi_worker_loses_only_its_jobs",
                 &mut |bin: String| a_dead_mpi_worker_loses_only_its_jobs(&bin),
             ),
+            (
+                "sigterm_to_every_rank_stops_an_mpi_proof_as_ctrl_c_does",
+                &mut |bin: String| sigterm_to_every_rank_stops_an_mpi_proof_as_ctrl_c_does(&bin),
+            ),
         ],
     )
 }
@@ -372,4 +376,56 @@ fn a_dead_mpi_worker_loses_only_its_jobs(bin: &str) {
     assert!(answered.len() > before, "the rerun added no answer");
     let (code, out, err) = run_cli(&["prove", "--check", dir.to_str().unwrap(), "--samples", "10"]);
     assert_eq!(code, 0, "{out}{err}");
+}
+
+/// SIGTERM to every rank at once, as Slurm signals each task of a job at
+/// its time limit or on `scancel`: the worker ranks leave the first one to
+/// rank 0, which stops the run as Ctrl-C does. Every rank's job is
+/// interrupted and logged `open` with its warm start, the run says it was
+/// interrupted, and no rank is left behind.
+fn sigterm_to_every_rank_stops_an_mpi_proof_as_ctrl_c_does(bin: &str) {
+    use std::time::{Duration, Instant};
+    let variant = position("peasants", "5x8", true).variant();
+    let dir = temp_dir("prove-mpi-sigterm");
+    let token = format!("PEASANT_SIGTERM_TEST={}", std::process::id());
+    let (key, value) = token.split_once('=').unwrap();
+    // Peasants' Chess 5x8 is far beyond the test: no job ends by itself.
+    let mut c = mpirun(bin);
+    c.args(["prove", "peasants", "--board", "5x8", "--dir"])
+        .arg(&dir)
+        .args(["--method", "pn", "--job-nodes", "1000000000"])
+        .args(["--hash-mb", "16", "--max-seconds", "100"])
+        .env(key, value)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped());
+    let child = c.spawn().unwrap();
+    let started = Instant::now();
+    let mut ranks = Vec::new();
+    while ranks.len() < 3 && started.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(50));
+        ranks = ranks_with(&token);
+    }
+    assert_eq!(ranks.len(), 3, "the three ranks did not start: {ranks:?}");
+    // Time for rank 0 to read the (empty) log and hand out both jobs.
+    std::thread::sleep(Duration::from_secs(3));
+    for (_, pid) in &ranks {
+        let status = Command::new("kill")
+            .args(["-TERM", &pid.to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(!out.status.success(), "{err}");
+    assert_ne!(out.status.code(), Some(124), "the run did not end: {err}");
+    assert!(err.contains("interrupted"), "{err}");
+    let jobs = read(&dir, variant).jobs;
+    assert_eq!(jobs.len(), 2, "both ranks' jobs are logged: {jobs:?}");
+    assert!(jobs.iter().all(|j| j.answer == Answer::Open && j.nodes > 0));
+    let found = prove::WarmStore::new(&dir, variant).load();
+    assert!(found.damaged.is_empty(), "{:?}", found.damaged);
+    assert_eq!(found.pairs.len(), 2);
+    assert!(ranks_with(&token).is_empty(), "a rank outlived the run");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -568,31 +568,38 @@ fn a_time_limit_and_an_interruption_say_which_they_were() {
     assert!(err.contains("stopped by --max-seconds"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
     // Ctrl-C long before the time limit: an interruption (status 130).
-    let child = peasant_command(args("600"))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    // Once a job is logged the run is under way (its Ctrl-C handler set).
-    let log = dir.join(prove::LOG_FILE);
-    for _ in 0..600 {
-        let text = std::fs::read_to_string(&log).unwrap_or_default();
-        if text.lines().any(|l| l.starts_with("job\t")) {
-            break;
+    // SIGTERM (what a batch scheduler sends at its time limit) and SIGHUP
+    // (a closed terminal) stop the run the same way.
+    for signal in ["-INT", "-TERM", "-HUP"] {
+        let child = peasant_command(args("600"))
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Once a job is logged the run is under way (its handler set).
+        let log = dir.join(prove::LOG_FILE);
+        for _ in 0..600 {
+            let text = std::fs::read_to_string(&log).unwrap_or_default();
+            if text.lines().any(|l| l.starts_with("job\t")) {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
         }
-        std::thread::sleep(std::time::Duration::from_millis(50));
+        let status = Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(130), "{signal}: {err}");
+        assert!(err.contains("interrupted"), "{signal}: {err}");
+        assert!(!err.contains("--max-seconds"), "{signal}: {err}");
+        // The log is whole: the next run reads it.
+        let (code, _, err) = run_cli(&["prove", "--status", d]);
+        assert_eq!(code, 0, "{signal}: {err}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
-    let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let out = child.wait_with_output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(130), "{err}");
-    assert!(err.contains("interrupted"), "{err}");
-    assert!(!err.contains("--max-seconds"), "{err}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A proof of a position after one move (`--all-moves`, as the 8x8 pawn

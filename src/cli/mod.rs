@@ -31,7 +31,8 @@ pub const EXIT_BAD_INPUT: i32 = 2;
 /// `prove --max-jobs` or `--max-seconds`): what it proved is kept, and
 /// the same command resumes.
 pub const EXIT_STOPPED: i32 = 3;
-/// Exit status of a run stopped by Ctrl-C (128 + SIGINT, as shells give).
+/// Exit status of a run stopped by Ctrl-C (128 + SIGINT, as shells give),
+/// or by SIGTERM or SIGHUP, which `prove` and `solve` take as Ctrl-C.
 pub const EXIT_INTERRUPTED: i32 = 130;
 
 #[derive(Parser, Debug)]

@@ -12,7 +12,8 @@
 //!
 //! Exit status: 0 done (a proof complete, a check clean), 1 damaged data or
 //! a check that found a disagreement, 2 bad input, 3 stopped by
-//! `--max-jobs`, 130 stopped by Ctrl-C (the log keeps every finished job).
+//! `--max-jobs`, 130 stopped by Ctrl-C, SIGTERM or SIGHUP (the log keeps
+//! every finished job).
 
 use super::solve::{solve_error, MAX_THREADS};
 use super::{print_json, CliError, GlobalArgs, MethodArg, EXIT_INTERRUPTED, EXIT_STOPPED};
@@ -362,6 +363,10 @@ fn mpi_universe() -> Universe {
 
 /// A flag that Ctrl-C sets (the run then stops and logs its jobs in
 /// flight); a second Ctrl-C ends the process at once (exit status 130).
+/// SIGTERM and SIGHUP do the same (ctrlc's `termination` feature): a batch
+/// scheduler's time limit or a closed terminal stops a long proof as
+/// Ctrl-C does, its jobs in flight logged as open with their warm starts
+/// and the table snapshot saved.
 fn interrupt_flag() -> Arc<AtomicBool> {
     let stop = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&stop);
@@ -371,6 +376,23 @@ fn interrupt_flag() -> Arc<AtomicBool> {
         }
     });
     stop
+}
+
+/// On an MPI worker rank: the first Ctrl-C, SIGTERM or SIGHUP is left to
+/// rank 0, which gets it too (Slurm signals every task of a job at its
+/// time limit or `scancel`, a terminal every process of its group) and
+/// stops the run: it interrupts this rank's jobs, which come back open
+/// with their warm starts, and then tells the rank to quit. A rank that
+/// died of the signal would lose its jobs in flight and end the run with
+/// an MPI error. A second signal ends the rank at once (exit status 130).
+#[cfg(feature = "mpi")]
+fn worker_rank_signals() {
+    let seen = AtomicBool::new(false);
+    let _ = ctrlc::set_handler(move || {
+        if seen.swap(true, Ordering::SeqCst) {
+            std::process::exit(EXIT_INTERRUPTED);
+        }
+    });
 }
 
 /// What `prove` was asked to do (exactly one, as clap made sure).
@@ -893,6 +915,7 @@ impl ProveArgs {
             let world = u.world();
             if world.size() > 1 {
                 if world.rank() != 0 {
+                    worker_rank_signals();
                     let done = prove::mpi::worker_loop(
                         &world,
                         plan.worker,

@@ -14,7 +14,8 @@
 //! With `--save FILE` the proven results (exact values, never bounds) are
 //! loaded from FILE first if it exists, and written to it every
 //! `--save-every` seconds, when the solve ends, and when it is stopped by
-//! Ctrl-C (exit status 130) or by `--max-nodes` (exit status 3). The same
+//! Ctrl-C, SIGTERM or SIGHUP (exit status 130) or by `--max-nodes` (exit
+//! status 3). The same
 //! command then resumes where it stopped.
 
 use super::{print_json, CliError, GlobalArgs, MethodArg, EXIT_INTERRUPTED, EXIT_STOPPED};
@@ -547,7 +548,7 @@ fn stopped(
         ));
     }
     let (why, status) = if interrupted {
-        ("by Ctrl-C", EXIT_INTERRUPTED)
+        ("by Ctrl-C or a signal", EXIT_INTERRUPTED)
     } else {
         ("by --max-nodes", EXIT_STOPPED)
     };
@@ -557,9 +558,9 @@ fn stopped(
     }
 }
 
-/// Sets the stop flag of `session` on Ctrl-C, so that what the search
-/// proved is saved; a second Ctrl-C ends the process at once (the saved
-/// file stays whole). The count of Ctrl-Cs.
+/// Sets the stop flag of `session` on Ctrl-C (and on SIGTERM or SIGHUP),
+/// so that what the search proved is saved; a second one ends the process
+/// at once (the saved file stays whole). The count of them.
 fn stop_on_ctrl_c(session: &Session) -> Result<Arc<AtomicUsize>, CliError> {
     let interrupts = Arc::new(AtomicUsize::new(0));
     let (flag, count) = (session.stop_flag(), Arc::clone(&interrupts));
