@@ -4,6 +4,7 @@ mod cli;
 
 fn main() -> std::process::ExitCode {
     restore_sigpipe();
+    cli::signals::note_nohup();
     // Every status the command line gives (0, 1, 2, 3, 130) fits a byte.
     std::process::ExitCode::from(u8::try_from(cli::main()).unwrap_or(1))
 }

@@ -551,19 +551,40 @@ fn rules_example_one_file_peasants() {
 
 /// `solve --save FILE` stopped by SIGTERM (a batch scheduler's time limit)
 /// or SIGHUP (a closed terminal) saves what it proved and ends with status
-/// 130, as on Ctrl-C; the same command then loads the file.
+/// 130, as on Ctrl-C; the same command then loads the file. Under `nohup`
+/// SIGHUP stays ignored, and SIGTERM still stops the run.
 #[test]
 fn solve_stopped_by_a_signal_saves() {
     use std::io::{BufRead, BufReader, Read};
     let dir = std::env::temp_dir().join(format!("peasant-cli-signal-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    for signal in ["-TERM", "-HUP"] {
-        let file = dir.join(format!("5x8{signal}.proven"));
+    let have_nohup = std::process::Command::new("nohup")
+        .arg("true")
+        .status()
+        .is_ok_and(|s| s.success());
+    for (signals, nohup) in [
+        (&["-TERM"][..], false),
+        (&["-HUP"], false),
+        (&["-HUP", "-TERM"], true),
+    ] {
+        if nohup && !have_nohup {
+            continue;
+        }
+        let file = dir.join(format!("5x8{}-{nohup}.proven", signals[0]));
         let file = file.to_str().unwrap();
         // Peasants' Chess 5x8 takes far longer than the test.
         let args = ["solve", "peasants", "--board", "5x8", "--save", file];
-        let mut child = common::peasant_command(args)
+        let mut command = if nohup {
+            let mut c = std::process::Command::new("nohup");
+            c.arg(common::PEASANT)
+                .args(args)
+                .env("RAYON_NUM_THREADS", "1");
+            c
+        } else {
+            common::peasant_command(args)
+        };
+        let mut child = command
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::piped())
@@ -577,15 +598,21 @@ fn solve_stopped_by_a_signal_saves() {
             assert!(err.read_line(&mut line).unwrap() > 0, "{seen}");
             seen.push_str(&line);
         }
-        std::thread::sleep(std::time::Duration::from_millis(500));
-        let status = std::process::Command::new("kill")
-            .args([signal, &child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(status.success());
+        for (i, signal) in signals.iter().enumerate() {
+            // Long enough after an ignored signal for a stop to show.
+            let pause = if i == 0 { 500 } else { 1500 };
+            std::thread::sleep(std::time::Duration::from_millis(pause));
+            // An ignored SIGHUP has left the solve running.
+            assert!(child.try_wait().unwrap().is_none(), "{signals:?}");
+            let status = std::process::Command::new("kill")
+                .args([*signal, &child.id().to_string()])
+                .status()
+                .unwrap();
+            assert!(status.success());
+        }
         err.read_to_string(&mut seen).unwrap();
         let code = child.wait().unwrap().code();
-        assert_eq!(code, Some(130), "{signal}: {seen}");
+        assert_eq!(code, Some(130), "{signals:?} {nohup}: {seen}");
         assert!(seen.contains("stopped by Ctrl-C or a signal"), "{seen}");
         let mut again = args.to_vec();
         again.extend(["--max-nodes", "1"]);

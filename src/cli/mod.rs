@@ -11,6 +11,7 @@ mod progress;
 mod prove;
 mod serve;
 mod show;
+pub mod signals;
 mod solve;
 mod verify;
 

@@ -363,14 +363,14 @@ fn mpi_universe() -> Universe {
 
 /// A flag that Ctrl-C sets (the run then stops and logs its jobs in
 /// flight); a second Ctrl-C ends the process at once (exit status 130).
-/// SIGTERM and SIGHUP do the same (ctrlc's `termination` feature): a batch
-/// scheduler's time limit or a closed terminal stops a long proof as
-/// Ctrl-C does, its jobs in flight logged as open with their warm starts
-/// and the table snapshot saved.
+/// SIGTERM and SIGHUP do the same ([`super::signals`]; SIGHUP not under
+/// `nohup`): a batch scheduler's time limit or a closed terminal stops a
+/// long proof as Ctrl-C does, its jobs in flight logged as open with their
+/// warm starts and the table snapshot saved.
 fn interrupt_flag() -> Arc<AtomicBool> {
     let stop = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&stop);
-    let _ = ctrlc::set_handler(move || {
+    let _ = super::signals::on_stop_signal(move || {
         if flag.swap(true, Ordering::SeqCst) {
             std::process::exit(EXIT_INTERRUPTED);
         }
@@ -388,7 +388,7 @@ fn interrupt_flag() -> Arc<AtomicBool> {
 #[cfg(feature = "mpi")]
 fn worker_rank_signals() {
     let seen = AtomicBool::new(false);
-    let _ = ctrlc::set_handler(move || {
+    let _ = super::signals::on_stop_signal(move || {
         if seen.swap(true, Ordering::SeqCst) {
             std::process::exit(EXIT_INTERRUPTED);
         }

@@ -564,7 +564,7 @@ fn stopped(
 fn stop_on_ctrl_c(session: &Session) -> Result<Arc<AtomicUsize>, CliError> {
     let interrupts = Arc::new(AtomicUsize::new(0));
     let (flag, count) = (session.stop_flag(), Arc::clone(&interrupts));
-    ctrlc::set_handler(move || {
+    super::signals::on_stop_signal(move || {
         if count.fetch_add(1, Ordering::SeqCst) > 0 {
             std::process::exit(EXIT_INTERRUPTED);
         }
