@@ -19,7 +19,7 @@
 
 use crate::index::domain::{stand_in, value, TableValues};
 use crate::index::material::Material;
-use crate::index::{Index, IndexStats};
+use crate::index::{Index, IndexStats, WhiteKey};
 use crate::memory::{peak as peak_memory, ZeroedMap};
 use crate::rules::bitboard::Bitboard;
 use crate::rules::color::{ByColor, Color};
@@ -562,19 +562,39 @@ impl<S: Slots> PairSolver<'_, S> {
     /// pawns: their part of the number is found once for all such moves.
     /// Every other move goes through the general [`value`].
     fn solve(&self, pos: &Position) -> Result<Value, TableError> {
+        let partner = self.partner(Material::of(pos));
+        let h = pos.board().height();
+        let key = partner.0.white_key(pos.pawns(Color::Black).mirror_ranks(h));
+        self.solve_keyed(pos, partner, &key)
+    }
+
+    /// The index and values of the partner of class `m` (its colours
+    /// swapped), which holds the positions after its quiet moves.
+    #[inline]
+    fn partner(&self, m: Material) -> (&Index, &S) {
+        self.class(m.swapped()).expect("the partner is in the pair")
+    }
+
+    /// [`PairSolver::solve`] given the partner's index and values and the
+    /// part of the partner's numbers that `pos`'s black pawns fix (the
+    /// same for every position with those black pawns: the pass finds it
+    /// once for each black set).
+    fn solve_keyed(
+        &self,
+        pos: &Position,
+        (p_index, p_values): (&Index, &S),
+        key: &WhiteKey,
+    ) -> Result<Value, TableError> {
         let board = pos.board();
         let h = board.height();
         let past_table = board.rank_mask(h - 2) | board.rank_mask(h - 1);
-        let partner = Material::of(pos).swapped();
-        let (p_index, p_values) = self.class(partner).expect("the partner is in the pair");
-        let key = p_index.white_key(pos.pawns(Color::Black).mirror_ranks(h));
         let mut best: Option<Value> = None;
         for &m in pos.legal_moves().iter() {
             let quiet = matches!(m.kind, MoveKind::Push | MoveKind::DoublePush);
             let child = pos.play(m);
             let v = if quiet && !past_table.contains(m.to) && child.ep_square().is_none() {
                 let black = child.pawns(Color::White).mirror_ranks(h);
-                let slot = p_index.rank_black(&key, black);
+                let slot = p_index.rank_black(key, black);
                 self.lookup(p_values, slot, || child.flipped())?
             } else {
                 value(self, &child)?
@@ -613,8 +633,10 @@ impl<S: Slots> TableValues for PairSolver<'_, S> {
 /// A class's pawn sets by advancement (the number of steps its pawns have
 /// made from their second rank), to visit positions layer by layer.
 struct Layers {
-    /// Canonical white sets (those the index keeps), by advancement.
-    white: Vec<Vec<Bitboard>>,
+    /// Canonical white sets (those the index keeps), by advancement, each
+    /// with its part of the index's numbers (found once, not once for
+    /// each of its positions: a lookup that misses the cache).
+    white: Vec<Vec<(Bitboard, WhiteKey)>>,
     /// Every black set with its advancement.
     black_sets: Vec<(Bitboard, u32)>,
 }
@@ -623,13 +645,13 @@ impl Layers {
     fn new(index: &Index) -> Layers {
         let board = index.variant().board;
         let h = board.height() as u32;
-        let mut white: Vec<Vec<Bitboard>> = Vec::new();
+        let mut white: Vec<Vec<(Bitboard, WhiteKey)>> = Vec::new();
         for &set in index.white_sets() {
             let adv: u32 = set.map(|sq| sq.rank() as u32 - 1).sum();
             if white.len() <= adv as usize {
                 white.resize(adv as usize + 1, Vec::new());
             }
-            white[adv as usize].push(set);
+            white[adv as usize].push((set, index.white_key(set)));
         }
         let black_sets = index
             .black_sets()
@@ -643,7 +665,7 @@ impl Layers {
         self.white.len().saturating_sub(1) as u32 + black
     }
 
-    fn white_by_advance(&self, adv: u32) -> &[Bitboard] {
+    fn white_by_advance(&self, adv: u32) -> &[(Bitboard, WhiteKey)] {
         self.white.get(adv as usize).map_or(&[], |v| v.as_slice())
     }
 }
@@ -755,27 +777,40 @@ fn generate_class_pair<S: Slots>(
         // Within a layer, positions are grouped by black's pawns: all quiet
         // successors of a group then share one block of the partner class,
         // which stays in cache.
+        // The part of a position's number that its white pawns fix, and
+        // the part of its quiet successors' numbers that its black pawns
+        // fix, are found once for each set rather than for each position.
         let layers: Vec<Layers> = indexes.iter().map(Layers::new).collect();
         let top = layers.iter().map(|l| l.max_advance()).max().unwrap_or(0);
+        let h = config.variant.board.height();
         for advance in (0..=top).rev() {
             for (c, index) in indexes.iter().enumerate() {
                 let l = &layers[c];
+                let own = &values[c];
+                let partner = solver.partner(class_pair[c]);
                 l.black_sets
                     .par_iter()
                     .try_for_each(|&(black, black_adv)| {
                         if black_adv > advance {
                             return Ok(());
                         }
+                        let key = partner.0.white_key(black.mirror_ranks(h));
                         let mut done = 0;
-                        for &white in l.white_by_advance(advance - black_adv) {
-                            if (white & black).is_empty() {
-                                let pos = Position::from_parts_unchecked(
-                                    index.variant(),
-                                    ByColor { white, black },
-                                    Color::White,
-                                    None,
-                                );
-                                solver.table_value(&pos)?;
+                        for (white, white_key) in l.white_by_advance(advance - black_adv) {
+                            if (*white & black).is_empty() {
+                                let slot = index.rank_black(white_key, black);
+                                if own.get(slot).is_none() {
+                                    let pos = Position::from_parts_unchecked(
+                                        index.variant(),
+                                        ByColor {
+                                            white: *white,
+                                            black,
+                                        },
+                                        Color::White,
+                                        None,
+                                    );
+                                    own.set(slot, solver.solve_keyed(&pos, partner, &key)?);
+                                }
                                 done += 1;
                             }
                         }
