@@ -384,7 +384,7 @@ fn a_dead_mpi_worker_loses_only_its_jobs(bin: &str) {
 /// interrupted and logged `open` with its warm start, the run says it was
 /// interrupted, and no rank is left behind.
 fn sigterm_to_every_rank_stops_an_mpi_proof_as_ctrl_c_does(bin: &str) {
-    use std::time::{Duration, Instant};
+    use std::io::{BufRead, BufReader, Read};
     let variant = position("peasants", "5x8", true).variant();
     let dir = temp_dir("prove-mpi-sigterm");
     let token = format!("PEASANT_SIGTERM_TEST={}", std::process::id());
@@ -398,16 +398,18 @@ fn sigterm_to_every_rank_stops_an_mpi_proof_as_ctrl_c_does(bin: &str) {
         .env(key, value)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped());
-    let child = c.spawn().unwrap();
-    let started = Instant::now();
-    let mut ranks = Vec::new();
-    while ranks.len() < 3 && started.elapsed() < Duration::from_secs(30) {
-        std::thread::sleep(Duration::from_millis(50));
-        ranks = ranks_with(&token);
+    let mut child = c.spawn().unwrap();
+    // Rank 0 announces each job (budgets of 10^9 nodes) once its run is
+    // under way, its handler set: both ranks are then busy.
+    let mut err = BufReader::new(child.stderr.take().unwrap());
+    let mut seen = String::new();
+    while !seen.contains("job 2 starts") {
+        let mut line = String::new();
+        assert!(err.read_line(&mut line).unwrap() > 0, "{seen}");
+        seen.push_str(&line);
     }
-    assert_eq!(ranks.len(), 3, "the three ranks did not start: {ranks:?}");
-    // Time for rank 0 to read the (empty) log and hand out both jobs.
-    std::thread::sleep(Duration::from_secs(3));
+    let ranks = ranks_with(&token);
+    assert_eq!(ranks.len(), 3, "three ranks: {ranks:?}");
     for (_, pid) in &ranks {
         let status = Command::new("kill")
             .args(["-TERM", &pid.to_string()])
@@ -415,11 +417,11 @@ fn sigterm_to_every_rank_stops_an_mpi_proof_as_ctrl_c_does(bin: &str) {
             .unwrap();
         assert!(status.success());
     }
-    let out = child.wait_with_output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr).to_string();
-    assert!(!out.status.success(), "{err}");
-    assert_ne!(out.status.code(), Some(124), "the run did not end: {err}");
-    assert!(err.contains("interrupted"), "{err}");
+    err.read_to_string(&mut seen).unwrap();
+    let status = child.wait().unwrap();
+    assert!(!status.success(), "{seen}");
+    assert_ne!(status.code(), Some(124), "the run did not end: {seen}");
+    assert!(seen.contains("interrupted"), "{seen}");
     let jobs = read(&dir, variant).jobs;
     assert_eq!(jobs.len(), 2, "both ranks' jobs are logged: {jobs:?}");
     assert!(jobs.iter().all(|j| j.answer == Answer::Open && j.nodes > 0));
