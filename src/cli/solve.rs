@@ -15,8 +15,7 @@
 //! loaded from FILE first if it exists, and written to it every
 //! `--save-every` seconds, when the solve ends, and when it is stopped by
 //! Ctrl-C, SIGTERM or SIGHUP (exit status 130) or by `--max-nodes` (exit
-//! status 3). The same
-//! command then resumes where it stopped.
+//! status 3). The same command then resumes where it stopped.
 
 use super::{print_json, CliError, GlobalArgs, MethodArg, EXIT_INTERRUPTED, EXIT_STOPPED};
 use clap::Args;
