@@ -197,6 +197,19 @@ where
     c
 }
 
+/// Whether this process ignores SIGHUP (the tests run under `nohup`, say):
+/// its children then start with SIGHUP ignored too, and `peasant` keeps
+/// ignoring it, so a test cannot stop them with one. Linux's /proc says;
+/// elsewhere it is taken as not ignored.
+pub fn sighup_ignored() -> bool {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("SigIgn:"))
+        .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+        .is_some_and(|mask| mask & 1 != 0)
+}
+
 /// Runs the built `peasant` with `args` (rayon on one thread, stdin
 /// empty) and waits for it.
 pub fn run_peasant(args: &[&str]) -> Output {
