@@ -536,18 +536,17 @@ impl<S: Slots> PairSolver<'_, S> {
             .map(|&(_, index, values)| (index, values))
     }
 
-    /// The value of a table position of the class pair, known or found now.
+    /// The value in `slot` of `values`, known or found now by `solve`.
     #[inline]
     fn lookup(
-        &self,
         values: &S,
         slot: u64,
-        pos: impl FnOnce() -> Position,
+        solve: impl FnOnce() -> Result<Value, TableError>,
     ) -> Result<Value, TableError> {
         if let Some(v) = values.get(slot) {
             return Ok(v);
         }
-        let v = self.solve(&pos())?;
+        let v = solve()?;
         values.set(slot, v);
         Ok(v)
     }
@@ -595,7 +594,7 @@ impl<S: Slots> PairSolver<'_, S> {
             let v = if quiet && !past_table.contains(m.to) && child.ep_square().is_none() {
                 let black = child.pawns(Color::White).mirror_ranks(h);
                 let slot = p_index.rank_black(key, black);
-                self.lookup(p_values, slot, || child.flipped())?
+                Self::lookup(p_values, slot, || self.solve(&child.flipped()))?
             } else {
                 value(self, &child)?
             }
@@ -621,7 +620,7 @@ impl<S: Slots> TableValues for PairSolver<'_, S> {
         let m = Material::of(pos);
         if let Some((index, values)) = self.class(m) {
             let slot = index.rank(pos);
-            return self.lookup(values, slot, || *pos);
+            return Self::lookup(values, slot, || self.solve(pos));
         }
         match self.lower.iter().find(|t| t.index().material() == m) {
             Some(t) => S::lower(t, pos),
@@ -776,10 +775,10 @@ fn generate_class_pair<S: Slots>(
         // it first, depth-first: the order is for speed, not correctness.)
         // Within a layer, positions are grouped by black's pawns: all quiet
         // successors of a group then share one block of the partner class,
-        // which stays in cache.
-        // The part of a position's number that its white pawns fix, and
-        // the part of its quiet successors' numbers that its black pawns
-        // fix, are found once for each set rather than for each position.
+        // which stays in cache. The part of a position's number that its
+        // white pawns fix, and the part of its quiet successors' numbers
+        // that its black pawns fix, are found once for each set rather
+        // than for each position.
         let layers: Vec<Layers> = indexes.iter().map(Layers::new).collect();
         let top = layers.iter().map(|l| l.max_advance()).max().unwrap_or(0);
         let h = config.variant.board.height();
@@ -799,7 +798,7 @@ fn generate_class_pair<S: Slots>(
                         for (white, white_key) in l.white_by_advance(advance - black_adv) {
                             if (*white & black).is_empty() {
                                 let slot = index.rank_black(white_key, black);
-                                if own.get(slot).is_none() {
+                                PairSolver::lookup(own, slot, || {
                                     let pos = Position::from_parts_unchecked(
                                         index.variant(),
                                         ByColor {
@@ -809,8 +808,8 @@ fn generate_class_pair<S: Slots>(
                                         Color::White,
                                         None,
                                     );
-                                    own.set(slot, solver.solve_keyed(&pos, partner, &key)?);
-                                }
+                                    solver.solve_keyed(&pos, partner, &key)
+                                })?;
                                 done += 1;
                             }
                         }
