@@ -555,7 +555,7 @@ fn rules_example_one_file_peasants() {
 /// SIGHUP stays ignored, and SIGTERM still stops the run.
 #[test]
 fn solve_stopped_by_a_signal_saves() {
-    use std::io::{BufRead, BufReader, Read};
+    use std::io::{BufReader, Read};
     let dir = std::env::temp_dir().join(format!("peasant-cli-signal-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -595,23 +595,14 @@ fn solve_stopped_by_a_signal_saves() {
             .unwrap();
         let mut err = BufReader::new(child.stderr.take().unwrap());
         // The handler is set right after the line naming the method.
-        let mut seen = String::new();
-        while !seen.contains("method:") {
-            let mut line = String::new();
-            assert!(err.read_line(&mut line).unwrap() > 0, "{seen}");
-            seen.push_str(&line);
-        }
+        let mut seen = common::read_until(&mut err, "method:");
         for (i, signal) in signals.iter().enumerate() {
             // Long enough after an ignored signal for a stop to show.
             let pause = if i == 0 { 500 } else { 1500 };
             std::thread::sleep(std::time::Duration::from_millis(pause));
             // An ignored SIGHUP has left the solve running.
             assert!(child.try_wait().unwrap().is_none(), "{signals:?}");
-            let status = std::process::Command::new("kill")
-                .args([*signal, &child.id().to_string()])
-                .status()
-                .unwrap();
-            assert!(status.success());
+            common::send_signal(signal, child.id());
         }
         err.read_to_string(&mut seen).unwrap();
         let code = child.wait().unwrap().code();

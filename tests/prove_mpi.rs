@@ -384,7 +384,7 @@ fn a_dead_mpi_worker_loses_only_its_jobs(bin: &str) {
 /// interrupted and logged `open` with its warm start, the run says it was
 /// interrupted, and no rank is left behind.
 fn sigterm_to_every_rank_stops_an_mpi_proof_as_ctrl_c_does(bin: &str) {
-    use std::io::{BufRead, BufReader, Read};
+    use std::io::{BufReader, Read};
     let variant = position("peasants", "5x8", true).variant();
     let dir = temp_dir("prove-mpi-sigterm");
     let token = format!("PEASANT_SIGTERM_TEST={}", std::process::id());
@@ -402,20 +402,11 @@ fn sigterm_to_every_rank_stops_an_mpi_proof_as_ctrl_c_does(bin: &str) {
     // Rank 0 announces each job (budgets of 10^9 nodes) once its run is
     // under way, its handler set: both ranks are then busy.
     let mut err = BufReader::new(child.stderr.take().unwrap());
-    let mut seen = String::new();
-    while !seen.contains("job 2 starts") {
-        let mut line = String::new();
-        assert!(err.read_line(&mut line).unwrap() > 0, "{seen}");
-        seen.push_str(&line);
-    }
+    let mut seen = read_until(&mut err, "job 2 starts");
     let ranks = ranks_with(&token);
     assert_eq!(ranks.len(), 3, "three ranks: {ranks:?}");
-    for (_, pid) in &ranks {
-        let status = Command::new("kill")
-            .args(["-TERM", &pid.to_string()])
-            .status()
-            .unwrap();
-        assert!(status.success());
+    for &(_, pid) in &ranks {
+        send_signal("-TERM", pid);
     }
     err.read_to_string(&mut seen).unwrap();
     let status = child.wait().unwrap();

@@ -15,7 +15,6 @@ use peasant::solve::{Method, Question};
 use peasant::solve::{Solver, SolverConfig};
 use peasant::*;
 use std::path::Path;
-use std::process::Command;
 
 #[test]
 fn value_only_and_stopped_runs_resume() {
@@ -590,11 +589,7 @@ fn a_time_limit_and_an_interruption_say_which_they_were() {
             }
             std::thread::sleep(std::time::Duration::from_millis(50));
         }
-        let status = Command::new("kill")
-            .args([signal, &child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(status.success());
+        send_signal(signal, child.id());
         let out = child.wait_with_output().unwrap();
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(130), "{signal}: {err}");

@@ -387,12 +387,8 @@ fn interrupt_flag() -> Arc<AtomicBool> {
 /// an MPI error. A second signal ends the rank at once (exit status 130).
 #[cfg(feature = "mpi")]
 fn worker_rank_signals() {
-    let seen = AtomicBool::new(false);
-    let _ = super::signals::on_stop_signal(move || {
-        if seen.swap(true, Ordering::SeqCst) {
-            std::process::exit(EXIT_INTERRUPTED);
-        }
-    });
+    // The flag is rank 0's business; only the second signal acts here.
+    let _ = interrupt_flag();
 }
 
 /// What `prove` was asked to do (exactly one, as clap made sure).

@@ -264,7 +264,7 @@ impl SolveArgs {
         }
         // Ctrl-C stops the search so that what it proved is saved.
         let interrupts = match plan.save {
-            Some(_) => stop_on_ctrl_c(&session)?,
+            Some(_) => stop_on_signal(&session)?,
             None => Arc::default(),
         };
         let quiet = plan.quiet;
@@ -560,7 +560,7 @@ fn stopped(
 /// Sets the stop flag of `session` on Ctrl-C (and on SIGTERM or SIGHUP),
 /// so that what the search proved is saved; a second one ends the process
 /// at once (the saved file stays whole). The count of them.
-fn stop_on_ctrl_c(session: &Session) -> Result<Arc<AtomicUsize>, CliError> {
+fn stop_on_signal(session: &Session) -> Result<Arc<AtomicUsize>, CliError> {
     let interrupts = Arc::new(AtomicUsize::new(0));
     let (flag, count) = (session.stop_flag(), Arc::clone(&interrupts));
     super::signals::on_stop_signal(move || {

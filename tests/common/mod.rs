@@ -197,6 +197,30 @@ where
     c
 }
 
+/// Sends `signal` (`kill`'s form: "-TERM") to process `pid`.
+pub fn send_signal(signal: &str, pid: u32) {
+    let status = Command::new("kill")
+        .args([signal, &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success(), "kill {signal} {pid}");
+}
+
+/// Reads a child's output line by line until a line holds `marker`; what
+/// it read. Fails if the output ends first.
+pub fn read_until(out: &mut impl std::io::BufRead, marker: &str) -> String {
+    let mut seen = String::new();
+    while !seen.contains(marker) {
+        let mut line = String::new();
+        assert!(
+            out.read_line(&mut line).unwrap() > 0,
+            "no {marker:?}: {seen}"
+        );
+        seen.push_str(&line);
+    }
+    seen
+}
+
 /// Whether this process ignores SIGHUP (the tests run under `nohup`, say):
 /// its children then start with SIGHUP ignored too, and `peasant` keeps
 /// ignoring it, so a test cannot stop them with one. Linux's /proc says;
