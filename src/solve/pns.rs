@@ -201,6 +201,16 @@ impl TranspositionTable {
         self.0.prefetch(key & !1);
     }
 
+    /// Starts loading `key`'s tags and bucket into the cache, for a probe
+    /// of a key the transposition table most likely holds (a team's
+    /// thread reads every child of its node again at each turn of its
+    /// loop).
+    #[inline]
+    fn prefetch_probe(&self, key: u128) {
+        self.0.prefetch(key & !1);
+        self.0.prefetch_bucket(key & !1);
+    }
+
     /// Starts loading `key`'s bucket into the cache, for the store that
     /// ends a node's search: most nodes are searched in less time than
     /// the memory takes to answer.
@@ -394,6 +404,17 @@ impl Team {
     #[inline]
     fn leave(&self, key: u128) {
         self.slot(key).fetch_sub(1, Relaxed);
+    }
+
+    /// Whether a thread in node `key`, between two of its children's
+    /// searches, may find their numbers changed by the others: another
+    /// thread is in the node (besides the one asking) or in one of the
+    /// children (a collision of the counters' hashes only makes it
+    /// read them again).
+    #[inline]
+    fn others_near(&self, key: u128, children: &[Child]) -> bool {
+        self.slot(key).load(Relaxed) > 1
+            || children.iter().any(|c| self.slot(c.key).load(Relaxed) > 0)
     }
 
     /// δ of a child as the choice of the next child to search sees it: an
@@ -991,15 +1012,27 @@ impl<'a> PnSolver<'a> {
         }
         let (mut phi, mut delta);
         loop {
-            if w.team.is_some() {
+            if let Some(team) = w.team {
                 // What the other threads have found meanwhile.
                 if let Some((p, d)) = self.probe(key).filter(|&(p, d)| p == 0 || d == 0) {
                     (phi, delta) = (p, d);
                     break;
                 }
-                for c in children.iter_mut() {
-                    if let Some(pd) = self.probe(c.key) {
-                        (c.phi, c.delta) = pd;
+                // The children's numbers again where the others may have
+                // changed them: where another thread is in this node or
+                // in one of its children. Elsewhere they are as fresh as
+                // one thread alone keeps them, and reading every child's
+                // bucket at every turn cost a thread a fifth of its speed
+                // (docs/SCALING.md). Their tags and buckets all at once,
+                // not one miss after another.
+                if team.others_near(key, &children) {
+                    for c in children.iter() {
+                        self.tt.prefetch_probe(c.key);
+                    }
+                    for c in children.iter_mut() {
+                        if let Some(pd) = self.probe(c.key) {
+                            (c.phi, c.delta) = pd;
+                        }
                     }
                 }
             }
@@ -1706,6 +1739,39 @@ mod tests {
         team.enter(4);
         assert_eq!(team.virtual_delta(&solved[0]), 0);
         assert_eq!(team.virtual_delta(&solved[1]), INF);
+    }
+
+    /// A team's thread reads its children's numbers again between two of
+    /// their searches only where another thread is in its node or in one
+    /// of the children: alone in the node (its own count) and with every
+    /// child empty it keeps the numbers it has.
+    #[test]
+    fn a_team_thread_reads_its_children_again_only_near_others() {
+        let pos = crate::rules::parse::test_position("pawngame", "4x4");
+        let child = |key: u128| Child {
+            pos,
+            key,
+            phi: 1,
+            delta: 1,
+        };
+        let (node, children) = (10, [child(2), child(4), child(6)]);
+        let team = Team::new(true);
+        // The asking thread is in the node.
+        team.enter(node);
+        assert!(!team.others_near(node, &children));
+        // Another thread in a child.
+        team.enter(6);
+        assert!(team.others_near(node, &children));
+        team.leave(6);
+        assert!(!team.others_near(node, &children));
+        // Another thread in the node itself.
+        team.enter(node);
+        assert!(team.others_near(node, &children));
+        team.leave(node);
+        assert!(!team.others_near(node, &children));
+        // A thread elsewhere is not near.
+        team.enter(8);
+        assert!(!team.others_near(node, &children));
     }
 
     /// On one thread a read without the bucket's lock finds what a read
