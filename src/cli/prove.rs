@@ -107,12 +107,19 @@ pub struct ProveArgs {
     /// measure what reads without the lock are worth).
     #[arg(long, hide = true)]
     pub pn_locked_reads: bool,
-    /// With --method pn and workers sharing one transposition table: each
-    /// job's search sees which nodes the other workers' searches are in
-    /// and steers away from them, as threads on one question do (to
-    /// measure on a machine of many cores).
-    #[arg(long, hide = true)]
+    /// With --method pn and two workers or more sharing one transposition
+    /// table, each job's search sees which nodes the other workers'
+    /// searches are in and steers away from them, as threads on one
+    /// question do: the default, which this flag restates (and asks of one
+    /// worker too; it was off by default before sixteen real cores
+    /// measured it, docs/SCALING.md).
+    #[arg(long, hide = true, conflicts_with = "pn_no_spread_jobs")]
     pub pn_spread_jobs: bool,
+    /// With --method pn: workers sharing one transposition table search
+    /// each job on its own, blind to the nodes the others are in (to
+    /// measure what spreading them is worth).
+    #[arg(long, hide = true)]
+    pub pn_no_spread_jobs: bool,
     /// With --tables: MiB of decompressed table blocks kept in memory.
     #[arg(long, value_name = "M", default_value_t = 64)]
     pub cache_mb: usize,
@@ -868,7 +875,8 @@ impl ProveArgs {
             share_every: self.share_every,
             threads: self.threads,
             locked_reads: self.pn_locked_reads,
-            spread_jobs: self.pn_spread_jobs,
+            // One worker has no one to steer away from (unless asked).
+            spread_jobs: (workers >= 2 || self.pn_spread_jobs) && !self.pn_no_spread_jobs,
         };
         Ok(RunPlan {
             root,

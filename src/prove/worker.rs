@@ -772,7 +772,8 @@ pub struct WorkerConfig {
     /// measure).
     pub locked_reads: bool,
     /// Proof-number workers sharing one table search as one team
-    /// ([`PnConfig::spread_jobs`]; to measure).
+    /// ([`PnConfig::spread_jobs`]; `prove` turns it on for two workers or
+    /// more).
     pub spread_jobs: bool,
 }
 
