@@ -408,12 +408,12 @@ impl Team {
 
     /// Whether a thread in node `key`, between two of its children's
     /// searches, may find their numbers changed by the others: another
-    /// thread is in the node (besides the one asking) or in one of the
-    /// children (a collision of the counters' hashes only makes it
-    /// read them again).
+    /// thread is in the node (besides the one asking, if `counted` in
+    /// it) or in one of the children (a collision of the counters'
+    /// hashes only makes it read them again).
     #[inline]
-    fn others_near(&self, key: u128, children: &[Child]) -> bool {
-        self.slot(key).load(Relaxed) > 1
+    fn others_near(&self, key: u128, counted: bool, children: &[Child]) -> bool {
+        self.slot(key).load(Relaxed) > counted as u16
             || children.iter().any(|c| self.slot(c.key).load(Relaxed) > 0)
     }
 
@@ -426,6 +426,26 @@ impl Team {
         }
         let b = self.slot(c.key).load(Relaxed) as u64;
         (c.delta as u64 * (1 + b)).min(BIG as u64) as Number
+    }
+}
+
+/// A thread of a team counted into a node ([`Team::enter`]) until this is
+/// dropped, however the node's search ends.
+struct Inside<'t> {
+    team: &'t Team,
+    key: u128,
+}
+
+impl<'t> Inside<'t> {
+    fn enter(team: &'t Team, key: u128) -> Inside<'t> {
+        team.enter(key);
+        Inside { team, key }
+    }
+}
+
+impl Drop for Inside<'_> {
+    fn drop(&mut self) {
+        self.team.leave(self.key);
     }
 }
 
@@ -951,7 +971,6 @@ impl<'a> PnSolver<'a> {
         let Some(team) = w.team else {
             return self.mid_node(w, pos, key, th_phi, th_delta, root);
         };
-        team.enter(key);
         w.path.push(key);
         let r = if w.tally.total.is_multiple_of(LOOK_UP_EVERY) {
             self.look_up_path(w, team)
@@ -960,7 +979,6 @@ impl<'a> PnSolver<'a> {
         };
         let r = r.and_then(|()| self.mid_node(w, pos, key, th_phi, th_delta, root));
         w.path.pop();
-        team.leave(key);
         r
     }
 
@@ -1011,28 +1029,36 @@ impl<'a> PnSolver<'a> {
             return Ok((phi, delta));
         }
         let (mut phi, mut delta);
+        // A thread of a team counts itself into the node from its first
+        // descent to a child until it leaves the node (the guard's drop):
+        // a node it only expands is never counted, which saves two writes
+        // to a counter's cache line, one another core may hold, for a
+        // node no other thread would be steered by.
+        let mut inside: Option<Inside> = None;
         loop {
-            if let Some(team) = w.team {
-                // What the other threads have found meanwhile.
+            // What the other threads have found meanwhile, where they may
+            // have changed it: where another thread is in this node or in
+            // one of its children. Elsewhere the children's numbers are as
+            // fresh as one thread alone keeps them, and a node another
+            // thread has solved is found by the look-up of the path
+            // (every LOOK_UP_EVERY nodes). Reading every child's bucket at
+            // every turn cost a thread a fifth of its speed on sixteen
+            // cores, the node's own a twentieth on one (docs/SCALING.md).
+            if w.team
+                .is_some_and(|t| t.others_near(key, inside.is_some(), &children))
+            {
                 if let Some((p, d)) = self.probe(key).filter(|&(p, d)| p == 0 || d == 0) {
                     (phi, delta) = (p, d);
                     break;
                 }
-                // The children's numbers again where the others may have
-                // changed them: where another thread is in this node or
-                // in one of its children. Elsewhere they are as fresh as
-                // one thread alone keeps them, and reading every child's
-                // bucket at every turn cost a thread a fifth of its speed
-                // (docs/SCALING.md). Their tags and buckets all at once,
-                // not one miss after another.
-                if team.others_near(key, &children) {
-                    for c in children.iter() {
-                        self.tt.prefetch_probe(c.key);
-                    }
-                    for c in children.iter_mut() {
-                        if let Some(pd) = self.probe(c.key) {
-                            (c.phi, c.delta) = pd;
-                        }
+                // Their tags and buckets all at once, not one miss after
+                // another.
+                for c in children.iter() {
+                    self.tt.prefetch_probe(c.key);
+                }
+                for c in children.iter_mut() {
+                    if let Some(pd) = self.probe(c.key) {
+                        (c.phi, c.delta) = pd;
                     }
                 }
             }
@@ -1084,6 +1110,9 @@ impl<'a> PnSolver<'a> {
                     th_phi.min(d2.saturating_add(grow))
                 }
             };
+            if let (None, Some(team)) = (&inside, w.team) {
+                inside = Some(Inside::enter(team, key));
+            }
             w.depth += 1;
             let r = self.mid(w, &c.pos, c.key, child_th_phi, child_th_delta, false);
             w.depth -= 1;
@@ -1756,22 +1785,25 @@ mod tests {
         };
         let (node, children) = (10, [child(2), child(4), child(6)]);
         let team = Team::new(true);
-        // The asking thread is in the node.
-        team.enter(node);
-        assert!(!team.others_near(node, &children));
+        // The asking thread, not yet counted in the node, then counted.
+        assert!(!team.others_near(node, false, &children));
+        let inside = Inside::enter(&team, node);
+        assert!(!team.others_near(node, true, &children));
         // Another thread in a child.
         team.enter(6);
-        assert!(team.others_near(node, &children));
+        assert!(team.others_near(node, true, &children));
         team.leave(6);
-        assert!(!team.others_near(node, &children));
+        assert!(!team.others_near(node, true, &children));
         // Another thread in the node itself.
         team.enter(node);
-        assert!(team.others_near(node, &children));
+        assert!(team.others_near(node, true, &children));
+        drop(inside);
+        assert!(team.others_near(node, false, &children));
         team.leave(node);
-        assert!(!team.others_near(node, &children));
+        assert!(!team.others_near(node, false, &children));
         // A thread elsewhere is not near.
         team.enter(8);
-        assert!(!team.others_near(node, &children));
+        assert!(!team.others_near(node, false, &children));
     }
 
     /// On one thread a read without the bucket's lock finds what a read
