@@ -999,3 +999,56 @@ fn the_default_method_is_the_rules_and_method_still_chooses() {
         assert!(stderr(&out).contains(&said), "{}", stderr(&out));
     }
 }
+
+/// Proof-number workers on one table search as one team from eight
+/// workers (fewer cost more on two cores than they save), unless
+/// --pn-no-spread-jobs; --pn-spread-jobs asks for it with fewer; the run
+/// says which, and the answer is the same either way.
+#[test]
+fn prove_says_whether_its_workers_search_as_one_team() {
+    let dir = common::temp_dir("cli-prove-team");
+    let cases: [(&str, &[&str], Option<&str>); 6] = [
+        ("1", &[], None),
+        ("2", &[], Some("the 2 workers' jobs on one table search each on its own (as one team from 8 workers")),
+        ("8", &[], Some("the 8 workers' jobs on one table search as one team (the default from 8 workers)")),
+        ("8", &["--pn-no-spread-jobs"], Some("the 8 workers' jobs on one table search each on its own (--pn-no-spread-jobs)")),
+        ("2", &["--pn-spread-jobs"], Some("the 2 workers' jobs on one table search as one team (--pn-spread-jobs)")),
+        ("8", &["--method", "ab"], None),
+    ];
+    for (i, (workers, extra, said)) in cases.into_iter().enumerate() {
+        let d = dir.join(i.to_string());
+        let args = [
+            &[
+                "--board",
+                "5x5",
+                "prove",
+                "pawngame",
+                "--dir",
+                d.to_str().unwrap(),
+            ][..],
+            &["--workers", workers, "--job-nodes", "100", "--json"],
+            extra,
+        ]
+        .concat();
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+        let j: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+        assert_eq!(j["value"], "draw", "{args:?}");
+        let err = stderr(&out);
+        match said {
+            Some(said) => assert!(err.contains(&format!("prove: {said}")), "{args:?}: {err}"),
+            None => assert!(!err.contains("one table"), "{args:?}: {err}"),
+        }
+    }
+    let out = run(&[
+        "--board",
+        "5x5",
+        "prove",
+        "pawngame",
+        "--dir",
+        dir.join("both").to_str().unwrap(),
+        "--pn-spread-jobs",
+        "--pn-no-spread-jobs",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}

@@ -38,6 +38,15 @@ use std::time::{Duration, Instant};
 /// the job's search again from its position.
 const MIN_SHARE_EVERY: u64 = 1_000;
 
+/// From how many proof-number workers on one transposition table their
+/// jobs search as one team (`--pn-spread-jobs`) by default. On a lent
+/// 16-core machine sixteen workers as a team proved 5x8 1.2 to 1.3 times
+/// as fast as blind ones (41% fewer nodes) and eight 1.3 times as fast
+/// as blind eight had on machines of that kind, four as fast as blind
+/// four; on the 2-core machines two were 10 to 20% slower (the same
+/// nodes, each costing more). docs/SCALING.md.
+const SPREAD_JOBS_FROM: usize = 8;
+
 /// `prove`'s flags. Exactly one mode is given (clap refuses any other
 /// combination, exit status 2): a position to prove, `--status`, `--check`,
 /// `--merge` or `--simulate`; with `--status` a position names which
@@ -107,17 +116,17 @@ pub struct ProveArgs {
     /// measure what reads without the lock are worth).
     #[arg(long, hide = true)]
     pub pn_locked_reads: bool,
-    /// With --method pn and two workers or more sharing one transposition
-    /// table, each job's search sees which nodes the other workers'
-    /// searches are in and steers away from them, as threads on one
-    /// question do: the default, which this flag restates (and asks of one
-    /// worker too; it was off by default before sixteen real cores
-    /// measured it, docs/SCALING.md).
+    /// With --method pn and workers sharing one transposition table: each
+    /// job's search sees which nodes the other workers' searches are in
+    /// and steers away from them, as threads on one question do. The
+    /// default from SPREAD_JOBS_FROM workers; this flag asks for it with
+    /// fewer (to measure).
     #[arg(long, hide = true, conflicts_with = "pn_no_spread_jobs")]
     pub pn_spread_jobs: bool,
     /// With --method pn: workers sharing one transposition table search
-    /// each job on its own, blind to the nodes the others are in (to
-    /// measure what spreading them is worth).
+    /// each job on its own, blind to the nodes the others are in, also
+    /// from SPREAD_JOBS_FROM workers (to measure what spreading them is
+    /// worth).
     #[arg(long, hide = true)]
     pub pn_no_spread_jobs: bool,
     /// With --tables: MiB of decompressed table blocks kept in memory.
@@ -760,6 +769,36 @@ impl ProveArgs {
     /// "pn (proof-number search, the default; --method ab for
     /// alpha-beta)", or where `--method` chose, "ab (alpha-beta, --method
     /// ab)".
+    /// For workers sharing one proof-number table: whether their jobs
+    /// search as one team, and why.
+    fn team_text(&self, plan: &RunPlan) -> Option<String> {
+        let w = &plan.worker;
+        if w.method != Method::ProofNumber
+            || !w.shared_tt
+            || plan.workers < 2
+            || w.threads > 1
+            || self.emulate.is_some()
+        {
+            return None;
+        }
+        let n = plan.workers;
+        Some(if w.spread_jobs {
+            let why = if self.pn_spread_jobs {
+                "--pn-spread-jobs".to_string()
+            } else {
+                format!("the default from {SPREAD_JOBS_FROM} workers")
+            };
+            format!("the {n} workers' jobs on one table search as one team ({why})")
+        } else {
+            let why = if self.pn_no_spread_jobs {
+                "--pn-no-spread-jobs".to_string()
+            } else {
+                format!("as one team from {SPREAD_JOBS_FROM} workers, or --pn-spread-jobs")
+            };
+            format!("the {n} workers' jobs on one table search each on its own ({why})")
+        })
+    }
+
     fn method_text(&self) -> String {
         let method = self.method();
         let why = match self.method {
@@ -875,8 +914,8 @@ impl ProveArgs {
             share_every: self.share_every,
             threads: self.threads,
             locked_reads: self.pn_locked_reads,
-            // One worker has no one to steer away from (unless asked).
-            spread_jobs: (workers >= 2 || self.pn_spread_jobs) && !self.pn_no_spread_jobs,
+            spread_jobs: (workers >= SPREAD_JOBS_FROM || self.pn_spread_jobs)
+                && !self.pn_no_spread_jobs,
         };
         Ok(RunPlan {
             root,
@@ -1048,6 +1087,9 @@ impl ProveArgs {
         };
         if !self.quiet {
             eprintln!("prove: the workers search by {}", self.method_text());
+            if let Some(team) = self.team_text(&plan) {
+                eprintln!("prove: {team}");
+            }
         }
         let snapshot = self.snapshot(&pool, variant)?;
         let (mut manager, mut writer, warm) = self.open_proof(&plan, pool.workers().count())?;
