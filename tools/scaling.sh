@@ -50,7 +50,10 @@
 # `--emulate-ranks`; e.g. 16 for machines of sixteen cores),
 # MACHINE (what the table says it ran on; default the CPU model and core
 # count), BASELINE_RUNS (how many baseline solves to take the faster of,
-# default 2; 1 where machine time is short), NO_SPREAD (non-empty: the
+# default 2; 1 where machine time is short), BASELINE_WALL and
+# BASELINE_NODES (the wall seconds and nodes of a baseline solve measured
+# before on the same machine, e.g. by tools/thread_speed.py: no baseline
+# is run, and the first row says "given"; for one benchmark), NO_SPREAD (non-empty: the
 # `solve` benchmark also runs each
 # thread count with threads that ignore where the others are, the hidden
 # `--pn-no-spread`, to show what spreading them is worth; from 4 threads,
@@ -142,8 +145,13 @@ for bench in "$@"; do
   # The baseline is the faster of two runs: the first run of a big table
   # on a fresh machine can be much slower, which would flatter every
   # speedup below it.
-  bwall=""
-  for _ in $(seq "$BASELINE_RUNS"); do
+  bwall=${BASELINE_WALL:-}
+  bnodes=${BASELINE_NODES:-}
+  bvalue=-
+  bcpu=-
+  runs=$BASELINE_RUNS
+  [ -z "$bwall" ] || runs=0
+  for _ in $(seq "$runs"); do
     read -r w bnodes _ bvalue _ cpu < <(measure "$BIN" solve "${pos[@]}" --value-only --threads 1 \
       --method $method --hash-mb $hash)
     if [ -z "$bwall" ] || python3 -c "import sys; sys.exit(not float(sys.argv[1]) < float(sys.argv[2]))" "$w" "$bwall"; then
@@ -151,7 +159,9 @@ for bench in "$@"; do
       bcpu=$cpu
     fi
   done
-  row "$bench" "one \`solve --value-only\`" 1 real "$bwall" "$(commas "$bnodes")" 1.00x 1.00 "$bvalue" - "$bcpu"
+  given=""
+  [ "$runs" != 0 ] || given=" (given)"
+  row "$bench" "one \`solve --value-only\`$given" 1 real "$bwall" "$(commas "$bnodes")" 1.00x 1.00 "$bvalue" - "$bcpu"
   done_threads=" "
   for c in $CONFIGS; do
     r=${c%x*}; t=${c#*x}

@@ -7,7 +7,8 @@ thread alone, on one benchmark (issue "every core on the hardest
 question"). One prepared run for a lent machine:
 
     tools/thread_speed.py [--workers W] [--board 5x8] [--hash-mb 8192]
-                          [--peasant BIN] [--json FILE]
+                          [--peasant BIN] [--json FILE] [--only ROWS]
+                          [--baseline-wall S] [--repeat N]
 
 Rows (each process timed from outside; CPU seconds are its user and system
 time as the kernel accounts them, from wait4):
@@ -17,13 +18,16 @@ time as the kernel accounts them, from wait4):
   W processes      W copies of `solve --max-nodes 5000000` at once, a W-th
                    of the table each, and one copy alone: whether the
                    machine gives W cores' worth
-  W shared         `prove --workers W`, one shared table (the default)
+  W shared         `prove --workers W`, one shared table (the default;
+                   since commit 9d92bde its jobs search as one team from
+                   8 workers, each seeing the nodes the others are in)
   W shared, locked the same with `--pn-locked-reads`: workers read the
                    table under each bucket's lock, as before lock-free
                    reads
-  W shared, spread the same with `--pn-spread-jobs`: the jobs on the table
-                   search as one team, each seeing the nodes the others
-                   are in
+  W shared, spread the same with `--pn-spread-jobs`: the jobs as one team
+                   whatever W (before commit 574c8b1 off by default)
+  W shared, blind  the same with `--pn-no-spread-jobs` (binaries since
+                   commit 574c8b1): each job blind to the others
   W own tables     `prove --workers W --separate-tables`, a W-th of the
                    table each, no exchanges, stopped after 20 s: threads
                    of one process that share no table
@@ -31,7 +35,13 @@ time as the kernel accounts them, from wait4):
                    question
 
 With --json, each run's figures and, for the proofs, their logged jobs
-(nodes and seconds each: how fast the jobs that decided ran).
+(nodes and seconds each: how fast the jobs that decided ran). --only
+names the rows to run, of: solve, procs, shared, locked, spread, blind,
+own, threads (default all but the one that repeats shared: spread from
+8 workers, blind below; the one solve is the baseline of
+the speedups, or --baseline-wall gives its wall seconds from an earlier
+run); --repeat runs each of the rows shared, spread, blind and threads N
+times in turn (default 1).
 
 Nodes are all the nodes searched, the jobs cancelled as unneeded
 included. Default W: the machine's cores. Takes about five minutes on 16
@@ -51,7 +61,17 @@ ap.add_argument("--board", default="5x8")
 ap.add_argument("--hash-mb", type=int, default=8192)
 ap.add_argument("--peasant", default="target/release/peasant")
 ap.add_argument("--json", help="also write every run's figures to this file")
+ROWS = ["solve", "procs", "shared", "locked", "spread", "blind", "own", "threads"]
+ap.add_argument("--only", help="the rows to run, comma-separated, of " + ",".join(ROWS))
+ap.add_argument("--baseline-wall", type=float,
+                help="the one solve's wall seconds from an earlier run on this machine")
+ap.add_argument("--repeat", type=int, default=1)
 a = ap.parse_args()
+# By default every row but the one that repeats `shared`: the team is
+# prove's default from 8 workers (commit 9d92bde).
+ONLY = (a.only or ",".join(r for r in ROWS if r != ("spread" if a.workers >= 8 else "blind"))).split(",")
+if any(r not in ROWS for r in ONLY):
+    sys.exit(f"thread_speed: --only {a.only}: rows are {','.join(ROWS)}")
 W, H = a.workers, a.hash_mb
 BIN = os.path.abspath(a.peasant)
 if not os.access(BIN, os.X_OK):
@@ -113,17 +133,17 @@ def run(argvs):
 
 
 rows, records = [], []
-base = None
+base = a.baseline_wall
 
 
 def row(name, r, complete=True):
     global base
     rate = f"{r['nodes'] / r['cpu'] / 1e6:.3f}" if r["nodes"] and r["cpu"] > 0 else "-"
     speedup = "-"
-    if base is None:
+    if name == "one solve":
         base = r["wall"]
         speedup = "1.00x"
-    elif complete and r["status"] == 0:
+    elif complete and r["status"] == 0 and base:
         speedup = f"{base / r['wall']:.2f}x"
     nodes = f"{r['nodes']:,}" if r["nodes"] is not None else "-"
     rows.append(f"| {name} | {r['wall']:.2f} | {nodes} | {r['cpu']:.1f} | {rate} | {speedup} |")
@@ -134,26 +154,41 @@ def row(name, r, complete=True):
 print(f"Peasants' Chess {a.board}, {W} workers, {H} MiB of tables in all; binary {BIN}")
 print("| run | wall s | nodes searched | CPU s | M nodes a CPU s | speedup |")
 print("| --- | --- | --- | --- | --- | --- |")
-row("one solve", run([solve(1, H)])[0])
+if "solve" in ONLY:
+    row("one solve", run([solve(1, H)])[0])
+elif base:
+    print(f"| one solve (given) | {base:.2f} | - | - | - | 1.00x |")
+
+
 # Stopped by --max-nodes, a solve prints no JSON: it searched the budget.
 def budget(r):
     return {**r, "nodes": r["nodes"] or 5000000}
 
 
-row("one process of 5 M nodes, alone",
-    budget(run([solve(1, max(H // W, 16), "--max-nodes", "5000000")])[0]), False)
-many = run([solve(1, max(H // W, 16), "--max-nodes", "5000000")] * W)
-row(f"{W} processes of 5 M nodes at once (the slowest)",
-    budget(max(many, key=lambda r: r["wall"])), False)
-row(f"{W} workers, one shared table", run([prove("shared", W, max(H // W, 16))])[0])
-row(f"{W} workers, one shared table, --pn-locked-reads",
-    run([prove("locked", W, max(H // W, 16), "--pn-locked-reads")])[0])
-row(f"{W} workers, one shared table, --pn-spread-jobs",
-    run([prove("spread", W, max(H // W, 16), "--pn-spread-jobs")])[0])
-row(f"{W} workers, tables of their own, 20 s",
-    run([prove("own", W, max(H // W, 16), "--separate-tables", "--max-seconds", "20",
-               "--warm-entries", "0")])[0], False)
-row(f"{W} threads on one question", run([solve(W, H)])[0])
+if "procs" in ONLY:
+    row("one process of 5 M nodes, alone",
+        budget(run([solve(1, max(H // W, 16), "--max-nodes", "5000000")])[0]), False)
+    many = run([solve(1, max(H // W, 16), "--max-nodes", "5000000")] * W)
+    row(f"{W} processes of 5 M nodes at once (the slowest)",
+        budget(max(many, key=lambda r: r["wall"])), False)
+for i in range(a.repeat):
+    if "shared" in ONLY:
+        row(f"{W} workers, one shared table", run([prove(f"shared{i}", W, max(H // W, 16))])[0])
+    if "locked" in ONLY and i == 0:
+        row(f"{W} workers, one shared table, --pn-locked-reads",
+            run([prove("locked", W, max(H // W, 16), "--pn-locked-reads")])[0])
+    if "spread" in ONLY:
+        row(f"{W} workers, one shared table, --pn-spread-jobs",
+            run([prove(f"spread{i}", W, max(H // W, 16), "--pn-spread-jobs")])[0])
+    if "blind" in ONLY:
+        row(f"{W} workers, one shared table, --pn-no-spread-jobs",
+            run([prove(f"blind{i}", W, max(H // W, 16), "--pn-no-spread-jobs")])[0])
+    if "own" in ONLY and i == 0:
+        row(f"{W} workers, tables of their own, 20 s",
+            run([prove("own", W, max(H // W, 16), "--separate-tables", "--max-seconds", "20",
+                       "--warm-entries", "0")])[0], False)
+    if "threads" in ONLY:
+        row(f"{W} threads on one question", run([solve(W, H)])[0])
 if a.json:
     with open(a.json, "w") as f:
         json.dump(records, f, indent=1)

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# One prepared run for a lent machine of many cores (issue "every core on
+# the hardest question"): everything the 16-core rows of docs/SCALING.md
+# need, in order of what matters most, each part's output written as it
+# comes so that a run cut off by its time limit still leaves the parts it
+# finished.
+#
+#   tools/lent_machine.sh OUTDIR
+#
+# 1. the machine: CPU model, cores, memory, kernel, huge pages;
+# 2. tools/thread_speed.py on Peasants' Chess 5x8 (one solve, W processes,
+#    W workers on one table as one team (the default), with reads under
+#    the lock and blind to one another, W workers with tables of their
+#    own, W threads on one question), W the machine's cores;
+# 3. tools/scaling.sh peasants6x7 (one solve, W threads, W/4 threads);
+# 4. tools/scaling.sh pawngame-b4a5 (one solve, W alpha-beta workers);
+# 5. tools/scaling.sh peasants5x8 with W/8, W/4 and W/2 workers: the
+#    curve below W (against part 2's one solve, when part 2 ran).
+#
+# Environment: PEASANT (binary; default target/release/peasant), PARTS
+# (which of 2 to 5 to run, default "2 3 4 5"; the first lent machine
+# ran commit e213975's binary with "2 3", docs/SCALING.md), SPEED_ARGS (more arguments
+# for thread_speed.py, e.g. "--board 4x8 --hash-mb 256" for a quick try
+# of the script on a small machine). Takes about seven minutes
+# on sixteen cores (parts 2 and 3 took 200 s); each part writes OUTDIR/partN.txt, and part 2 also
+# OUTDIR/thread_speed.json (the logged jobs of each proof).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${1:?usage: tools/lent_machine.sh OUTDIR}
+mkdir -p "$OUT"
+BIN=$(realpath "${PEASANT:-target/release/peasant}")
+[ -x "$BIN" ] || { echo "lent_machine: no peasant binary at $BIN" >&2; exit 2; }
+PARTS=${PARTS:-2 3 4 5}
+W=$(nproc)
+# "RxT" for each count of the list that is at least 1.
+configs() {
+  local c out=""
+  for c in "$@"; do [ "${c%x*}" -ge 1 ] && [ "${c#*x}" -ge 1 ] && out="$out $c"; done
+  echo "${out# }"
+}
+export PEASANT=$BIN BASELINE_RUNS=1 EMULATE=
+
+{
+  echo "date: $(date -u +%FT%TZ)"
+  echo "binary: $("$BIN" --version)"
+  echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $W cores"
+  grep -m1 -E '^(cpu family|model)\s' /proc/cpuinfo
+  grep -E 'MemTotal|Hugepagesize' /proc/meminfo
+  echo "kernel: $(uname -r)"
+  echo "transparent huge pages: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo unknown)"
+  command -v lscpu >/dev/null && lscpu | grep -E 'Model name|Socket|Core|Thread|NUMA node\(|L2|L3'
+} 2>&1 | tee "$OUT/part1.txt"
+
+for part in $PARTS; do
+  echo "== part $part, $(date -u +%T)"
+  case $part in
+    # shellcheck disable=SC2086
+    2) python3 -u tools/thread_speed.py --workers "$W" --peasant "$BIN" \
+         --json "$OUT/thread_speed.json" ${SPEED_ARGS:-} ;;
+    3) CONFIGS=$(configs "1x$W" "1x$((W / 4))") tools/scaling.sh peasants6x7 ;;
+    4) CONFIGS=$(configs "${W}x1") tools/scaling.sh pawngame-b4a5 ;;
+    5) # Against part 2's one solve when it ran (the same command).
+       read -r BASELINE_WALL BASELINE_NODES < <(python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))[0]
+print("%.2f %d" % (r["wall"], r["nodes"]))' "$OUT/thread_speed.json" 2>/dev/null) || true
+       export BASELINE_WALL BASELINE_NODES
+       CONFIGS=$(configs "$((W / 8))x1" "$((W / 4))x1" "$((W / 2))x1") \
+         tools/scaling.sh peasants5x8 ;;
+    *) echo "lent_machine: no part $part" >&2; exit 2 ;;
+  esac 2>&1 | tee "$OUT/part$part.txt"
+done
+echo "== done, $(date -u +%T)"
