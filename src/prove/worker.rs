@@ -772,8 +772,8 @@ pub struct WorkerConfig {
     /// measure).
     pub locked_reads: bool,
     /// Proof-number workers sharing one table search as one team
-    /// ([`PnConfig::spread_jobs`]; `prove` turns it on for two workers or
-    /// more).
+    /// ([`PnConfig::spread_jobs`]; `prove` turns it on from eight
+    /// workers).
     pub spread_jobs: bool,
 }
 

@@ -145,9 +145,9 @@ pub struct PnConfig {
     /// search as one team: each job's search sees the nodes the other
     /// jobs' searches are in and steers away from them, as threads on one
     /// question do, and goes back where another has solved a node above
-    /// it. Off by default here; the proof manager turns it on for two
-    /// workers or more on one table (`prove --pn-no-spread-jobs` leaves
-    /// it off, to measure).
+    /// it. Off by default here; `prove` turns it on from eight workers on
+    /// one table (`--pn-spread-jobs` and `--pn-no-spread-jobs` choose, to
+    /// measure).
     pub spread_jobs: bool,
 }
 

@@ -203,8 +203,7 @@ impl TranspositionTable {
 
     /// Starts loading `key`'s tags and bucket into the cache, for a probe
     /// of a key the transposition table most likely holds (a team's
-    /// thread reads every child of its node again at each turn of its
-    /// loop).
+    /// thread reading its children again where others are near).
     #[inline]
     fn prefetch_probe(&self, key: u128) {
         self.0.prefetch(key & !1);
