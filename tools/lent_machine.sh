@@ -44,7 +44,7 @@ export PEASANT=$BIN BASELINE_RUNS=1 EMULATE=
   echo "date: $(date -u +%FT%TZ)"
   echo "binary: $("$BIN" --version)"
   echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $W cores"
-  grep -m1 -E '^(cpu family|model)\s' /proc/cpuinfo
+  grep -E '^(cpu family|model)\s' /proc/cpuinfo | head -2
   grep -E 'MemTotal|Hugepagesize' /proc/meminfo
   echo "kernel: $(uname -r)"
   echo "transparent huge pages: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo unknown)"
