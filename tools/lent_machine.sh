@@ -15,23 +15,36 @@
 # 3. tools/scaling.sh peasants6x7 (one solve, W threads, W/4 threads);
 # 4. tools/scaling.sh pawngame-b4a5 (one solve, W alpha-beta workers);
 # 5. tools/scaling.sh peasants5x8 with W/8, W/4 and W/2 workers: the
-#    curve below W (against part 2's one solve, when part 2 ran).
+#    curve below W (against part 2's one solve, when part 2 ran);
+# 6. W workers on 5x8 as one team and blind on a table of 2 GiB instead
+#    of 8 (against part 2's one solve): whether a thread beside the
+#    others searches faster on a smaller table, the lever SCALING.md
+#    names next.
 #
 # Environment: PEASANT (binary; default target/release/peasant), PARTS
-# (which of 2 to 5 to run, default "2 3 4 5"; the first lent machine
-# ran commit e213975's binary with "2 3", docs/SCALING.md), SPEED_ARGS (more arguments
-# for thread_speed.py, e.g. "--board 4x8 --hash-mb 256" for a quick try
-# of the script on a small machine). Takes about seven minutes
-# on sixteen cores (parts 2 and 3 took 200 s); each part writes OUTDIR/partN.txt, and part 2 also
-# OUTDIR/thread_speed.json (the logged jobs of each proof).
+# (which of 2 to 6 to run, default "2 3 4 5 6"; the first lent machine
+# ran commit e213975's binary with "2 3", docs/SCALING.md), SPEED_ARGS
+# (more arguments for thread_speed.py, e.g. "--board 4x8 --hash-mb 256"
+# for a quick try of the script on a small machine). Takes about eight
+# minutes on sixteen cores (parts 2 and 3 took 200 s); each part writes
+# OUTDIR/partN.txt, parts 2 and 6 also OUTDIR/thread_speed.json and
+# OUTDIR/small_table.json (the logged jobs of each proof).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?usage: tools/lent_machine.sh OUTDIR}
 mkdir -p "$OUT"
 BIN=$(realpath "${PEASANT:-target/release/peasant}")
 [ -x "$BIN" ] || { echo "lent_machine: no peasant binary at $BIN" >&2; exit 2; }
-PARTS=${PARTS:-2 3 4 5}
+PARTS=${PARTS:-2 3 4 5 6}
 W=$(nproc)
+# Part 2's one solve (wall seconds and nodes), when it ran: the baseline
+# of parts 5 and 6 (the same command).
+baseline() {
+  python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))[0]
+print("%.2f %d" % (r["wall"], r["nodes"]))' "$OUT/thread_speed.json" 2>/dev/null
+}
 # "RxT" for each count of the list that is at least 1.
 configs() {
   local c out=""
@@ -59,14 +72,15 @@ for part in $PARTS; do
          --json "$OUT/thread_speed.json" ${SPEED_ARGS:-} ;;
     3) CONFIGS=$(configs "1x$W" "1x$((W / 4))") tools/scaling.sh peasants6x7 ;;
     4) CONFIGS=$(configs "${W}x1") tools/scaling.sh pawngame-b4a5 ;;
-    5) # Against part 2's one solve when it ran (the same command).
-       read -r BASELINE_WALL BASELINE_NODES < <(python3 -c '
-import json, sys
-r = json.load(open(sys.argv[1]))[0]
-print("%.2f %d" % (r["wall"], r["nodes"]))' "$OUT/thread_speed.json" 2>/dev/null) || true
+    5) read -r BASELINE_WALL BASELINE_NODES < <(baseline) || true
        export BASELINE_WALL BASELINE_NODES
        CONFIGS=$(configs "$((W / 8))x1" "$((W / 4))x1" "$((W / 2))x1") \
          tools/scaling.sh peasants5x8 ;;
+    6) read -r wall _ < <(baseline) || true
+       # shellcheck disable=SC2086
+       python3 -u tools/thread_speed.py --workers "$W" --peasant "$BIN" --hash-mb 2048 \
+         --only shared,blind ${wall:+--baseline-wall "$wall"} \
+         --json "$OUT/small_table.json" ${SPEED_ARGS:-} ;;
     *) echo "lent_machine: no part $part" >&2; exit 2 ;;
   esac 2>&1 | tee "$OUT/part$part.txt"
 done
