@@ -769,9 +769,9 @@ impl ProveArgs {
     /// "pn (proof-number search, the default; --method ab for
     /// alpha-beta)", or where `--method` chose, "ab (alpha-beta, --method
     /// ab)".
-    /// For workers sharing one proof-number table: whether their jobs
-    /// search as one team, and why.
-    fn team_text(&self, plan: &RunPlan) -> Option<String> {
+    /// For workers sharing one proof-number table (under mpirun, each
+    /// worker rank's): whether their jobs search as one team, and why.
+    fn team_text(&self, plan: &RunPlan, ranks: bool) -> Option<String> {
         let w = &plan.worker;
         if w.method != Method::ProofNumber
             || !w.shared_tt
@@ -782,20 +782,21 @@ impl ProveArgs {
             return None;
         }
         let n = plan.workers;
+        let whose = if ranks { "each worker rank's" } else { "the" };
         Some(if w.spread_jobs {
             let why = if self.pn_spread_jobs {
                 "--pn-spread-jobs".to_string()
             } else {
                 format!("the default from {SPREAD_JOBS_FROM} workers")
             };
-            format!("the {n} workers' jobs on one table search as one team ({why})")
+            format!("{whose} {n} workers' jobs on one table search as one team ({why})")
         } else {
             let why = if self.pn_no_spread_jobs {
                 "--pn-no-spread-jobs".to_string()
             } else {
                 format!("as one team from {SPREAD_JOBS_FROM} workers, or --pn-spread-jobs")
             };
-            format!("the {n} workers' jobs on one table search each on its own ({why})")
+            format!("{whose} {n} workers' jobs on one table search each on its own ({why})")
         })
     }
 
@@ -1087,7 +1088,7 @@ impl ProveArgs {
         };
         if !self.quiet {
             eprintln!("prove: the workers search by {}", self.method_text());
-            if let Some(team) = self.team_text(&plan) {
+            if let Some(team) = self.team_text(&plan, universe.is_some()) {
                 eprintln!("prove: {team}");
             }
         }
