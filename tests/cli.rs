@@ -973,31 +973,29 @@ fn the_default_method_is_the_rules_and_method_still_chooses() {
     // prove: the workers' search in the run's JSON, and on stderr.
     let dir = common::temp_dir("cli-prove-method");
     for (extra, method) in [(&[][..], "pn"), (&["--method", "ab"], "ab")] {
-        let d = dir.join(method);
-        let d = d.to_str().unwrap();
-        let args = [
-            &[
-                "--board",
-                "5x5",
-                "prove",
-                "pawngame",
-                "--dir",
-                d,
-                "--workers",
-                "1",
-            ][..],
-            &["--json", "--job-nodes", "100"],
-            extra,
-        ]
-        .concat();
-        let out = run(&args);
-        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-        let j: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+        let (out, j) = prove_5x5(&dir.join(method), "1", extra);
         assert_eq!(j["method"], method, "{extra:?}");
         assert_eq!(j["value"], "draw", "{extra:?}");
         let said = format!("prove: the workers search by {method} (");
         assert!(stderr(&out).contains(&said), "{}", stderr(&out));
     }
+}
+
+/// `prove pawngame --board 5x5` into `dir` on `workers` workers with
+/// 100-node first jobs and `extra`: the process's output (exit status 0
+/// checked) and its JSON.
+fn prove_5x5(dir: &std::path::Path, workers: &str, extra: &[&str]) -> (Output, Value) {
+    let d = dir.to_str().unwrap();
+    let args = [
+        &["--board", "5x5", "prove", "pawngame", "--dir", d][..],
+        &["--workers", workers, "--job-nodes", "100", "--json"],
+        extra,
+    ]
+    .concat();
+    let out = run(&args);
+    assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+    let j: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    (out, j)
 }
 
 /// Proof-number workers on one table search as one team from eight
@@ -1016,28 +1014,15 @@ fn prove_says_whether_its_workers_search_as_one_team() {
         ("8", &["--method", "ab"], None),
     ];
     for (i, (workers, extra, said)) in cases.into_iter().enumerate() {
-        let d = dir.join(i.to_string());
-        let args = [
-            &[
-                "--board",
-                "5x5",
-                "prove",
-                "pawngame",
-                "--dir",
-                d.to_str().unwrap(),
-            ][..],
-            &["--workers", workers, "--job-nodes", "100", "--json"],
-            extra,
-        ]
-        .concat();
-        let out = run(&args);
-        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
-        let j: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
-        assert_eq!(j["value"], "draw", "{args:?}");
+        let (out, j) = prove_5x5(&dir.join(i.to_string()), workers, extra);
+        assert_eq!(j["value"], "draw", "{workers} {extra:?}");
         let err = stderr(&out);
         match said {
-            Some(said) => assert!(err.contains(&format!("prove: {said}")), "{args:?}: {err}"),
-            None => assert!(!err.contains("one table"), "{args:?}: {err}"),
+            Some(said) => assert!(
+                err.contains(&format!("prove: {said}")),
+                "{workers} {extra:?}: {err}"
+            ),
+            None => assert!(!err.contains("one table"), "{workers} {extra:?}: {err}"),
         }
     }
     let out = run(&[
