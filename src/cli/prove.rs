@@ -766,9 +766,6 @@ impl ProveArgs {
             .map_or_else(|| Method::default_for(false), Method::from)
     }
 
-    /// "pn (proof-number search, the default; --method ab for
-    /// alpha-beta)", or where `--method` chose, "ab (alpha-beta, --method
-    /// ab)".
     /// For workers sharing one proof-number table (under mpirun, each
     /// worker rank's): whether their jobs search as one team, and why.
     fn team_text(&self, plan: &RunPlan, ranks: bool) -> Option<String> {
@@ -781,25 +778,30 @@ impl ProveArgs {
         {
             return None;
         }
-        let n = plan.workers;
         let whose = if ranks { "each worker rank's" } else { "the" };
-        Some(if w.spread_jobs {
-            let why = if self.pn_spread_jobs {
-                "--pn-spread-jobs".to_string()
-            } else {
-                format!("the default from {SPREAD_JOBS_FROM} workers")
-            };
-            format!("{whose} {n} workers' jobs on one table search as one team ({why})")
+        let how = if w.spread_jobs {
+            "as one team"
         } else {
-            let why = if self.pn_no_spread_jobs {
-                "--pn-no-spread-jobs".to_string()
-            } else {
-                format!("as one team from {SPREAD_JOBS_FROM} workers, or --pn-spread-jobs")
-            };
-            format!("{whose} {n} workers' jobs on one table search each on its own ({why})")
-        })
+            "each on its own"
+        };
+        let why = if self.pn_spread_jobs {
+            "--pn-spread-jobs".to_string()
+        } else if self.pn_no_spread_jobs {
+            "--pn-no-spread-jobs".to_string()
+        } else if w.spread_jobs {
+            format!("the default from {SPREAD_JOBS_FROM} workers")
+        } else {
+            format!("as one team from {SPREAD_JOBS_FROM} workers, or --pn-spread-jobs")
+        };
+        Some(format!(
+            "{whose} {} workers' jobs on one table search {how} ({why})",
+            plan.workers
+        ))
     }
 
+    /// "pn (proof-number search, the default; --method ab for
+    /// alpha-beta)", or where `--method` chose, "ab (alpha-beta, --method
+    /// ab)".
     fn method_text(&self) -> String {
         let method = self.method();
         let why = match self.method {
