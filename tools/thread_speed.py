@@ -165,28 +165,27 @@ def budget(r):
     return {**r, "nodes": r["nodes"] or 5000000}
 
 
+PER = max(H // W, 16)  # MiB of a worker's share of the table, or of one process's
 if "procs" in ONLY:
     row("one process of 5 M nodes, alone",
-        budget(run([solve(1, max(H // W, 16), "--max-nodes", "5000000")])[0]), False)
-    many = run([solve(1, max(H // W, 16), "--max-nodes", "5000000")] * W)
+        budget(run([solve(1, PER, "--max-nodes", "5000000")])[0]), False)
+    many = run([solve(1, PER, "--max-nodes", "5000000")] * W)
     row(f"{W} processes of 5 M nodes at once (the slowest)",
         budget(max(many, key=lambda r: r["wall"])), False)
+# The proofs of W workers: row, its name's tail, its flags, whether it runs
+# only once whatever --repeat, and whether it runs to the end.
+PROOFS = [
+    ("shared", "one shared table", [], False, True),
+    ("locked", "one shared table, --pn-locked-reads", ["--pn-locked-reads"], True, True),
+    ("spread", "one shared table, --pn-spread-jobs", ["--pn-spread-jobs"], False, True),
+    ("blind", "one shared table, --pn-no-spread-jobs", ["--pn-no-spread-jobs"], False, True),
+    ("own", "tables of their own, 20 s",
+     ["--separate-tables", "--max-seconds", "20", "--warm-entries", "0"], True, False),
+]
 for i in range(a.repeat):
-    if "shared" in ONLY:
-        row(f"{W} workers, one shared table", run([prove(f"shared{i}", W, max(H // W, 16))])[0])
-    if "locked" in ONLY and i == 0:
-        row(f"{W} workers, one shared table, --pn-locked-reads",
-            run([prove("locked", W, max(H // W, 16), "--pn-locked-reads")])[0])
-    if "spread" in ONLY:
-        row(f"{W} workers, one shared table, --pn-spread-jobs",
-            run([prove(f"spread{i}", W, max(H // W, 16), "--pn-spread-jobs")])[0])
-    if "blind" in ONLY:
-        row(f"{W} workers, one shared table, --pn-no-spread-jobs",
-            run([prove(f"blind{i}", W, max(H // W, 16), "--pn-no-spread-jobs")])[0])
-    if "own" in ONLY and i == 0:
-        row(f"{W} workers, tables of their own, 20 s",
-            run([prove("own", W, max(H // W, 16), "--separate-tables", "--max-seconds", "20",
-                       "--warm-entries", "0")])[0], False)
+    for key, name, flags, once, complete in PROOFS:
+        if key in ONLY and not (once and i > 0):
+            row(f"{W} workers, {name}", run([prove(f"{key}{i}", W, PER, *flags)])[0], complete)
     if "threads" in ONLY:
         row(f"{W} threads on one question", run([solve(W, H)])[0])
 if a.json:
