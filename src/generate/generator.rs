@@ -28,7 +28,8 @@ use crate::rules::position::Position;
 use crate::rules::value::{Value, Wdl};
 use crate::rules::variant::Variant;
 use crate::table::{
-    write_table_with, write_wdl_table_with, DenseTable, Table, TableError, Tablebase, WriteOptions,
+    write_memory_bound, write_table_with, write_wdl_table_with, DenseTable, Table, TableError,
+    Tablebase, WriteOptions,
 };
 use rayon::prelude::*;
 use std::path::PathBuf;
@@ -209,7 +210,8 @@ pub fn generate(
     for class_pair in class_pairs {
         let present: Vec<Option<Arc<Table>>> = class_pair
             .iter()
-            .map(|&m| match tablebase.table(m) {
+            // Opened for this pair alone: the tablebase keeps none of them.
+            .map(|&m| match tablebase.open_once(m).map(Arc::new) {
                 Ok(t) if !config.wdl_only && !t.has_dtm() => {
                     log(&format!(
                         "{}: win/draw/loss only; generating it again with the DTM",
@@ -379,6 +381,8 @@ trait Slots: Sync + Sized {
     fn new(n: u64) -> Option<Self>;
     /// Bytes `n` slots take.
     fn bytes(n: u64) -> u64;
+    /// Bytes the writer of a class of `n` slots holds besides them.
+    fn write_bytes(n: u64, opts: &WriteOptions) -> u64;
     fn len(&self) -> u64;
     fn get(&self, i: u64) -> Option<Value>;
     fn set(&self, i: u64, v: Value);
@@ -405,6 +409,12 @@ impl Slots for ByteSlots {
 
     fn bytes(n: u64) -> u64 {
         n
+    }
+
+    /// The values in the stored order and split into their two sections,
+    /// a byte a position each ([`crate::table::encode_table`]).
+    fn write_bytes(n: u64, opts: &WriteOptions) -> u64 {
+        3 * n + write_memory_bound(n, opts)
     }
 
     fn len(&self) -> u64 {
@@ -467,6 +477,10 @@ impl Slots for PackedSlots {
 
     fn bytes(n: u64) -> u64 {
         n.div_ceil(32) * 8
+    }
+
+    fn write_bytes(n: u64, opts: &WriteOptions) -> u64 {
+        write_memory_bound(n, opts)
     }
 
     fn len(&self) -> u64 {
@@ -720,15 +734,27 @@ fn generate_class_pair<S: Slots>(
         .collect();
     let sizes: Vec<u64> = indexes.iter().map(|i| i.len()).collect();
     let total: u64 = sizes.iter().sum();
+    let opts = WriteOptions {
+        level: config.zstd_level,
+        ..WriteOptions::default()
+    };
     // The class pair's values and indexes, and the classes one pawn below
     // held decompressed (with their indexes) while the class pair is
-    // solved.
+    // solved, or the compressed blocks a class's writer holds once they
+    // are gone.
     let memory = sizes.iter().map(|&n| S::bytes(n)).sum::<u64>()
         + indexes.iter().map(|i| i.memory_bytes()).sum::<u64>()
         + lower
             .iter()
             .map(|t| t.values_bytes() + t.index().memory_bytes())
-            .sum::<u64>();
+            .sum::<u64>()
+            .max(
+                sizes
+                    .iter()
+                    .map(|&n| S::write_bytes(n, &opts))
+                    .max()
+                    .unwrap_or(0),
+            );
     if memory > config.memory_limit {
         return Err(GenError::OutOfMemory {
             classes: names,
@@ -829,10 +855,6 @@ fn generate_class_pair<S: Slots>(
     // write: checksummed files under temporary names, then renamed.
     let t = Instant::now();
     let mut reports = Vec::new();
-    let opts = WriteOptions {
-        level: config.zstd_level,
-        ..WriteOptions::default()
-    };
     for (k, ((&m, v), index)) in class_pair.iter().zip(values).zip(&indexes).enumerate() {
         if let Some(Some(t)) = keep.get(k) {
             log(&format!(

@@ -8,6 +8,7 @@ use crate::rules::position::Position;
 use crate::rules::value::{Value, Wdl, DRAW_BYTE};
 use crate::rules::variant::{Rules, Variant};
 use rayon::prelude::*;
+use std::io::{Seek, SeekFrom, Write};
 
 pub const MAGIC: [u8; 8] = *b"PEASANT\x1a";
 /// The table format this library writes and reads (`docs/FORMAT.md`).
@@ -463,15 +464,44 @@ pub fn split_values(values: &[u8], wdl_fill_previous: bool) -> (Vec<u8>, Vec<u8>
     (wdl, dtm, dont_care)
 }
 
-/// One compressed section of `n` positions: its bytes from the dictionary
-/// on, the dictionary's length and the number of blocks. `block(first,
-/// len)` gives the bytes of positions `first .. first + len`; blocks are
-/// asked for in parallel, so a section is never held whole uncompressed.
-fn encode_section(
+/// How many compressed blocks a writer holds at once: it compresses them in
+/// parallel, writes them in order and frees them, so writing a table takes
+/// at most this many blocks of memory (64 MiB at the default 64 KiB
+/// blocks), not the file's size; before, the whole file was built in memory
+/// twice over before it was written, which on the largest classes added
+/// gigabytes to the generator's peak that its memory estimate did not
+/// count.
+pub const WINDOW_BLOCKS: u64 = 1024;
+
+/// The most memory a table's writer holds besides the values it reads:
+/// [`WINDOW_BLOCKS`] compressed blocks of `opts.block_len` positions
+/// (zstd's bound on a block's compressed size) and the numbers of every
+/// block's place and checksum.
+pub fn write_memory_bound(positions: u64, opts: &WriteOptions) -> u64 {
+    let block = zstd::zstd_safe::compress_bound(opts.block_len as usize) as u64;
+    let blocks = positions.div_ceil(opts.block_len.max(1) as u64);
+    WINDOW_BLOCKS.min(blocks) * block + 12 * blocks
+}
+
+/// Where a section's positions come from: `block(first, len)` gives the
+/// bytes of positions `first .. first + len`, asked for in parallel, so a
+/// section is never held whole uncompressed. `None` is the empty section of
+/// a win/draw/loss-only table: no dictionary, no blocks, no bytes.
+type Blocks<'a> = Option<(u64, &'a (dyn Fn(u64, usize) -> Vec<u8> + Sync))>;
+
+/// Writes one compressed section of `n` positions at `w`'s position, which
+/// is `offset` bytes into the file: the dictionary, the blocks' places and
+/// checksums, their checksum, then the blocks, [`WINDOW_BLOCKS`] at a time
+/// (the places are written once all blocks are: `w` seeks back to them and
+/// then to the section's end). Gives the section's header and the checksum
+/// state of its bytes, for the whole file's checksum.
+fn write_section<W: Write + Seek>(
+    w: &mut W,
+    offset: u64,
     n: u64,
     block: &(dyn Fn(u64, usize) -> Vec<u8> + Sync),
     opts: &WriteOptions,
-) -> (Vec<u8>, u32, u32) {
+) -> std::io::Result<(SectionHeader, crc32fast::Hasher)> {
     let block_len = opts.block_len as u64;
     let count = n.div_ceil(block_len);
     let range = |k: u64| (k * block_len, block_len.min(n - k * block_len) as usize);
@@ -489,64 +519,109 @@ fn encode_section(
     } else {
         Vec::new()
     };
-    let blocks: Vec<Vec<u8>> = (0..count)
-        .into_par_iter()
-        .map_init(
-            || zstd::bulk::Compressor::with_dictionary(opts.level, &dict).expect("zstd context"),
-            |c, k| {
-                let (first, len) = range(k);
-                c.compress(&block(first, len)).expect("zstd compresses")
-            },
-        )
-        .collect();
-    let mut out = dict.clone();
-    let mut offset = 0u64;
-    let mut meta = Vec::new();
-    for b in &blocks {
-        meta.extend_from_slice(&offset.to_le_bytes());
-        offset += b.len() as u64;
+    // The places (count + 1 offsets) and checksums of the blocks, and the
+    // checksum of all before them, are known once the blocks are written:
+    // their room is kept.
+    let head_len = dict.len() as u64 + (count + 1) * 8 + count * 4 + 4;
+    w.write_all(&vec![0u8; head_len as usize])?;
+    let mut places = Vec::with_capacity(count as usize + 1);
+    let mut crcs = Vec::with_capacity(count as usize);
+    let mut blocks_crc = crc32fast::Hasher::new();
+    let mut at = 0u64;
+    for window in (0..count).step_by(WINDOW_BLOCKS as usize) {
+        let compressed: Vec<Vec<u8>> = (window..count.min(window + WINDOW_BLOCKS))
+            .into_par_iter()
+            .map_init(
+                || {
+                    zstd::bulk::Compressor::with_dictionary(opts.level, &dict)
+                        .expect("zstd context")
+                },
+                |c, k| {
+                    let (first, len) = range(k);
+                    c.compress(&block(first, len)).expect("zstd compresses")
+                },
+            )
+            .collect();
+        for b in &compressed {
+            places.push(at);
+            at += b.len() as u64;
+            crcs.push(crc32fast::hash(b));
+            blocks_crc.update(b);
+            w.write_all(b)?;
+        }
     }
-    meta.extend_from_slice(&offset.to_le_bytes());
-    for b in &blocks {
-        meta.extend_from_slice(&crc32fast::hash(b).to_le_bytes());
+    places.push(at);
+    let mut head = dict;
+    let dict_len = head.len() as u32;
+    for p in &places {
+        head.extend_from_slice(&p.to_le_bytes());
     }
-    out.extend_from_slice(&meta);
-    let crc = crc32fast::hash(&out);
-    out.extend_from_slice(&crc.to_le_bytes());
-    for b in &blocks {
-        out.extend_from_slice(b);
+    for c in &crcs {
+        head.extend_from_slice(&c.to_le_bytes());
     }
-    (out, dict.len() as u32, blocks.len() as u32)
+    let crc = crc32fast::hash(&head);
+    head.extend_from_slice(&crc.to_le_bytes());
+    debug_assert_eq!(head.len() as u64, head_len);
+    w.seek(SeekFrom::Start(offset))?;
+    w.write_all(&head)?;
+    w.seek(SeekFrom::Start(offset + head_len + at))?;
+    let mut section_crc = crc32fast::Hasher::new();
+    section_crc.update(&head);
+    section_crc.combine(&blocks_crc);
+    let header = SectionHeader {
+        offset,
+        len: head_len + at,
+        dict_len,
+        blocks: count as u32,
+    };
+    Ok((header, section_crc))
 }
 
-/// One compressed section of the bytes of `bytes`.
-fn encode_bytes(bytes: &[u8], opts: &WriteOptions) -> (Vec<u8>, u32, u32) {
-    let block = |first: u64, len: usize| bytes[first as usize..first as usize + len].to_vec();
-    encode_section(bytes.len() as u64, &block, opts)
-}
-
-/// The header, sections and trailer of a file, the sections' places filled
-/// into `header`.
-fn assemble(mut header: Header, sections: [&(Vec<u8>, u32, u32); 2]) -> Vec<u8> {
+/// Writes a whole table file to `w`, from its start: the header (written
+/// last, once the sections' places are known; its room kept first), the
+/// two sections and the trailer, the checksum of every byte before it.
+fn write_file_to<W: Write + Seek>(
+    w: &mut W,
+    mut header: Header,
+    sections: [Blocks; 2],
+    opts: &WriteOptions,
+) -> std::io::Result<()> {
+    w.write_all(&[0u8; HEADER_LEN])?;
     let mut offset = HEADER_LEN as u64;
+    let mut crcs = Vec::new();
     for (i, s) in sections.into_iter().enumerate() {
-        header.sections[i] = SectionHeader {
-            offset,
-            len: s.0.len() as u64,
-            dict_len: s.1,
-            blocks: s.2,
+        let (sh, crc) = match s {
+            Some((n, block)) => write_section(w, offset, n, block, opts)?,
+            None => (
+                SectionHeader {
+                    offset,
+                    ..SectionHeader::default()
+                },
+                crc32fast::Hasher::new(),
+            ),
         };
-        offset += s.0.len() as u64;
+        header.sections[i] = sh;
+        offset += sh.len;
+        crcs.push(crc);
     }
-    let mut out = Vec::with_capacity(offset as usize + TRAILER_LEN);
-    out.extend_from_slice(&header.encode());
-    for s in sections {
-        out.extend_from_slice(&s.0);
+    let head = header.encode();
+    w.seek(SeekFrom::Start(0))?;
+    w.write_all(&head)?;
+    w.seek(SeekFrom::Start(offset))?;
+    let mut file_crc = crc32fast::Hasher::new();
+    file_crc.update(&head);
+    for c in &crcs {
+        file_crc.combine(c);
     }
-    let crc = crc32fast::hash(&out);
-    out.extend_from_slice(&crc.to_le_bytes());
-    out.extend_from_slice(&TRAILER);
-    out
+    w.write_all(&file_crc.finalize().to_le_bytes())?;
+    w.write_all(&TRAILER)
+}
+
+/// The bytes [`write_file_to`] writes, in memory.
+fn file_bytes(header: Header, sections: [Blocks; 2], opts: &WriteOptions) -> Vec<u8> {
+    let mut out = std::io::Cursor::new(Vec::new());
+    write_file_to(&mut out, header, sections, opts).expect("writing to memory cannot fail");
+    out.into_inner()
 }
 
 /// The header of a table written with `opts` (order, blocks, level;
@@ -572,6 +647,34 @@ pub fn encode_table(
     values: &[u8],
     opts: &WriteOptions,
 ) -> Vec<u8> {
+    with_table(variant, material, values, opts, |header, sections| {
+        file_bytes(header, sections, opts)
+    })
+}
+
+/// Writes the table file [`encode_table`] makes to `w`, from its start,
+/// holding [`write_memory_bound`] of compressed bytes at most.
+pub fn write_table_to<W: Write + Seek>(
+    w: &mut W,
+    variant: Variant,
+    material: Material,
+    values: &[u8],
+    opts: &WriteOptions,
+) -> std::io::Result<()> {
+    with_table(variant, material, values, opts, |header, sections| {
+        write_file_to(w, header, sections, opts)
+    })
+}
+
+/// The header and sections of the table of `values` (as [`encode_table`]
+/// takes them), handed to `write`.
+fn with_table<R>(
+    variant: Variant,
+    material: Material,
+    values: &[u8],
+    opts: &WriteOptions,
+    write: impl FnOnce(Header, [Blocks; 2]) -> R,
+) -> R {
     let index = Index::new(variant, material);
     assert_eq!(values.len() as u64, index.len());
     let (mut header, store) = layout(variant, material, opts);
@@ -609,8 +712,15 @@ pub fn encode_table(
         values
     };
     let (wdl, dtm, _) = split_values(values, opts.wdl_fill_previous);
-    let (wdl, dtm) = rayon::join(|| encode_bytes(&wdl, opts), || encode_bytes(&dtm, opts));
-    assemble(header, [&wdl, &dtm])
+    let wdl_block = |first: u64, len: usize| wdl[first as usize..first as usize + len].to_vec();
+    let dtm_block = |first: u64, len: usize| dtm[first as usize..first as usize + len].to_vec();
+    write(
+        header,
+        [
+            Some((wdl.len() as u64, &wdl_block)),
+            Some((dtm.len() as u64, &dtm_block)),
+        ],
+    )
 }
 
 /// The bytes of a win/draw/loss-only table file (value encoding 2,
@@ -626,6 +736,34 @@ pub fn encode_wdl_table(
     wdl: &(dyn Fn(u64) -> Wdl + Sync),
     opts: &WriteOptions,
 ) -> Vec<u8> {
+    with_wdl_table(variant, material, wdl, opts, |header, sections| {
+        file_bytes(header, sections, opts)
+    })
+}
+
+/// Writes the table file [`encode_wdl_table`] makes to `w`, from its
+/// start, holding [`write_memory_bound`] of compressed bytes at most.
+pub fn write_wdl_table_to<W: Write + Seek>(
+    w: &mut W,
+    variant: Variant,
+    material: Material,
+    wdl: &(dyn Fn(u64) -> Wdl + Sync),
+    opts: &WriteOptions,
+) -> std::io::Result<()> {
+    with_wdl_table(variant, material, wdl, opts, |header, sections| {
+        write_file_to(w, header, sections, opts)
+    })
+}
+
+/// The header and sections of the win/draw/loss-only table of `wdl` (as
+/// [`encode_wdl_table`] takes it), handed to `write`.
+fn with_wdl_table<R>(
+    variant: Variant,
+    material: Material,
+    wdl: &(dyn Fn(u64) -> Wdl + Sync),
+    opts: &WriteOptions,
+    write: impl FnOnce(Header, [Blocks; 2]) -> R,
+) -> R {
     let index = Index::new(variant, material);
     let (mut header, store) = layout(variant, material, opts);
     header.encoding = ENCODING_WDL_ONLY;
@@ -639,9 +777,8 @@ pub fn encode_wdl_table(
         .reduce(|| (0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2));
     let block =
         |first: u64, len: usize| store.stored_bytes(&index, first, len, |i| wdl_byte(wdl(i)));
-    let wdl = encode_section(store.len(), &block, opts);
     // The empty DTM section: no dictionary, no blocks, no bytes.
-    assemble(header, [&wdl, &(Vec::new(), 0, 0)])
+    write(header, [Some((store.len(), &block)), None])
 }
 
 #[cfg(test)]
@@ -649,6 +786,136 @@ mod tests {
     use super::*;
     use crate::rng::SplitMix64;
     use crate::rules::variant::Board;
+
+    /// A section as the encoder built it before it streamed: every block
+    /// compressed, then the section in memory (its bytes from the
+    /// dictionary on, the dictionary's length, the number of blocks).
+    fn section_in_memory(
+        n: u64,
+        block: &(dyn Fn(u64, usize) -> Vec<u8> + Sync),
+        opts: &WriteOptions,
+    ) -> (Vec<u8>, u32, u32) {
+        let block_len = opts.block_len as u64;
+        let count = n.div_ceil(block_len);
+        let range = |k: u64| (k * block_len, block_len.min(n - k * block_len) as usize);
+        let dict = if opts.dict_bytes > 0 && count > 8 {
+            let step = count.div_ceil(1000);
+            let samples: Vec<Vec<u8>> = (0..count)
+                .step_by(step as usize)
+                .map(|k| block(range(k).0, range(k).1))
+                .collect();
+            zstd::dict::from_samples(&samples, opts.dict_bytes).unwrap_or_default()
+        } else {
+            Vec::new()
+        };
+        let mut c = zstd::bulk::Compressor::with_dictionary(opts.level, &dict).unwrap();
+        let blocks: Vec<Vec<u8>> = (0..count)
+            .map(|k| c.compress(&block(range(k).0, range(k).1)).unwrap())
+            .collect();
+        let mut out = dict.clone();
+        let mut offset = 0u64;
+        for b in &blocks {
+            out.extend_from_slice(&offset.to_le_bytes());
+            offset += b.len() as u64;
+        }
+        out.extend_from_slice(&offset.to_le_bytes());
+        for b in &blocks {
+            out.extend_from_slice(&crc32fast::hash(b).to_le_bytes());
+        }
+        let crc = crc32fast::hash(&out);
+        out.extend_from_slice(&crc.to_le_bytes());
+        for b in &blocks {
+            out.extend_from_slice(b);
+        }
+        (out, dict.len() as u32, blocks.len() as u32)
+    }
+
+    /// The whole file as the encoder built it before it streamed.
+    fn file_in_memory(mut header: Header, sections: [Blocks; 2], opts: &WriteOptions) -> Vec<u8> {
+        let sections = sections.map(|s| match s {
+            Some((n, block)) => section_in_memory(n, block, opts),
+            None => (Vec::new(), 0, 0),
+        });
+        let mut offset = HEADER_LEN as u64;
+        for (i, s) in sections.iter().enumerate() {
+            header.sections[i] = SectionHeader {
+                offset,
+                len: s.0.len() as u64,
+                dict_len: s.1,
+                blocks: s.2,
+            };
+            offset += s.0.len() as u64;
+        }
+        let mut out = header.encode().to_vec();
+        for s in &sections {
+            out.extend_from_slice(&s.0);
+        }
+        let crc = crc32fast::hash(&out);
+        out.extend_from_slice(&crc.to_le_bytes());
+        out.extend_from_slice(&TRAILER);
+        out
+    }
+
+    /// The streaming writer, which holds a window of compressed blocks at
+    /// a time and fills the blocks' places, the header and the checksums
+    /// in afterwards, writes the bytes the whole-file encoder wrote: for
+    /// win/draw/loss-only and DTM tables, with and without a dictionary,
+    /// in blocks small enough that a section spans several windows (the
+    /// last of them part full), and into a file as into memory.
+    #[test]
+    fn streamed_tables_are_the_tables_built_in_memory() {
+        let v = Variant::new(Board::new(4, 8).unwrap(), Rules::default());
+        let m = Material::new(3, 3);
+        let n = Index::new(v, m).len();
+        let mut rng = SplitMix64::new(5);
+        // Values with runs, as tables have: a value kept for a while.
+        let mut wdl = Vec::with_capacity(n as usize);
+        let mut bytes = Vec::with_capacity(n as usize);
+        let mut w = Wdl::Draw;
+        for _ in 0..n {
+            if rng.below(20) == 0 {
+                w = [Wdl::Win, Wdl::Draw, Wdl::Loss][rng.below(3) as usize];
+            }
+            wdl.push(w);
+            bytes.push(match w {
+                Wdl::Win => Value::Win(3).to_byte(),
+                Wdl::Draw => DRAW_BYTE,
+                Wdl::Loss => Value::Loss(2).to_byte(),
+            });
+        }
+        let f = |i: u64| wdl[i as usize];
+        let dir = std::env::temp_dir().join(format!("peasant-stream-{}", std::process::id()));
+        // Blocks of 32 positions: more than two windows of them, the last
+        // part full.
+        assert!(
+            n > (WINDOW_BLOCKS * 2 + 1) * 32,
+            "{n} positions make too few blocks"
+        );
+        assert_ne!(n.div_ceil(32) % WINDOW_BLOCKS, 0);
+        for (block_len, dict_bytes) in [(32, 0), (32, 4096), (64, 0), (65536, 0)] {
+            let opts = WriteOptions {
+                block_len,
+                level: 3,
+                dict_bytes,
+                ..WriteOptions::default()
+            };
+            let want = with_wdl_table(v, m, &f, &opts, |h, s| file_in_memory(h, s, &opts));
+            assert_eq!(
+                encode_wdl_table(v, m, &f, &opts),
+                want,
+                "{block_len} {dict_bytes}"
+            );
+            let want_dtm = with_table(v, m, &bytes, &opts, |h, s| file_in_memory(h, s, &opts));
+            assert_eq!(encode_table(v, m, &bytes, &opts), want_dtm, "{block_len}");
+            let path = crate::table::write_wdl_table_with(&dir, v, m, &f, &opts).expect("writes");
+            assert_eq!(
+                std::fs::read(&path).unwrap(),
+                want,
+                "{block_len} {dict_bytes}"
+            );
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     /// A run's numbers in the class's own index are what ranking each
     /// unranked position gives, in both orders, for runs that start and

@@ -21,8 +21,9 @@ pub(crate) mod verify;
 
 pub use cache::{BlockCache, BlockKey};
 pub use format::{
-    encode_table, encode_wdl_table, split_values, Header, SectionHeader, StoreIndex, WriteOptions,
-    ENCODING_WDL_DTM, ENCODING_WDL_ONLY, FORMAT_VERSION,
+    encode_table, encode_wdl_table, split_values, write_memory_bound, write_table_to,
+    write_wdl_table_to, Header, SectionHeader, StoreIndex, WriteOptions, ENCODING_WDL_DTM,
+    ENCODING_WDL_ONLY, FORMAT_VERSION, WINDOW_BLOCKS,
 };
 pub use store::{
     file_name, packed_wdl_bytes, wins_at_once, write_table, write_table_with, write_wdl_table_with,

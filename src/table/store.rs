@@ -2,7 +2,7 @@
 
 use super::cache::{BlockCache, BlockKey};
 use super::format::{
-    encode_table, encode_wdl_table, wdl_from_byte, Header, StoreIndex, WriteOptions,
+    wdl_from_byte, write_table_to, write_wdl_table_to, Header, StoreIndex, WriteOptions,
     ENCODING_WDL_DTM, ENCODING_WDL_ONLY, HEADER_LEN, INDEX_BLACK_FIRST, INDEX_WHITE_FIRST,
     SECTION_DTM, SECTION_WDL, TRAILER, TRAILER_LEN,
 };
@@ -19,7 +19,7 @@ use crate::{index::domain::TableValues, rules::shortcuts::resolve_by_rule};
 use memmap2::Mmap;
 use rayon::prelude::*;
 use std::fs::File;
-use std::io::Write;
+use std::io::BufWriter;
 use std::ops::Deref;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -131,12 +131,12 @@ pub fn write_table_with(
     values: &[u8],
     opts: &WriteOptions,
 ) -> Result<PathBuf, TableError> {
-    write_file(dir, variant, material, || {
-        encode_table(variant, material, values, opts)
+    write_file(dir, variant, material, |w| {
+        write_table_to(w, variant, material, values, opts)
     })
 }
 
-/// Writes a finished win/draw/loss-only table ([`encode_wdl_table`]) the
+/// Writes a finished win/draw/loss-only table ([`super::encode_wdl_table`]) the
 /// same way: `wdl(i)` is the result of index number `i`.
 pub fn write_wdl_table_with(
     dir: &Path,
@@ -145,30 +145,32 @@ pub fn write_wdl_table_with(
     wdl: &(dyn Fn(u64) -> Wdl + Sync),
     opts: &WriteOptions,
 ) -> Result<PathBuf, TableError> {
-    write_file(dir, variant, material, || {
-        encode_wdl_table(variant, material, wdl, opts)
+    write_file(dir, variant, material, |w| {
+        write_wdl_table_to(w, variant, material, wdl, opts)
     })
 }
 
-/// Writes the bytes `encode` gives to `<name>.tmp`, flushes them to disk and
-/// renames the file; on failure nothing is left, not even the temporary file.
+/// Streams the table file `write` writes to `<name>.tmp` (a window of
+/// compressed blocks at a time, [`crate::table::WINDOW_BLOCKS`]), flushes
+/// it to disk and renames it; on failure nothing is left, not even the
+/// temporary file.
 fn write_file(
     dir: &Path,
     variant: Variant,
     material: Material,
-    encode: impl FnOnce() -> Vec<u8>,
+    write: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<()>,
 ) -> Result<PathBuf, TableError> {
     std::fs::create_dir_all(dir).map_err(|e| TableError::io(dir, e))?;
     let path = dir.join(file_name(variant, material));
     let tmp = path.with_extension("ptb.tmp");
-    let bytes = encode();
-    let write = || -> std::io::Result<()> {
-        let mut f = File::create(&tmp)?;
-        f.write_all(&bytes)?;
+    let attempt = || -> std::io::Result<()> {
+        let mut w = BufWriter::with_capacity(1 << 20, File::create(&tmp)?);
+        write(&mut w)?;
+        let f = w.into_inner().map_err(|e| e.into_error())?;
         f.sync_all()?;
         std::fs::rename(&tmp, &path)
     };
-    write().map_err(|e| {
+    attempt().map_err(|e| {
         // Never leave a part of a file behind, not even under the temporary name.
         let _ = std::fs::remove_file(&tmp);
         TableError::io(&path, e)
@@ -1061,6 +1063,15 @@ impl Tablebase {
                 true,
             )
         }
+    }
+
+    /// The table of `material`, opened and checked now and not kept by the
+    /// tablebase: for a caller that needs a class once, as the generator
+    /// does each class it finds present (a run over every class of a board
+    /// held them all till its end, 150 MB of 5x8's tables of up to 10
+    /// pawns in a run that made none, gigabytes for more pawns).
+    pub fn open_once(&self, material: Material) -> Result<Table, TableError> {
+        self.open_table(material)
     }
 
     /// The table of `material`, opened and checked on first use.
