@@ -11,6 +11,25 @@ pub fn available() -> Option<u64> {
     Some(kb * 1024)
 }
 
+/// Hands the memory that the allocator keeps from freed allocations back
+/// to the system, where the allocator can (glibc's `malloc_trim`): a run
+/// of many steps, such as the generator's class pairs, otherwise keeps
+/// what each step's threads freed resident, and the next step's peak sits
+/// on top of it.
+pub fn release_freed() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        extern "C" {
+            fn malloc_trim(pad: usize) -> std::ffi::c_int;
+        }
+        // Safety: malloc_trim takes no pointer and may be called at any
+        // time from any thread.
+        unsafe {
+            malloc_trim(0);
+        }
+    }
+}
+
 /// The peak resident memory of this process so far, from /proc where it
 /// exists.
 pub fn peak() -> Option<u64> {

@@ -265,6 +265,8 @@ pub fn generate(
             generate_class_pair::<ByteSlots>(config, lower, &class_pair, &[], events)?
         };
         reports.append(&mut made);
+        // What the pair's threads freed, before the next pair's peak.
+        crate::memory::release_freed();
     }
     Ok(reports)
 }
