@@ -465,6 +465,7 @@ pub fn reference_log() -> &'static ReferenceLog {
             progress: None,
             max_jobs: Some(40),
             max_time: None,
+            drain_after: None,
             warm: None,
             announce: None,
         };

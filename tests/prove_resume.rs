@@ -674,3 +674,38 @@ fn an_earlier_root_serves_a_later_proof() {
     assert!(out.contains("trees of 2 root(s)"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--drain-after`: after its time the run starts no job, waits for the
+/// jobs in flight to come back at their answer or their budget, and stops
+/// (status 3, saying why): its one job is logged with its whole budget
+/// searched, not cut short, so a run on another machine need not ask it
+/// again from the start. (Peasants' Chess 5x8's first question needs far
+/// more than the budget, and the budget several seconds: 12 M nodes, some
+/// 2.4 M a second here with a table of 16 MiB.)
+#[test]
+fn a_drained_run_lets_its_jobs_run_to_their_end_and_starts_none() {
+    let dir = temp_dir("prove-drain");
+    let d = dir.to_str().unwrap();
+    let extra = [
+        "--method",
+        "pn",
+        "--job-nodes",
+        "12000000",
+        "--max-job-nodes",
+        "12000000",
+        "--drain-after",
+        "1",
+    ];
+    let (code, out, err) = run_cli(&prove_5x8_args(d, &extra, "60"));
+    assert_eq!(code, 3, "{out}{err}");
+    assert!(err.contains("stopped by --drain-after"), "{err}");
+    let log = std::fs::read_to_string(dir.join("proof.log")).unwrap();
+    let jobs: Vec<Vec<&str>> = log
+        .lines()
+        .filter(|l| l.starts_with("job\t"))
+        .map(|l| l.split('\t').collect())
+        .collect();
+    assert_eq!(jobs.len(), 1, "{log}");
+    assert_eq!((jobs[0][4], jobs[0][5]), ("open", "12000000"), "{log}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -195,6 +195,15 @@ pub struct ProveArgs {
     /// next run to continue.
     #[arg(long, value_name = "SECS")]
     pub max_seconds: Option<u64>,
+    /// After SECS seconds start no job: the jobs in flight run on to their
+    /// answer or their budget, then the run stops (exit status 3). A job
+    /// cut short by --max-seconds, or by the machine going away, is asked
+    /// again from the start on a machine without its transposition table
+    /// (the snapshot and the warm starts stay where they were made); one
+    /// that ran to its budget is not. With --max-seconds, whichever comes
+    /// first.
+    #[arg(long, value_name = "SECS")]
+    pub drain_after: Option<u64>,
     /// With --method pn: how many transposition-table entries (the ones
     /// with the most work below them) a job that runs out keeps in
     /// DIR/warm/ for the next job on its question, in this run or a later
@@ -607,6 +616,10 @@ fn end_status(end: RunEnd) -> Result<(), CliError> {
         RunEnd::JobLimit => stopped("stopped by --max-jobs; run again to resume", EXIT_STOPPED),
         RunEnd::TimeLimit => stopped(
             "stopped by --max-seconds; run again to resume",
+            EXIT_STOPPED,
+        ),
+        RunEnd::Drained => stopped(
+            "stopped by --drain-after once its jobs were back; run again to resume",
             EXIT_STOPPED,
         ),
         RunEnd::Stopped => stopped("interrupted; run again to resume", EXIT_INTERRUPTED),
@@ -1103,6 +1116,7 @@ impl ProveArgs {
             progress: (!self.quiet).then_some(Duration::from_secs(10)),
             max_jobs: self.max_jobs,
             max_time: self.max_seconds.map(Duration::from_secs),
+            drain_after: self.drain_after.map(Duration::from_secs),
             warm: warm.as_ref(),
             announce: (!self.quiet).then_some(self.announce_nodes),
         };

@@ -38,6 +38,9 @@ pub enum RunEnd {
     JobLimit,
     /// The run's time limit was reached: the jobs in flight were lost.
     TimeLimit,
+    /// The run started no job after [`RunOptions::drain_after`] and ended
+    /// once the jobs in flight were back, each at its answer or its budget.
+    Drained,
 }
 
 /// Options of a run.
@@ -50,6 +53,11 @@ pub struct RunOptions<'a> {
     pub max_jobs: Option<u64>,
     /// Stop once the run has lasted this long.
     pub max_time: Option<Duration>,
+    /// Start no job once the run has lasted this long, and end when the
+    /// jobs in flight are back: none is cut short, so none has to be asked
+    /// again from the start by a run on another machine, which has neither
+    /// its transposition table nor its warm start.
+    pub drain_after: Option<Duration>,
     /// Where the warm starts of `open` proof-number jobs are kept (see
     /// [`crate::prove::WarmStore`]); `None`: nowhere but in memory.
     pub warm: Option<&'a WarmStore>,
@@ -254,6 +262,10 @@ pub fn run_with_events(
         if options.max_time.is_some_and(|t| start.elapsed() >= t) {
             break RunEnd::TimeLimit;
         }
+        let draining = options.drain_after.is_some_and(|t| start.elapsed() >= t);
+        if draining && manager.in_flight() == 0 {
+            break RunEnd::Drained;
+        }
         // Looking for unneeded jobs walks the open part of the tree: not
         // more often than every 50 ms, but at every turn on a virtual
         // clock (an emulation whose cancels came when the wall clock said
@@ -262,7 +274,7 @@ pub fn run_with_events(
             last_cancel_check = Instant::now();
             cancel_unneeded(manager, workers, &mut cancelled);
         }
-        while manager.in_flight() < workers.count() {
+        while !draining && manager.in_flight() < workers.count() {
             match manager.next_job() {
                 Some(job) => {
                     if options.announce.is_some_and(|min| job.budget >= min) {
@@ -285,7 +297,7 @@ pub fn run_with_events(
         log_records(manager, log)?;
         tell_contradictions(manager, on_event);
         if manager.in_flight() == 0 {
-            if manager.done() {
+            if manager.done() || draining {
                 continue;
             }
             return Err(RunError::Stuck);

@@ -171,6 +171,7 @@ impl ProofRun {
                 progress: None,
                 max_jobs: self.max_jobs,
                 max_time: None,
+                drain_after: None,
                 warm: Some(&warm),
                 announce: None,
             },
@@ -189,6 +190,7 @@ pub fn plain_options(stop: &AtomicBool) -> RunOptions<'_> {
         progress: None,
         max_jobs: None,
         max_time: None,
+        drain_after: None,
         warm: None,
         announce: None,
     }
