@@ -617,10 +617,10 @@ fn write_file_to<W: Write + Seek>(
     w.write_all(&TRAILER)
 }
 
-/// The bytes [`write_file_to`] writes, in memory.
-fn file_bytes(header: Header, sections: [Blocks; 2], opts: &WriteOptions) -> Vec<u8> {
+/// The bytes `write` writes, in memory.
+fn in_memory(write: impl FnOnce(&mut std::io::Cursor<Vec<u8>>) -> std::io::Result<()>) -> Vec<u8> {
     let mut out = std::io::Cursor::new(Vec::new());
-    write_file_to(&mut out, header, sections, opts).expect("writing to memory cannot fail");
+    write(&mut out).expect("writing to memory cannot fail");
     out.into_inner()
 }
 
@@ -647,9 +647,7 @@ pub fn encode_table(
     values: &[u8],
     opts: &WriteOptions,
 ) -> Vec<u8> {
-    with_table(variant, material, values, opts, |header, sections| {
-        file_bytes(header, sections, opts)
-    })
+    in_memory(|w| write_table_to(w, variant, material, values, opts))
 }
 
 /// Writes the table file [`encode_table`] makes to `w`, from its start,
@@ -736,9 +734,7 @@ pub fn encode_wdl_table(
     wdl: &(dyn Fn(u64) -> Wdl + Sync),
     opts: &WriteOptions,
 ) -> Vec<u8> {
-    with_wdl_table(variant, material, wdl, opts, |header, sections| {
-        file_bytes(header, sections, opts)
-    })
+    in_memory(|w| write_wdl_table_to(w, variant, material, wdl, opts))
 }
 
 /// Writes the table file [`encode_wdl_table`] makes to `w`, from its
