@@ -740,23 +740,17 @@ fn generate_class_pair<S: Slots>(
         level: config.zstd_level,
         ..WriteOptions::default()
     };
-    // The class pair's values and indexes, and the classes one pawn below
-    // held decompressed (with their indexes) while the class pair is
-    // solved, or the compressed blocks a class's writer holds once they
-    // are gone.
+    // The class pair's values and indexes, and beside them the classes one
+    // pawn below held decompressed (with their indexes) while the class
+    // pair is solved, or what a class's writer holds once they are gone.
+    let held = lower
+        .iter()
+        .map(|t| t.values_bytes() + t.index().memory_bytes())
+        .sum::<u64>();
+    let writer = sizes.iter().map(|&n| S::write_bytes(n, &opts)).max();
     let memory = sizes.iter().map(|&n| S::bytes(n)).sum::<u64>()
         + indexes.iter().map(|i| i.memory_bytes()).sum::<u64>()
-        + lower
-            .iter()
-            .map(|t| t.values_bytes() + t.index().memory_bytes())
-            .sum::<u64>()
-            .max(
-                sizes
-                    .iter()
-                    .map(|&n| S::write_bytes(n, &opts))
-                    .max()
-                    .unwrap_or(0),
-            );
+        + held.max(writer.unwrap_or(0));
     if memory > config.memory_limit {
         return Err(GenError::OutOfMemory {
             classes: names,

@@ -467,10 +467,8 @@ pub fn split_values(values: &[u8], wdl_fill_previous: bool) -> (Vec<u8>, Vec<u8>
 /// How many compressed blocks a writer holds at once: it compresses them in
 /// parallel, writes them in order and frees them, so writing a table takes
 /// at most this many blocks of memory (64 MiB at the default 64 KiB
-/// blocks), not the file's size; before, the whole file was built in memory
-/// twice over before it was written, which on the largest classes added
-/// gigabytes to the generator's peak that its memory estimate did not
-/// count.
+/// blocks), not the file's size, which on the largest classes is
+/// gigabytes.
 pub const WINDOW_BLOCKS: u64 = 1024;
 
 /// The most memory a table's writer holds besides the values it reads:

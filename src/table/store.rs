@@ -1019,7 +1019,7 @@ impl Tablebase {
         if remember_absent && self.absent[i].load(Relaxed) {
             return Ok(None);
         }
-        let table = match self.open_table(material) {
+        let table = match self.open_once(material) {
             Ok(t) => Arc::new(t),
             Err(TableError::Missing { .. }) => {
                 if remember_absent {
@@ -1039,8 +1039,12 @@ impl Tablebase {
         Ok(Some(table))
     }
 
-    /// Opens and checks the table file of `material`.
-    fn open_table(&self, material: Material) -> Result<Table, TableError> {
+    /// The table of `material`, opened and checked now and not kept by the
+    /// tablebase: for a caller that needs a class once, as the generator
+    /// does each class it finds present (kept, a run over every class of a
+    /// board held them all till its end: 150 MB of 5x8's tables of up to
+    /// 10 pawns in a run that made none).
+    pub fn open_once(&self, material: Material) -> Result<Table, TableError> {
         let path = self.path_of(material);
         if !path.exists() {
             return Err(TableError::Missing {
@@ -1063,15 +1067,6 @@ impl Tablebase {
                 true,
             )
         }
-    }
-
-    /// The table of `material`, opened and checked now and not kept by the
-    /// tablebase: for a caller that needs a class once, as the generator
-    /// does each class it finds present (a run over every class of a board
-    /// held them all till its end, 150 MB of 5x8's tables of up to 10
-    /// pawns in a run that made none, gigabytes for more pawns).
-    pub fn open_once(&self, material: Material) -> Result<Table, TableError> {
-        self.open_table(material)
     }
 
     /// The table of `material`, opened and checked on first use.
