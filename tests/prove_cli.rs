@@ -63,6 +63,9 @@ fn bad_input_is_one_line_and_status_2() {
         ]),
         on_5x5(&["--emulate", "4", "--emulate-ranks", "2"]),
         on_5x5(&["--emulate-ranks", "2"]),
+        on_5x5(&["--emulate-tick", "1000"]),
+        on_5x5(&["--emulate", "4", "--emulate-tick", "0"]),
+        on_5x5(&["--emulate", "4", "--emulate-threads", "2"]),
         on_5x5(&[
             "--emulate",
             "4",

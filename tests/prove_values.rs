@@ -517,6 +517,64 @@ fn emulated_workers_give_the_values_of_solve() {
         "1000",
         &["--emulate-shared", "200", "--emulate-ranks", "2"],
     );
+    // The coarser model of ticks, its ranks side by side on two threads:
+    // workers with tables of their own, and two ranks of four.
+    let ticked = ["--emulate-tick", "400", "--emulate-threads", "2"];
+    emulated_run_gives_the_values_of_solve("64", "1000", &ticked);
+    emulated_run_gives_the_values_of_solve(
+        "64",
+        "1000",
+        &[
+            &ticked[..],
+            &["--emulate-shared", "200", "--emulate-ranks", "2"],
+        ]
+        .concat(),
+    );
+}
+
+#[test]
+fn a_ticked_emulation_gives_the_same_figures_on_any_number_of_threads() {
+    // The ranks of a tick run side by side, yet what each loads, when
+    // each job starts and the order results come back in are fixed by
+    // the virtual clock: one thread, two and four give the same proof
+    // and the same figures, and so does the same command run again (a
+    // mutant whose cancels came back in the order the manager made them,
+    // which walks a hash map, gave other figures from run to run).
+    let figures = |threads: &str, run: usize| {
+        let name = format!("prove-emulate-ticked-{threads}-{run}");
+        let extra = [
+            "--emulate-tick",
+            "300",
+            "--emulate-threads",
+            threads,
+            "--emulate-shared",
+            "100",
+            "--emulate-ranks",
+            "4",
+        ];
+        let (_dir, j) = emulated_6x6(&name, "64", "1000", &extra);
+        let e = &j["emulation"];
+        assert_eq!(e["tick_nodes"], 300, "{e}");
+        (
+            json_values_text(&j),
+            j["nodes"].clone(),
+            j["jobs"].clone(),
+            j["cancelled"]["nodes"].clone(),
+            [
+                "work_nodes",
+                "makespan_nodes",
+                "solved_sent",
+                "peak_busy",
+                "reached_nodes",
+            ]
+            .map(|k| e[k].clone()),
+        )
+    };
+    let one = figures("1", 0);
+    assert!(one.4[2].as_u64().unwrap() > 0, "entries were sent");
+    for (threads, run) in [("2", 0), ("4", 0), ("2", 1), ("1", 1)] {
+        assert_eq!(figures(threads, run), one, "{threads} threads, run {run}");
+    }
 }
 
 #[test]
@@ -690,9 +748,16 @@ fn emulated_run_gives_the_values_of_solve(share: &str, every: &str, extra: &[&st
     assert!((searched..=searched + jobs).contains(&work), "{j}");
     assert!(span > 0 && span * 8 >= work, "{e}");
     // The emulated workers take turns on one thread: their jobs' seconds
-    // add up to no more than the run's.
+    // add up to no more than the run's (on two threads, twice as much).
     let job_seconds = j["job_seconds"].as_f64().unwrap();
-    assert!(job_seconds <= j["seconds"].as_f64().unwrap() + 0.01, "{j}");
+    let threads = match extra.iter().position(|&a| a == "--emulate-threads") {
+        Some(i) => extra[i + 1].parse().unwrap(),
+        None => 1.0,
+    };
+    assert!(
+        job_seconds <= threads * j["seconds"].as_f64().unwrap() + 0.01,
+        "{j}"
+    );
     // Sharing workers send out what they solved; the others nothing.
     let sent = e["solved_sent"].as_u64().unwrap();
     assert_eq!(sent > 0, share != "0", "{e}");

@@ -20,9 +20,15 @@
 #    of 8 (against part 2's one solve): whether a thread beside the
 #    others searches faster on a smaller table, the lever SCALING.md
 #    names next.
+# 7. (not run unless PARTS names it) the cluster's emulation at the
+#    machine's speed: Peasants' Chess 7x7's value (one solve 605,824,460
+#    nodes) on 256 emulated workers as 16 ranks of 16, in ticks of
+#    250,000 nodes (`--emulate-tick`, the ranks side by side on W
+#    threads), stopped after EMULATE_SECONDS (default 300): its speedup,
+#    or the most it can still reach.
 #
 # Environment: PEASANT (binary; default target/release/peasant), PARTS
-# (which of 2 to 6 to run, default "2 3 4 5 6"; the first lent machine
+# (which of 2 to 7 to run, default "2 3 4 5 6"; the first lent machine
 # ran commit e213975's binary with "2 3", docs/SCALING.md), SPEED_ARGS
 # (more arguments for thread_speed.py, e.g. "--board 4x8 --hash-mb 256"
 # for a quick try of the script on a small machine). Takes about eight
@@ -81,6 +87,12 @@ for part in $PARTS; do
        python3 -u tools/thread_speed.py --workers "$W" --peasant "$BIN" --hash-mb 2048 \
          --only shared,blind ${wall:+--baseline-wall "$wall"} \
          --json "$OUT/small_table.json" ${SPEED_ARGS:-} ;;
+    7) rm -rf "$OUT/emulate7x7"
+       /usr/bin/time -v "$BIN" prove peasants --board 7x7 --dir "$OUT/emulate7x7" --method pn \
+         --emulate 256 --emulate-shared 100000 --emulate-ranks 16 --hash-mb 32 \
+         --job-nodes 2500000 --max-job-nodes 10000000 --share-solved 65536 \
+         --share-every 250000 --emulate-tick 250000 --emulate-threads "$W" \
+         --baseline-nodes 605824460 --max-seconds "${EMULATE_SECONDS:-300}" ;;
     *) echo "lent_machine: no part $part" >&2; exit 2 ;;
   esac 2>&1 | tee "$OUT/part$part.txt"
 done

@@ -48,6 +48,10 @@
 # N/RANK_WORKERS ranks of RANK_WORKERS workers, each rank on one table,
 # the ranks sending one another solved entries as above,
 # `--emulate-ranks`; e.g. 16 for machines of sixteen cores),
+# EMULATE_TICK (non-empty: every emulated run takes the coarser model of
+# ticks of this many nodes, `--emulate-tick`, its ranks side by side on
+# the machine's cores; the same figures on any number of cores, e.g.
+# 250000),
 # MACHINE (what the table says it ran on; default the CPU model and core
 # count), BASELINE_RUNS (how many baseline solves to take the faster of,
 # default 2; 1 where machine time is short), BASELINE_WALL and
@@ -114,12 +118,16 @@ per() { python3 -c "import sys; a, b, t = map(float, sys.argv[1:]); print(f'{a /
 # One emulated run of the benchmark in hand (bench, pos, method, hash,
 # flags, bnodes) on N workers with the flags after TEXT; its row says TEXT.
 emulated() {
-  local n=$1 text=$2 work span value cpu
+  local n=$1 text=$2 work span value cpu tick=()
   shift 2
+  if [ -n "${EMULATE_TICK:-}" ]; then
+    tick=(--emulate-tick "$EMULATE_TICK")
+    text="$text, in ticks of $EMULATE_TICK"
+  fi
   rm -rf "$TMP/dir"
   read -r _ work span value _ cpu < <(measure "$BIN" prove "${pos[@]}" --dir "$TMP/dir" \
     --method $method --emulate "$n" --hash-mb $((hash / n > 16 ? hash / n : 16)) \
-    "$@" "${flags[@]}")
+    "$@" "${tick[@]}" "${flags[@]}")
   row "$bench" "$n" 1 "$text" "$(commas "$span")" "$(commas "$work")" \
     "$(ratio "$bnodes" "$span")" "$(per "$bnodes" "$span" "$n")" "$value" - "$cpu"
 }

@@ -180,6 +180,18 @@ pub struct ProveArgs {
     /// (--share-solved, --share-every) as MPI ranks do.
     #[arg(long, value_name = "R")]
     pub emulate_ranks: Option<usize>,
+    /// With --emulate: the coarser model whose ranks run at once on this
+    /// machine's cores (--emulate-threads): the virtual clock moves in
+    /// ticks of K nodes, and results, starts, cancels and the solved
+    /// entries the ranks send one another all wait for a tick's end, so
+    /// its makespan is longer than the default model's by up to a tick a
+    /// job. Its figures do not depend on the threads.
+    #[arg(long, value_name = "K")]
+    pub emulate_tick: Option<u64>,
+    /// With --emulate-tick: the threads the ranks of a tick run on (0:
+    /// one a core).
+    #[arg(long, value_name = "T", default_value_t = 0)]
+    pub emulate_threads: usize,
     /// With --emulate: the nodes one thread's `solve --value-only` of the
     /// same question took, with the same method (the baseline), so that
     /// the report gives the speedup and the work against it: the
@@ -520,6 +532,7 @@ fn print_run(m: &Manager, run: &RunSummary, json: bool) {
             j["emulation"] = json!({
                 "workers": e.workers,
                 "ranks": e.ranks,
+                "tick_nodes": e.tick,
                 "work_nodes": e.work,
                 "makespan_nodes": e.makespan,
                 "busy": (e.busy() * 100.0).round() / 100.0,
@@ -558,11 +571,15 @@ fn print_run(m: &Manager, run: &RunSummary, json: bool) {
     );
     if let Some(e) = emulation {
         println!(
-            "emulated {} workers{}: work {} nodes, makespan {} nodes, {:.1} busy on average (idle {:.0}%), at most {} at once",
+            "emulated {} workers{}{}: work {} nodes, makespan {} nodes, {:.1} busy on average (idle {:.0}%), at most {} at once",
             e.workers,
             match e.ranks {
                 r if r > 1 && r < e.workers => format!(" in {r} ranks of {}", e.workers / r),
                 _ => String::new(),
+            },
+            match e.tick {
+                0 => String::new(),
+                k => format!(" in ticks of {k} nodes"),
             },
             e.work,
             e.makespan,
@@ -863,6 +880,12 @@ impl ProveArgs {
             "--emulate-shared: workers sharing a table have nothing to send one another (no --share-solved without --emulate-ranks)"
         } else if self.emulate_shared.is_some() && self.separate_tables {
             "--emulate-shared shares one table: not with --separate-tables"
+        } else if self.emulate_tick.is_some() && self.emulate.is_none() {
+            "--emulate-tick is for --emulate"
+        } else if self.emulate_tick == Some(0) {
+            "--emulate-tick K: K must be at least 1"
+        } else if self.emulate_threads > 0 && self.emulate_tick.is_none() {
+            "--emulate-threads runs the ranks of --emulate-tick at once: it needs --emulate-tick K"
         } else if self.emulate_shared == Some(0) {
             "--emulate-shared STEP: STEP must be at least 1"
         } else if self.baseline_nodes.is_some() && self.emulate.is_none() {
@@ -964,6 +987,21 @@ impl ProveArgs {
         }
     }
 
+    /// `workers` in the coarser model of --emulate-tick, if asked for.
+    fn emulation_ticks(
+        &self,
+        workers: prove::EmulatedWorkers,
+    ) -> Result<prove::EmulatedWorkers, CliError> {
+        let Some(tick) = self.emulate_tick else {
+            return Ok(workers);
+        };
+        let threads = match self.emulate_threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            t => t,
+        };
+        workers.ticked(tick, threads).map_err(CliError::failure)
+    }
+
     /// The run's workers; `None` on an MPI worker rank (under mpirun or
     /// srun, rank 0 manages and the other ranks work), whose work is done
     /// when this returns.
@@ -996,19 +1034,20 @@ impl ProveArgs {
             }
         }
         Ok(Some(match self.emulate {
-            Some(n) => Pool::Emulated(match (self.emulate_shared, self.emulate_ranks) {
-                (Some(step), Some(ranks)) if ranks > 1 => {
-                    prove::EmulatedWorkers::in_ranks(n, ranks, plan.worker, step)
-                        .map_err(solve_error)?
-                }
-                (Some(step), _) => {
-                    prove::EmulatedWorkers::sharing(n, plan.worker, step).map_err(solve_error)?
-                }
-                (None, _) => {
-                    self.check_own_tables_fit(n, &format!("--emulate {n}"))?;
-                    prove::EmulatedWorkers::new(n, plan.worker)
-                }
-            }),
+            Some(n) => Pool::Emulated(
+                self.emulation_ticks(match (self.emulate_shared, self.emulate_ranks) {
+                    (Some(step), Some(ranks)) if ranks > 1 => {
+                        prove::EmulatedWorkers::in_ranks(n, ranks, plan.worker, step)
+                            .map_err(solve_error)?
+                    }
+                    (Some(step), _) => prove::EmulatedWorkers::sharing(n, plan.worker, step)
+                        .map_err(solve_error)?,
+                    (None, _) => {
+                        self.check_own_tables_fit(n, &format!("--emulate {n}"))?;
+                        prove::EmulatedWorkers::new(n, plan.worker)
+                    }
+                })?,
+            ),
             None => {
                 if !plan.worker.shared_tt {
                     self.check_own_tables_fit(plan.workers, "--separate-tables")?;

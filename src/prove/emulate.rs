@@ -43,6 +43,7 @@ use crate::prove::worker::{
     Job, JobResult, JobRun, JobSolver, SolvedPool, WorkerConfig, WorkerError, WorkerTt, Workers,
 };
 use crate::solve::{PnEntry, SolveError};
+use rayon::prelude::*;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 use std::sync::atomic::AtomicBool;
@@ -78,6 +79,9 @@ pub struct Emulation {
     /// the proof's last result: for a run stopped short, a lower bound of
     /// the makespan its whole proof would have.
     pub reached: u64,
+    /// The tick of the coarser model ([`EmulatedWorkers::ticked`]), in
+    /// nodes; 0 for the model of steps at their own moments.
+    pub tick: u64,
 }
 
 impl Emulation {
@@ -129,6 +133,9 @@ struct Running {
     next: u64,
     /// The job under way (until its last step).
     run: Option<JobRun>,
+    /// With a tick: the job as it was started, until the tick that begins
+    /// it (on its rank's thread, after its rank has loaded what was sent).
+    pending: Option<Job>,
     /// Its result, after its last step or a cancel.
     result: Option<JobResult>,
     /// Its nodes at its worker's last exchange of solved entries (its
@@ -171,6 +178,15 @@ pub struct EmulatedWorkers {
     /// by rank: the workers of one rank load them into their one table
     /// once.
     shared: SolvedPool,
+    /// With [`EmulatedWorkers::ticked`]: the tick of the coarser model, in
+    /// nodes; 0 for the model of steps at their own moments.
+    tick: u64,
+    /// The threads a tick's ranks run on; none: one rank after another.
+    threads: Option<rayon::ThreadPool>,
+    /// With a tick: (moment, job id) of the jobs whose results are at the
+    /// present moment: they come back in that order, whatever the order
+    /// of the cancels that made some of them.
+    ready: BinaryHeap<Reverse<(u64, u64)>>,
 }
 
 impl EmulatedWorkers {
@@ -218,7 +234,46 @@ impl EmulatedWorkers {
                 ..Emulation::default()
             },
             shared: SolvedPool::new(ranks),
+            tick: 0,
+            threads: None,
+            ready: BinaryHeap::new(),
         }
+    }
+
+    /// The coarser model whose ranks run at once (`prove --emulate N
+    /// --emulate-tick K`): the virtual clock moves in ticks of `tick`
+    /// nodes, and in each tick every rank runs its jobs up to the tick's
+    /// end, the ranks side by side on `threads` threads of this machine (a
+    /// rank's own workers still take turns on its table, in its steps).
+    /// Everything between ranks waits for a tick's end: what a job
+    /// solved goes out then and is loaded at the next tick's start, the
+    /// results of the jobs that ended in the tick come back then (in the
+    /// order of the moments they ended at, which count as their ends),
+    /// and a job starts, or is cancelled, only at a tick's end. A worker
+    /// whose job ended inside a tick waits for its end, as the manager
+    /// learns of the result only then: up to a tick a job of idle time
+    /// that the model of steps at their own moments does not have (and
+    /// the jobs cancelled when the proof is complete run to the end of
+    /// its last tick, where the makespan then ends). Which entries reach
+    /// a rank when differs too, and moves the figures either way, as any
+    /// change of timing does. Its figures do not depend on `threads`.
+    /// `--share-every` exchanges at the first tick's end it has reached.
+    pub fn ticked(self, tick: u64, threads: usize) -> Result<EmulatedWorkers, String> {
+        let threads = if threads > 1 {
+            Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .map_err(|e| format!("--emulate-threads: {e}"))?,
+            )
+        } else {
+            None
+        };
+        Ok(EmulatedWorkers {
+            tick: tick.max(1),
+            threads,
+            ..self
+        })
     }
 
     /// `count` emulated proof-number workers sharing one transposition
@@ -317,6 +372,7 @@ impl EmulatedWorkers {
             solved_missed: self.shared.missed(),
             running: self.running.len(),
             reached: self.reached(),
+            tick: self.tick,
             ..self.measured
         }
     }
@@ -332,7 +388,7 @@ impl EmulatedWorkers {
         let r = self.running.get_mut(&id).expect("a running job");
         let w = r.worker;
         let solver = self.solvers[w].as_ref().expect("a worker with a job");
-        let run = r.run.as_mut().expect("a job under way");
+        debug_assert_eq!(r.next, at, "a job's step at its own moment");
         // What its last step solved goes out now, at that step's end.
         self.shared.add(&std::mem::take(&mut r.outbox));
         if std::mem::take(&mut r.load) {
@@ -343,29 +399,123 @@ impl EmulatedWorkers {
                 s.load_entries(&new);
             }
         }
-        // The emulated run has no stop of its own: a cancel acts on the
-        // virtual clock.
-        let never = AtomicBool::new(false);
-        let before = run.nodes();
-        let end = run.step(solver, &self.stop, &never, slice);
-        let next = at + (run.nodes() - before).max(1);
-        r.next = next;
-        match end {
-            Some(end) => {
-                let run = r.run.take().expect("a job under way");
-                r.result = Some(run.end(solver, end, &self.config));
+        advance(r, solver, &self.stop, &self.config, slice);
+        let next = r.next;
+        self.queue.push(Reverse((next, id)));
+    }
+
+    /// Runs one tick of the coarser model ([`EmulatedWorkers::ticked`]):
+    /// what was sent before it is loaded, every rank runs its jobs up to
+    /// the tick's end (the ranks side by side, a rank's jobs taking turns
+    /// in its steps, in the order of their numbers), what they solved goes
+    /// out, and the jobs that ended come back, in the order of their
+    /// moments, at the tick's end, where the clock now is.
+    fn run_tick(&mut self) {
+        let end = self.clock + self.tick;
+        let per_rank = self.per_rank;
+        let ranks = self.solvers.len() / per_rank;
+        // A rank's step: its own tick with a table of its own, its table's
+        // turns when its workers share one.
+        let turn = if self.tables.is_empty() {
+            u64::MAX
+        } else {
+            self.step
+        };
+        let mut groups: Vec<Vec<(u64, &mut Running)>> = (0..ranks).map(|_| Vec::new()).collect();
+        for (&id, r) in self.running.iter_mut() {
+            if r.run.is_some() || r.pending.is_some() {
+                groups[r.worker / per_rank].push((id, r));
             }
-            None => {
-                let every = self.config.share_every;
-                let due = self.config.slice() < u64::MAX && run.nodes() - r.exchanged >= every;
-                if let (true, JobSolver::ProofNumber(s)) = (due, solver) {
-                    r.outbox = s.take_recent_solved(self.config.share_solved);
-                    r.exchanged = run.nodes();
-                    r.load = true;
+        }
+        // Where in the pool what each rank has not loaded yet begins.
+        let mut loads: Vec<Option<usize>> = Vec::with_capacity(ranks);
+        for (rank, group) in groups.iter_mut().enumerate() {
+            group.sort_by_key(|(id, _)| *id);
+            let mut load = false;
+            for (_, r) in group.iter_mut() {
+                load |= std::mem::take(&mut r.load);
+            }
+            let from = load.then(|| self.shared.take_from(rank));
+            if let Some(from) = from {
+                let [a, b] = self.shared.since(from);
+                self.measured.solved_sent += (a.len() + b.len()) as u64;
+            }
+            loads.push(from);
+        }
+        let (solvers, stop, config) = (&self.solvers, &self.stop, &self.config);
+        let shared = &self.shared;
+        let run_rank = |(group, load): (&mut Vec<(u64, &mut Running)>, &Option<usize>)| {
+            let solver = |r: &Running| solvers[r.worker].as_ref().expect("a worker with a job");
+            if let (Some((_, r)), Some(from)) = (group.first(), load) {
+                if let JobSolver::ProofNumber(s) = solver(r) {
+                    for run in shared.since(*from) {
+                        s.load_entries(run);
+                    }
+                }
+            }
+            for (_, r) in group.iter_mut() {
+                if let Some(job) = r.pending.take() {
+                    r.run = Some(JobRun::begin(solver(r), &job, config));
+                }
+            }
+            loop {
+                let mut stepped = false;
+                for (_, r) in group.iter_mut() {
+                    if r.run.is_some() && r.next < end {
+                        let nodes = turn.min(end - r.next);
+                        advance(r, solver(r), stop, config, nodes);
+                        stepped = true;
+                    }
+                }
+                if !stepped {
+                    break;
+                }
+            }
+        };
+        match &self.threads {
+            Some(pool) => pool.install(|| {
+                groups
+                    .par_iter_mut()
+                    .zip(loads.par_iter())
+                    .for_each(run_rank)
+            }),
+            None => groups.iter_mut().zip(loads.iter()).for_each(run_rank),
+        }
+        let mut ended = Vec::new();
+        for group in groups {
+            for (id, r) in group {
+                self.shared.add(&std::mem::take(&mut r.outbox));
+                if r.result.is_some() {
+                    ended.push((r.next, id));
                 }
             }
         }
-        self.queue.push(Reverse((next, id)));
+        self.ready.extend(ended.into_iter().map(Reverse));
+        self.horizon = end;
+        self.clock = end;
+    }
+
+    /// [`Workers::wait`] of the coarser model: the results at the present
+    /// moment first; a wait of no time ends there, any other runs ticks
+    /// until a result comes back or its timeout has passed.
+    fn wait_ticked(&mut self, timeout: Duration) -> Option<JobResult> {
+        let since = Instant::now();
+        loop {
+            if let Some(Reverse((_, id))) = self.ready.pop() {
+                let r = self.running.remove(&id).expect("a job that came back");
+                self.measured.work += r.next - r.start;
+                self.measured.makespan = self.measured.makespan.max(r.next);
+                self.idle.push(r.worker);
+                return r.result;
+            }
+            if timeout.is_zero() || self.running.is_empty() {
+                return None;
+            }
+            self.run_tick();
+            if self.ready.is_empty() && since.elapsed() >= timeout {
+                return None;
+            }
+        }
     }
 
     /// Makes worker `w`'s solver if it has none yet.
@@ -375,6 +525,42 @@ impl EmulatedWorkers {
             self.solvers[w] = Some(JobSolver::new(self.config, None, table)?);
         }
         Ok(())
+    }
+}
+
+/// One step of at most `nodes` nodes of the running job `r` on its
+/// worker's `solver`: its next moment moves on by the nodes searched; a
+/// job that ended gets its result, and one whose exchange is due
+/// ([`WorkerConfig::share_every`]) puts what it solved since in its outbox
+/// and loads at its next step.
+fn advance(
+    r: &mut Running,
+    solver: &JobSolver,
+    stop: &AtomicBool,
+    config: &WorkerConfig,
+    nodes: u64,
+) {
+    let run = r.run.as_mut().expect("a job under way");
+    // The emulated run has no stop of its own: a cancel acts on the
+    // virtual clock.
+    let never = AtomicBool::new(false);
+    let before = run.nodes();
+    let end = run.step(solver, stop, &never, nodes);
+    r.next += (run.nodes() - before).max(1);
+    match end {
+        Some(end) => {
+            let run = r.run.take().expect("a job under way");
+            r.result = Some(run.end(solver, end, config));
+        }
+        None => {
+            let every = config.share_every;
+            let due = config.slice() < u64::MAX && run.nodes() - r.exchanged >= every;
+            if let (true, JobSolver::ProofNumber(s)) = (due, solver) {
+                r.outbox = s.take_recent_solved(config.share_solved);
+                r.exchanged = run.nodes();
+                r.load = true;
+            }
+        }
     }
 }
 
@@ -388,32 +574,38 @@ impl Workers for EmulatedWorkers {
     }
 
     fn start(&mut self, job: Job) -> Result<(), WorkerError> {
+        let id = job.id;
         let w = self.idle.pop().ok_or(WorkerError::NoIdle("worker"))?;
         self.solver(w)
             .map_err(|e| WorkerError::Setup(e.to_string()))?;
-        // What the other ranks solved and sent out before this moment of
-        // virtual time.
-        let job = Job {
-            solved: self.shared.take_for(self.rank(w)),
-            ..job
+        let mut r = Running {
+            worker: w,
+            start: self.clock,
+            next: self.clock,
+            run: None,
+            pending: None,
+            result: None,
+            outbox: Vec::new(),
+            exchanged: 0,
+            load: false,
         };
-        self.measured.solved_sent += job.solved.len() as u64;
-        let solver = self.solvers[w].as_ref().expect("made above");
-        let run = JobRun::begin(solver, &job, &self.config);
-        self.queue.push(Reverse((self.clock, job.id)));
-        self.running.insert(
-            job.id,
-            Running {
-                worker: w,
-                start: self.clock,
-                next: self.clock,
-                run: Some(run),
-                result: None,
-                outbox: Vec::new(),
-                exchanged: 0,
-                load: false,
-            },
-        );
+        if self.tick > 0 {
+            // Begun by its tick, which loads first what was sent before.
+            r.pending = Some(job);
+            r.load = true;
+        } else {
+            // What the other ranks solved and sent out before this moment
+            // of virtual time.
+            let job = Job {
+                solved: self.shared.take_for(self.rank(w)),
+                ..job
+            };
+            self.measured.solved_sent += job.solved.len() as u64;
+            let solver = self.solvers[w].as_ref().expect("made above");
+            r.run = Some(JobRun::begin(solver, &job, &self.config));
+            self.queue.push(Reverse((self.clock, id)));
+        }
+        self.running.insert(id, r);
         self.measured.peak = self.measured.peak.max(self.running.len());
         Ok(())
     }
@@ -446,6 +638,23 @@ impl Workers for EmulatedWorkers {
     fn cancel(&mut self, id: u64) {
         // Stopped now: the worker is free at the current virtual time and
         // the job's answer is not used.
+        if self.tick > 0 {
+            // At a tick's end: a job whose result is waiting to come back
+            // has ended already; one under way sends nothing more.
+            if let Some(r) = self
+                .running
+                .get_mut(&id)
+                .filter(|r| r.run.is_some() || r.pending.is_some())
+            {
+                r.run = None;
+                r.pending = None;
+                r.outbox.clear();
+                r.next = self.clock;
+                r.result = Some(JobResult::cancelled(id, self.clock - r.start));
+                self.ready.push(Reverse((self.clock, id)));
+            }
+            return;
+        }
         if let Some(r) = self.running.get_mut(&id) {
             if r.next > self.clock || r.run.is_some() {
                 // A step that ended at this moment has sent what it
@@ -475,6 +684,9 @@ impl Workers for EmulatedWorkers {
     /// The next wait goes on from the same steps: nothing the manager
     /// knows has changed meanwhile, so it does what it would have done.
     fn wait(&mut self, timeout: Duration) -> Result<Option<JobResult>, WorkerError> {
+        if self.tick > 0 {
+            return Ok(self.wait_ticked(timeout));
+        }
         let since = Instant::now();
         while let Some(&Reverse((at, id))) = self.queue.peek() {
             if timeout.is_zero() && at > self.clock {
@@ -802,6 +1014,79 @@ mod tests {
             |config| EmulatedWorkers::new(2, config),
             |w| w.idle.last().copied(),
         );
+    }
+
+    /// In the coarser model a result comes back at the end of the tick
+    /// its job ended in, counted at the moment it ended, and the job the
+    /// manager then starts begins at that tick's end: the worker waits
+    /// out the rest of the tick, which is idle time, not work. Mutant:
+    /// the next job started at the moment the first ended.
+    #[test]
+    fn a_ticked_result_comes_back_at_its_ticks_end_and_the_next_job_starts_there() {
+        let (start, _) = pawn_game_6x6_and_last_move();
+        let tick = 1_000;
+        let mut w = EmulatedWorkers::new(1, pn_workers(0, 0))
+            .ticked(tick, 1)
+            .unwrap();
+        w.start(whole_job(1, start, Question::Wins)).unwrap();
+        assert!(w.wait(Duration::ZERO).unwrap().is_none(), "nothing yet");
+        let first = w.wait(NEXT).unwrap().unwrap();
+        assert_eq!(first.answer(), Answer::No);
+        let n1 = first.nodes;
+        assert!(!n1.is_multiple_of(tick) && n1 > tick, "{n1} nodes");
+        assert_eq!(w.emulation().makespan, n1);
+        let end = n1.div_ceil(tick) * tick;
+        assert_eq!(w.virtual_time(), Some(end));
+        // Asked again on the same table: a path's worth of nodes.
+        w.start(whole_job(2, start, Question::Wins)).unwrap();
+        let again = w.wait(NEXT).unwrap().unwrap();
+        let n2 = again.nodes.max(1);
+        assert!(n2 < tick, "{n2} nodes again");
+        let e = w.emulation();
+        assert_eq!((e.makespan, e.work), (end + n2, n1 + n2));
+        assert_eq!(e.idle(), 1.0 - (n1 + n2) as f64 / (end + n2) as f64);
+    }
+
+    /// Ranks side by side in a tick see nothing of one another's tick:
+    /// with a tick longer than both jobs, "does white win the pawn game
+    /// 6x6?" beside the refutation of 1.c4 takes as many nodes as alone,
+    /// with ticks of 500 nodes it loads what the other solved and takes
+    /// fewer. One thread or two, the same answers, nodes, work, makespan
+    /// and entries sent. Mutant: what a job solved added to the pool as
+    /// it is taken out, inside the tick, on one thread: the whole, which
+    /// runs second, then loads the other's entries of the same tick.
+    #[test]
+    fn ranks_side_by_side_in_a_tick_see_only_what_came_before_it() {
+        let (start, _) = pawn_game_6x6_and_last_move();
+        let c4 = crate::rules::canonical(&start.play(start.parse_move("c4").unwrap()));
+        let run = |tick, threads| {
+            let mut w = EmulatedWorkers::new(2, pn_workers(64, 500))
+                .ticked(tick, threads)
+                .unwrap();
+            // The refutation first: it runs first in every tick.
+            w.start(whole_job(1, c4, Question::AvoidsLoss)).unwrap();
+            w.start(whole_job(2, start, Question::Wins)).unwrap();
+            let mut results = Vec::new();
+            while let Some(r) = w.wait(NEXT).unwrap() {
+                w.share(&r.solved);
+                results.push((r.id, r.answer(), r.nodes));
+            }
+            results.sort_by_key(|r| r.0);
+            let e = w.emulation();
+            (results, e.work, e.makespan, e.solved_sent)
+        };
+        let alone = {
+            let mut w = EmulatedWorkers::new(1, pn_workers(0, 0));
+            w.start(whole_job(2, start, Question::Wins)).unwrap();
+            w.wait(NEXT).unwrap().unwrap().nodes
+        };
+        let long = run(1 << 30, 1);
+        assert_eq!(long.0[1], (2, Answer::No, alone), "{long:?}");
+        assert_eq!(run(1 << 30, 2), long);
+        let short = run(500, 1);
+        assert!(short.3 > 0, "entries were sent");
+        assert!(short.0[1].2 < alone, "{short:?}, alone {alone}");
+        assert_eq!(run(500, 2), short);
     }
 
     /// Runs "does white win the pawn game 6x6?" on two workers to their

@@ -891,10 +891,29 @@ impl SolvedPool {
     /// The entries worker `w` has not been sent yet and the pool still
     /// holds, now counted as sent.
     pub fn take_for(&mut self, w: usize) -> Vec<PnEntry> {
+        let from = self.take_from(w);
+        self.entries.range(from..).copied().collect()
+    }
+
+    /// [`SolvedPool::take_for`] without the copy: where in the pool the
+    /// entries worker `w` has not been sent yet begin, now counted as
+    /// sent; [`SolvedPool::since`] reads them until the pool next changes.
+    pub fn take_from(&mut self, w: usize) -> usize {
         self.missed += self.forgotten.saturating_sub(self.sent[w]) as u64;
         let from = self.sent[w].max(self.forgotten) - self.forgotten;
         self.sent[w] = self.forgotten + self.entries.len();
-        self.entries.range(from..).copied().collect()
+        from
+    }
+
+    /// The pool's entries from `from` ([`SolvedPool::take_from`]) on, in
+    /// the order they came, as two runs.
+    pub fn since(&self, from: usize) -> [&[PnEntry]; 2] {
+        let (a, b) = self.entries.as_slices();
+        if from < a.len() {
+            [&a[from..], b]
+        } else {
+            [&[], &b[(from - a.len()).min(b.len())..]]
+        }
     }
 
     /// How many entries workers missed because the pool forgot them
@@ -1375,6 +1394,38 @@ mod tests {
         assert_eq!(pool.take_for(a), vec![e(2)]);
         assert_eq!(pool.take_for(b), vec![e(2)]);
         assert_eq!(pool.missed(), 21);
+    }
+
+    /// What [`SolvedPool::take_from`] and [`SolvedPool::since`] read is
+    /// what [`SolvedPool::take_for`] copies, and counts the same missed
+    /// entries, also once the window has wrapped round its buffer (its
+    /// entries in two runs). Mutant: the second run read from `from`
+    /// without the first run's length taken off.
+    #[test]
+    fn a_pools_entries_read_in_place_are_the_ones_it_copies() {
+        let e = |key: u128| PnEntry {
+            key,
+            phi: 0,
+            delta: u32::MAX,
+            work: key as u32,
+        };
+        let (mut copied, mut read) = (SolvedPool::with_cap(2, 7), SolvedPool::with_cap(2, 7));
+        let mut key = 1;
+        for (round, adds) in [3, 2, 5, 0, 9, 1, 4].into_iter().enumerate() {
+            let batch: Vec<PnEntry> = (0..adds).map(|i| e(key + i)).collect();
+            key += adds;
+            copied.add(&batch);
+            read.add(&batch);
+            // Worker 0 loads every round (what it has not had lies at
+            // the window's end), worker 1 every third.
+            for w in [0, 1].into_iter().filter(|&w| w == 0 || round % 3 == 2) {
+                let from = read.take_from(w);
+                let in_place: Vec<PnEntry> = read.since(from).concat();
+                assert_eq!(in_place, copied.take_for(w), "round {round}, worker {w}");
+                assert_eq!(read.missed(), copied.missed(), "round {round}");
+            }
+        }
+        assert!(copied.missed() > 0, "the window forgot entries");
     }
 
     /// Local workers with tables of their own (`--separate-tables`):
