@@ -466,6 +466,7 @@ pub fn reference_log() -> &'static ReferenceLog {
             max_jobs: Some(40),
             max_time: None,
             drain_after: None,
+            max_virtual: None,
             warm: None,
             announce: None,
         };

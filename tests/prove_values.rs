@@ -649,6 +649,67 @@ fn an_emulation_counts_its_speedup_against_the_baseline_given() {
 }
 
 #[test]
+fn an_emulation_stopped_by_its_virtual_clock_bounds_the_speedup_truly() {
+    // `--emulate-until N` stops the run once its virtual clock has reached
+    // N: the whole proof's makespan lies past it, so "at most baseline / N
+    // as fast" never overstates the speedup the whole run gives. In both
+    // models. Mutants: the limit not passed to the run (the stopped runs
+    // complete, exit 0), or counted against the work instead of the clock
+    // (eight workers reach N of work at an eighth of the clock: the clock
+    // then stands below N).
+    let baseline = 30_000u64;
+    let b = baseline.to_string();
+    let ticked = ["--emulate-tick", "400", "--emulate-threads", "2"];
+    for (model, extra) in [("steps", &[][..]), ("ticks", &ticked[..])] {
+        let base = [&["--baseline-nodes", b.as_str()][..], extra].concat();
+        let (_dir, j) = emulated_6x6(&format!("prove-until-{model}-all"), "64", "0", &base);
+        let whole = &j["emulation"];
+        let span = whole["makespan_nodes"].as_u64().unwrap();
+        let speedup = whole["speedup"].as_f64().unwrap();
+        // A limit past the makespan changes nothing.
+        let past = (span + 1).to_string();
+        let args = [&base[..], &["--emulate-until", past.as_str()][..]].concat();
+        let (_dir, j) = emulated_6x6(&format!("prove-until-{model}-past"), "64", "0", &args);
+        let e = &j["emulation"];
+        for key in ["makespan_nodes", "work_nodes", "speedup"] {
+            assert_eq!(e[key], whole[key], "{model}, {key}: {e} against {whole}");
+        }
+        // A limit short of it stops there, and the bound holds.
+        let half = span / 2;
+        let h = half.to_string();
+        let args = [&base[..], &["--emulate-until", h.as_str()][..]].concat();
+        let (_dir, j) =
+            emulated_6x6_exits(3, &format!("prove-until-{model}-half"), "64", "0", &args);
+        let e = &j["emulation"];
+        let reached = e["reached_nodes"].as_u64().unwrap();
+        assert!(
+            reached >= half && reached <= span,
+            "{model}: {e}, whole {span}"
+        );
+        assert!(e["speedup"].is_null(), "{model}: {e}");
+        let at_most = e["speedup_at_most"].as_f64().unwrap();
+        assert!(
+            at_most >= speedup,
+            "{model}: at most {at_most}, whole run {speedup}"
+        );
+    }
+    // Only an emulation has a virtual clock to stop.
+    let dir = temp_dir("prove-until-real");
+    let (code, _, err) = run_cli(&[
+        "prove",
+        "pawngame",
+        "--board",
+        "5x5",
+        "--dir",
+        dir.to_str().unwrap(),
+        "--emulate-until",
+        "1000",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--emulate-until"), "{err}");
+}
+
+#[test]
 fn emulated_runs_repeat_exactly() {
     // An emulation runs on a virtual clock: the same command gives the
     // same makespan, work and jobs every time. (When the wall clock said

@@ -199,6 +199,13 @@ pub struct ProveArgs {
     /// workers' own work, which may be several times one solve's.
     #[arg(long, value_name = "NODES")]
     pub baseline_nodes: Option<u64>,
+    /// With --emulate: stop once the virtual clock has reached NODES
+    /// (exit status 3), whatever machine runs the emulation. A proof not
+    /// complete by then has a longer makespan, so its workers are at most
+    /// --baseline-nodes over NODES as fast as one solve: stopping at one
+    /// solve's nodes over K settles whether they are K times as fast.
+    #[arg(long, value_name = "NODES")]
+    pub emulate_until: Option<u64>,
     /// Stop after N jobs of this run (exit status 3).
     #[arg(long, value_name = "N")]
     pub max_jobs: Option<u64>,
@@ -639,6 +646,10 @@ fn end_status(end: RunEnd) -> Result<(), CliError> {
             "stopped by --drain-after once its jobs were back; run again to resume",
             EXIT_STOPPED,
         ),
+        RunEnd::VirtualLimit => stopped(
+            "stopped by --emulate-until: the virtual clock reached its limit short of the proof",
+            EXIT_STOPPED,
+        ),
         RunEnd::Stopped => stopped("interrupted; run again to resume", EXIT_INTERRUPTED),
     }
 }
@@ -890,6 +901,10 @@ impl ProveArgs {
             "--emulate-shared STEP: STEP must be at least 1"
         } else if self.baseline_nodes.is_some() && self.emulate.is_none() {
             "--baseline-nodes is for --emulate (the speedup of a real run is its wall time's)"
+        } else if self.emulate_until.is_some() && self.emulate.is_none() {
+            "--emulate-until stops an emulation's virtual clock: it is for --emulate"
+        } else if self.emulate_until == Some(0) {
+            "--emulate-until NODES: NODES must be at least 1"
         } else if self.baseline_nodes == Some(0) {
             "--baseline-nodes: one solve searches at least one node"
         } else if self.share_solved > 0 && self.method() != Method::ProofNumber {
@@ -1156,6 +1171,7 @@ impl ProveArgs {
             max_jobs: self.max_jobs,
             max_time: self.max_seconds.map(Duration::from_secs),
             drain_after: self.drain_after.map(Duration::from_secs),
+            max_virtual: self.emulate_until,
             warm: warm.as_ref(),
             announce: (!self.quiet).then_some(self.announce_nodes),
         };

@@ -41,6 +41,9 @@ pub enum RunEnd {
     /// The run started no job after [`RunOptions::drain_after`] and ended
     /// once the jobs in flight were back, each at its answer or its budget.
     Drained,
+    /// The virtual clock of emulated workers reached
+    /// [`RunOptions::max_virtual`] before the proof was complete.
+    VirtualLimit,
 }
 
 /// Options of a run.
@@ -58,6 +61,13 @@ pub struct RunOptions<'a> {
     /// again from the start by a run on another machine, which has neither
     /// its transposition table nor its warm start.
     pub drain_after: Option<Duration>,
+    /// On a virtual clock ([`Workers::virtual_time`]): stop once it has
+    /// reached this many nodes. A proof not complete by then has a
+    /// makespan past it, whatever the machine that runs the emulation, so
+    /// its workers are at most one solve's nodes over this as fast as one
+    /// solve: the question "are N workers K times as fast?" is settled by
+    /// an emulation stopped at one solve's nodes over K.
+    pub max_virtual: Option<u64>,
     /// Where the warm starts of `open` proof-number jobs are kept (see
     /// [`crate::prove::WarmStore`]); `None`: nowhere but in memory.
     pub warm: Option<&'a WarmStore>,
@@ -261,6 +271,13 @@ pub fn run_with_events(
         }
         if options.max_time.is_some_and(|t| start.elapsed() >= t) {
             break RunEnd::TimeLimit;
+        }
+        if options
+            .max_virtual
+            .zip(workers.virtual_time())
+            .is_some_and(|(most, at)| at >= most)
+        {
+            break RunEnd::VirtualLimit;
         }
         let draining = options.drain_after.is_some_and(|t| start.elapsed() >= t);
         if draining && manager.in_flight() == 0 {

@@ -172,6 +172,7 @@ impl ProofRun {
                 max_jobs: self.max_jobs,
                 max_time: None,
                 drain_after: None,
+                max_virtual: None,
                 warm: Some(&warm),
                 announce: None,
             },
@@ -191,6 +192,7 @@ pub fn plain_options(stop: &AtomicBool) -> RunOptions<'_> {
         max_jobs: None,
         max_time: None,
         drain_after: None,
+        max_virtual: None,
         warm: None,
         announce: None,
     }
