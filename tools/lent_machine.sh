@@ -26,7 +26,7 @@
 #    250,000 nodes (`--emulate-tick`, the ranks side by side on W
 #    threads), stopped after EMULATE_SECONDS (default 300): its speedup,
 #    or the most it can still reach.
-# 8. (not run unless PARTS names it) issue 31's question of billions on
+# 8. (not run unless PARTS names it) the scaling issue's question of billions on
 #    sixteen workers with tables of their own: Peasants' Chess 6x8 after
 #    1.c4 c5 2.b4 (one solve: Q_BASELINE nodes, which must be given; more
 #    than 3 G, docs/SCALING.md), 16 emulated ranks of one worker with
@@ -36,7 +36,7 @@
 #    not. Q_JOB (first jobs, default 10,000,000; they grow to 4 times).
 #
 # Environment: PEASANT (binary; default target/release/peasant), PARTS
-# (which of 2 to 7 to run, default "2 3 4 5 6"; the first lent machine
+# (which of 2 to 8 to run, default "2 3 4 5 6"; the first lent machine
 # ran commit e213975's binary with "2 3", docs/SCALING.md), SPEED_ARGS
 # (more arguments for thread_speed.py, e.g. "--board 4x8 --hash-mb 256"
 # for a quick try of the script on a small machine). Takes about eight
