@@ -28,8 +28,8 @@
 #    or the most it can still reach.
 # 8. (not run unless PARTS names it) the scaling issue's question of billions on
 #    sixteen workers with tables of their own: Peasants' Chess 6x8 after
-#    1.c4 c5 2.b4 (one solve: Q_BASELINE nodes, which must be given; more
-#    than 3 G, docs/SCALING.md), 16 emulated ranks of one worker with
+#    1.c4 c5 2.b4 (one solve: Q_BASELINE nodes, which must be given; past
+#    6.6 G in parts, docs/SCALING.md), 16 emulated ranks of one worker with
 #    512 MiB tables, in ticks of 250,000 nodes on W threads, stopped by
 #    `--emulate-until` at Q_BASELINE / 10 of virtual time: complete, the
 #    sixteen are at least 10x as fast as one solve; stopped, they are
