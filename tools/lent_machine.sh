@@ -27,10 +27,12 @@
 #    threads), stopped after EMULATE_SECONDS (default 300): its speedup,
 #    or the most it can still reach.
 # 8. (not run unless PARTS names it) the scaling issue's question of billions on
-#    sixteen workers with tables of their own: Peasants' Chess 6x8 after
-#    1.c4 c5 2.b4 (one solve: Q_BASELINE nodes, which must be given; past
-#    6.6 G in parts, docs/SCALING.md), 16 emulated ranks of one worker with
-#    512 MiB tables, in ticks of 250,000 nodes on W threads, stopped by
+#    sixteen workers with tables of their own: Peasants' Chess 6x8, the
+#    position Q_POS (default 6/pppppp/1p1ppp/p1p3/P5/1PPPPP/PPPPPP/6 w -,
+#    whose one solve took Q_BASELINE nodes, default 3,290,206,065,
+#    docs/SCALING.md; another position needs its own Q_BASELINE), 16
+#    emulated ranks of one worker with 512 MiB tables, in ticks of
+#    250,000 nodes on W threads, stopped by
 #    `--emulate-until` at Q_BASELINE / 10 of virtual time: complete, the
 #    sixteen are at least 10x as fast as one solve; stopped, they are
 #    not. Q_JOB (first jobs, default 10,000,000; they grow to 4 times).
@@ -101,12 +103,14 @@ for part in $PARTS; do
          --job-nodes 2500000 --max-job-nodes 10000000 --share-solved 65536 \
          --share-every 250000 --emulate-tick 250000 --emulate-threads "$W" \
          --baseline-nodes 605824460 --max-seconds "${EMULATE_SECONDS:-300}" ;;
-    8) if [ -z "${Q_BASELINE:-}" ]; then
-         echo "lent_machine: part 8 needs Q_BASELINE (one solve's nodes); skipped"
+    8) q_pos=${Q_POS:-6/pppppp/1p1ppp/p1p3/P5/1PPPPP/PPPPPP/6 w -}
+       if [ -n "${Q_POS:-}" ] && [ -z "${Q_BASELINE:-}" ]; then
+         echo "lent_machine: part 8 with Q_POS needs Q_BASELINE (one solve's nodes); skipped"
        else
+         Q_BASELINE=${Q_BASELINE:-3290206065}
          rm -rf "$OUT/emulate6x8"
          job=${Q_JOB:-10000000}
-         /usr/bin/time -v "$BIN" prove '6/pppppp/pp1ppp/2p3/1PP3/P2PPP/PPPPPP/6 b -' --board 6x8 \
+         /usr/bin/time -v "$BIN" prove "$q_pos" --board 6x8 \
            --dir "$OUT/emulate6x8" --method pn --emulate 16 --hash-mb 512 \
            --job-nodes "$job" --max-job-nodes $((4 * job)) --share-solved 65536 \
            --share-every 250000 --emulate-tick 250000 --emulate-threads "$W" \
