@@ -28,14 +28,13 @@
 #    or the most it can still reach.
 # 8. (not run unless PARTS names it) the scaling issue's question of billions on
 #    sixteen workers with tables of their own: Peasants' Chess 6x8, the
-#    position Q_POS (default 6/pppppp/1p1ppp/p1p3/P5/1PPPPP/PPPPPP/6 w -,
-#    whose one solve took Q_BASELINE nodes, default 3,290,206,065,
-#    docs/SCALING.md; another position needs its own Q_BASELINE), 16
-#    emulated ranks of one worker with 512 MiB tables, in ticks of
-#    250,000 nodes on W threads, stopped by
-#    `--emulate-until` at Q_BASELINE / 10 of virtual time: complete, the
-#    sixteen are at least 10x as fast as one solve; stopped, they are
-#    not. Q_JOB (first jobs, default 10,000,000; they grow to 4 times).
+#    position Q_POS whose one solve took Q_BASELINE nodes (given both or
+#    neither; default 6/pppppp/1p1ppp/p1p3/P5/1PPPPP/PPPPPP/6 w -, one
+#    solve 3,290,206,065 nodes, docs/SCALING.md), 16 emulated ranks of
+#    one worker with 512 MiB tables, in ticks of 250,000 nodes on W
+#    threads, stopped by `--emulate-until` at Q_BASELINE / 10 of virtual
+#    time: complete, the sixteen are at least 10x as fast as one solve;
+#    stopped, they are not. Q_JOB (first jobs, default 10,000,000; they grow to 4 times).
 #
 # Environment: PEASANT (binary; default target/release/peasant), PARTS
 # (which of 2 to 8 to run, default "2 3 4 5 6"; the first lent machine
@@ -103,14 +102,15 @@ for part in $PARTS; do
          --job-nodes 2500000 --max-job-nodes 10000000 --share-solved 65536 \
          --share-every 250000 --emulate-tick 250000 --emulate-threads "$W" \
          --baseline-nodes 605824460 --max-seconds "${EMULATE_SECONDS:-300}" ;;
-    8) q_pos=${Q_POS:-6/pppppp/1p1ppp/p1p3/P5/1PPPPP/PPPPPP/6 w -}
-       if [ -n "${Q_POS:-}" ] && [ -z "${Q_BASELINE:-}" ]; then
-         echo "lent_machine: part 8 with Q_POS needs Q_BASELINE (one solve's nodes); skipped"
+    8) if [ -z "${Q_POS:-}" ] && [ -z "${Q_BASELINE:-}" ]; then
+         Q_POS='6/pppppp/1p1ppp/p1p3/P5/1PPPPP/PPPPPP/6 w -' Q_BASELINE=3290206065
+       fi
+       if [ -z "${Q_POS:-}" ] || [ -z "${Q_BASELINE:-}" ]; then
+         echo "lent_machine: part 8 needs Q_POS and Q_BASELINE (its one solve's nodes) together; skipped"
        else
-         Q_BASELINE=${Q_BASELINE:-3290206065}
          rm -rf "$OUT/emulate6x8"
          job=${Q_JOB:-10000000}
-         /usr/bin/time -v "$BIN" prove "$q_pos" --board 6x8 \
+         /usr/bin/time -v "$BIN" prove "$Q_POS" --board 6x8 \
            --dir "$OUT/emulate6x8" --method pn --emulate 16 --hash-mb 512 \
            --job-nodes "$job" --max-job-nodes $((4 * job)) --share-solved 65536 \
            --share-every 250000 --emulate-tick 250000 --emulate-threads "$W" \
