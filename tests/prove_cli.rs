@@ -102,6 +102,17 @@ fn bad_input_is_one_line_and_status_2() {
             "1024",
         ]),
         on_5x5(&["--workers", "100000", "--hash-mb", "1024"]),
+        // Ranks whose tables each fit but not all together (4 TiB).
+        on_5x5(&[
+            "--emulate",
+            "4096",
+            "--emulate-shared",
+            "1000",
+            "--emulate-ranks",
+            "4096",
+            "--hash-mb",
+            "1024",
+        ]),
         owned(&["prove"]),
     ] {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();

@@ -982,7 +982,7 @@ impl ProveArgs {
     }
 
     /// `count` workers of this process with transposition tables of their
-    /// own (`flag`: `--emulate N`, `--separate-tables`) need `--hash-mb`
+    /// own (`flag`: `--emulate N`, its ranks, `--separate-tables`) need `--hash-mb`
     /// each, all at once by the end of a long run: refused if together
     /// they pass the memory available. Each table is mapped when it is
     /// made and takes memory only as it fills, so the check of each alone
@@ -1052,6 +1052,13 @@ impl ProveArgs {
             Some(n) => Pool::Emulated(
                 self.emulation_ticks(match (self.emulate_shared, self.emulate_ranks) {
                     (Some(step), Some(ranks)) if ranks > 1 => {
+                        // Each rank's table is checked as it is made, but
+                        // the maps fill only as they are used: the ranks
+                        // together must fit before the first is made.
+                        self.check_own_tables_fit(
+                            n,
+                            &format!("--emulate {n} --emulate-ranks {ranks}"),
+                        )?;
                         prove::EmulatedWorkers::in_ranks(n, ranks, plan.worker, step)
                             .map_err(solve_error)?
                     }
