@@ -30,11 +30,15 @@
 #    sixteen workers with tables of their own: Peasants' Chess 6x8, the
 #    position Q_POS whose one solve took Q_BASELINE nodes (given both or
 #    neither; default 6/pppppp/1p1ppp/p1p3/P5/1PPPPP/PPPPPP/6 w -, one
-#    solve 3,290,206,065 nodes, docs/SCALING.md), 16 emulated ranks of
-#    one worker with 512 MiB tables, in ticks of 250,000 nodes on W
-#    threads, stopped by `--emulate-until` at Q_BASELINE / 10 of virtual
-#    time: complete, the sixteen are at least 10x as fast as one solve;
-#    stopped, they are not. Q_JOB (first jobs, default 10,000,000; they grow to 4 times).
+#    solve 3,290,206,065 nodes with a 6 GiB table, docs/SCALING.md), 16
+#    emulated ranks of one worker with tables of Q_HASH_MB MiB each
+#    (default 6144, the solve's: 96 GiB for the sixteen), in ticks of
+#    250,000 nodes on W threads, stopped by `--emulate-until` at
+#    Q_BASELINE / 10 of virtual time: complete, the sixteen are at least
+#    10x as fast as one solve; stopped, they are not. Q_JOB (first jobs,
+#    default 100,000,000; they grow to 4 times). With Q_HASH_MB=512
+#    Q_JOB=10000000, all a 24 GiB machine holds, the default question is
+#    measured (not complete, at most 9.99x, docs/SCALING.md).
 #
 # Environment: PEASANT (binary; default target/release/peasant), PARTS
 # (which of 2 to 8 to run, default "2 3 4 5 6"; the first lent machine
@@ -109,9 +113,9 @@ for part in $PARTS; do
          echo "lent_machine: part 8 needs Q_POS and Q_BASELINE (its one solve's nodes) together; skipped"
        else
          rm -rf "$OUT/emulate6x8"
-         job=${Q_JOB:-10000000}
+         job=${Q_JOB:-100000000}
          /usr/bin/time -v "$BIN" prove "$Q_POS" --board 6x8 \
-           --dir "$OUT/emulate6x8" --method pn --emulate 16 --hash-mb 512 \
+           --dir "$OUT/emulate6x8" --method pn --emulate 16 --hash-mb "${Q_HASH_MB:-6144}" \
            --job-nodes "$job" --max-job-nodes $((4 * job)) --share-solved 65536 \
            --share-every 250000 --emulate-tick 250000 --emulate-threads "$W" \
            --baseline-nodes "$Q_BASELINE" --emulate-until $((Q_BASELINE / 10))
