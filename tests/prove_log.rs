@@ -214,3 +214,100 @@ fn the_explorer_answers_from_proof_logs() {
         }
     }
 }
+
+/// A running proof whose log's name is given to another file (`git
+/// stash` or `git checkout` of a committed proof, a copy put back from a
+/// backup) or removed loses no line: a copy of what the run wrote is taken
+/// up and the run goes on in it; anything else is left as it is, and the
+/// run stops with its whole log in a proof directory of its own, from
+/// which (and from a merge of the two) the proof resumes to the values of
+/// a run left alone.
+#[test]
+fn a_log_replaced_under_a_run_loses_no_line() {
+    let pos = position("pawngame", "5x5", true);
+    let variant = pos.variant();
+    let run = ProofRun::new(20);
+    let alone = temp_dir("prove-replaced-alone");
+    let (want, end, _) = run.run(&pos, &alone);
+    assert_eq!(end, RunEnd::Complete);
+    // A run whose log `meddle` changes when its third job starts: the
+    // values, how it ended, where the log went on, and the log's lines
+    // when it was changed.
+    let meddled = |dir: &TempDir, meddle: &dyn Fn(&std::path::Path, &[String])| {
+        let mut starts = 0;
+        let mut before = Vec::new();
+        let (values, end, _, diverted) = run.run_with_events(&pos, dir, &mut |event| {
+            if let prove::RunEvent::JobStarts { .. } = event {
+                starts += 1;
+                if starts == 3 {
+                    before = log_lines(dir);
+                    meddle(dir, &before);
+                }
+            }
+        });
+        assert!(starts >= 3, "too few jobs to meddle with");
+        (values, end, diverted, before)
+    };
+    // Puts `lines` in place of the log as an editor or git does: a new
+    // file renamed over the old one.
+    let put = |dir: &std::path::Path, lines: &[String]| {
+        let part = dir.join("proof.log.new");
+        std::fs::write(&part, lines.join("\n") + "\n").unwrap();
+        std::fs::rename(&part, dir.join(prove::LOG_FILE)).unwrap();
+    };
+
+    // A copy of the log put back (`git stash` then `git stash pop`): the
+    // run goes on in it, and a run after it has nothing left to do.
+    let dir = temp_dir("prove-replaced-copy");
+    let (values, end, diverted, before) = meddled(&dir, &|d, lines| put(d, lines));
+    assert_eq!(
+        (values.as_str(), end, diverted),
+        (want.as_str(), RunEnd::Complete, None)
+    );
+    let after = log_lines(&dir);
+    assert!(after.len() > before.len() && after.starts_with(&before));
+    let (values, end, m) = run.run(&pos, &dir);
+    assert_eq!(
+        (values, end, m.counts.jobs),
+        (want.clone(), RunEnd::Complete, 0)
+    );
+
+    // An older log put back (`git checkout` of the proof as committed
+    // before the run): left as it is; the run stops, its log whole in
+    // DIR/kept-SECONDS, and resumes from there, or from the merge.
+    for remove in [false, true] {
+        let dir = temp_dir(&format!("prove-replaced-older-{remove}"));
+        let (_, end, diverted, before) = meddled(&dir, &|d, lines| {
+            if remove {
+                std::fs::remove_file(d.join(prove::LOG_FILE)).unwrap();
+            } else {
+                put(d, &lines[..2]);
+            }
+        });
+        assert_eq!(end, RunEnd::LogDiverted);
+        let kept = diverted.expect("the log went on elsewhere");
+        assert_eq!(kept.parent(), Some(dir.as_ref()));
+        assert!(kept
+            .file_name()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .starts_with("kept-"));
+        if remove {
+            assert!(!dir.join(prove::LOG_FILE).exists());
+        } else {
+            assert_eq!(log_lines(&dir), before[..2]);
+        }
+        let lines = log_lines(&kept);
+        assert!(lines.len() > before.len() && lines.starts_with(&before));
+        assert!(read(&kept, variant).damaged.is_empty());
+        let merged = temp_dir(&format!("prove-replaced-merged-{remove}"));
+        if !remove {
+            prove::merge(&[dir.to_path_buf(), kept.clone()], &merged).unwrap();
+            let (values, end, _) = run.run(&pos, &merged);
+            assert_eq!((values, end), (want.clone(), RunEnd::Complete));
+        }
+        let (values, end, _) = run.run(&pos, &kept);
+        assert_eq!((values, end), (want.clone(), RunEnd::Complete));
+    }
+}

@@ -627,8 +627,21 @@ fn print_run(m: &Manager, run: &RunSummary, json: bool) {
     }
 }
 
-/// How a run that ended by `end` exits.
-fn end_status(end: RunEnd) -> Result<(), CliError> {
+/// How a run that ended by `end` exits; `log` the log it was opened
+/// with, `diverted` where its lines went if the log's name was given to
+/// another file under it ([`prove::LogWriter::diverted`]): whatever the
+/// end, a failure that says where they are.
+fn end_status(end: RunEnd, log: &Path, diverted: Option<&Path>) -> Result<(), CliError> {
+    if let Some(kept) = diverted {
+        let dir = log.parent().unwrap_or(Path::new("."));
+        return Err(CliError::failure(format!(
+            "{}: the proof log was replaced or removed while the run wrote it: the run stopped, and its log, every line of the run included, is whole in {}; `peasant prove --merge {} {} --dir NEW` joins the two",
+            log.display(),
+            kept.join(prove::LOG_FILE).display(),
+            dir.display(),
+            kept.display()
+        )));
+    }
     let stopped = |message: &str, status| {
         Err(CliError {
             message: message.into(),
@@ -651,6 +664,10 @@ fn end_status(end: RunEnd) -> Result<(), CliError> {
             EXIT_STOPPED,
         ),
         RunEnd::Stopped => stopped("interrupted; run again to resume", EXIT_INTERRUPTED),
+        // Only with `diverted`, above.
+        RunEnd::LogDiverted => Err(CliError::failure(
+            "the proof log was replaced under the run",
+        )),
     }
 }
 
@@ -1170,6 +1187,7 @@ impl ProveArgs {
         }
         let snapshot = self.snapshot(&pool, variant)?;
         let (mut manager, mut writer, warm) = self.open_proof(&plan, pool.workers().count())?;
+        let log_path = writer.path().to_path_buf();
         let stop = interrupt_flag();
         let start = Instant::now();
         let options = RunOptions {
@@ -1211,7 +1229,7 @@ impl ProveArgs {
         };
         print_run(&manager, &run, global.json);
         saved?;
-        end_status(end)
+        end_status(end, &log_path, writer.diverted())
     }
 
     /// `--status DIR [POS]`: what the log proves of POS (every first move
@@ -1369,4 +1387,35 @@ fn print_nodes_spent(m: &Manager) {
         giga(on_root),
         spent.join(", ")
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::EXIT_FAILURE;
+
+    /// A run whose log went on in a directory of its own fails, whatever
+    /// its end, and says where the log is and how to join the two.
+    #[test]
+    fn a_diverted_log_fails_the_run_and_says_where_it_went() {
+        let log = Path::new("p/proof.log");
+        let kept = Path::new("p/kept-7");
+        for end in [RunEnd::Complete, RunEnd::LogDiverted, RunEnd::Stopped] {
+            let e = end_status(end, log, Some(kept)).unwrap_err();
+            assert_eq!(e.status, EXIT_FAILURE);
+            assert!(
+                e.message.starts_with("p/proof.log: ")
+                    && e.message.contains("whole in p/kept-7/proof.log;")
+                    && e.message
+                        .contains("`peasant prove --merge p p/kept-7 --dir NEW`"),
+                "{}",
+                e.message
+            );
+        }
+        assert!(end_status(RunEnd::Complete, log, None).is_ok());
+        assert_eq!(
+            end_status(RunEnd::Stopped, log, None).unwrap_err().status,
+            EXIT_INTERRUPTED
+        );
+    }
 }

@@ -40,6 +40,16 @@
 //! loses at most that much. A torn, damaged or foreign line is reported and
 //! ignored, never believed. Two logs of the same game merge by plain
 //! concatenation (header lines may repeat) or by `peasant prove --merge`.
+//!
+//! A run may last days, and its log is meant to be committed, so the
+//! log's name may be given to another file under a running proof (`git
+//! stash` or `git checkout` in the repository that holds it, a copy from a
+//! backup, an editor's save). Lines appended to the file the run opened
+//! would then vanish with the run. Before each line the writer checks that
+//! the name still names its file ([`LogWriter::diverted`]): a file there
+//! that holds exactly what the run wrote is taken up and appended to; any
+//! other (or none) is left alone, and the run's log goes on, whole, in a
+//! proof directory of its own, `DIR/kept-SECONDS/`.
 
 use crate::rules::{canonical, position_key, Board, Position, Rules, Variant};
 use crate::solve::Question;
@@ -675,6 +685,63 @@ pub fn read_logs(paths: &[PathBuf], variant: Option<Variant>) -> Result<LogConte
     Ok(reading.contents())
 }
 
+/// Which file a file is, to notice a name given to another: its device
+/// and inode where the system has them, else nothing to compare (the
+/// writer then trusts the name).
+type FileId = (u64, u64);
+
+#[cfg(unix)]
+fn file_id(m: &std::fs::Metadata) -> Option<FileId> {
+    use std::os::unix::fs::MetadataExt;
+    Some((m.dev(), m.ino()))
+}
+
+#[cfg(not(unix))]
+fn file_id(_: &std::fs::Metadata) -> Option<FileId> {
+    None
+}
+
+/// Writes `bytes`, a log, whole into a new proof directory beside the
+/// log's, `DIR/kept-SECONDS` (with `-2`, `-3`, ... if taken): to a
+/// temporary name, synced, then renamed, so that no half-written log is
+/// ever there. Returns the directory and the log opened for appending.
+fn keep_copy(dir: &Path, bytes: &[u8]) -> Result<(PathBuf, File), LogError> {
+    let unwritable = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| LogError::Unwritable { path, source }
+    };
+    let seconds = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let mut n = 1;
+    let kept = loop {
+        let name = match n {
+            1 => format!("kept-{seconds}"),
+            _ => format!("kept-{seconds}-{n}"),
+        };
+        let kept = dir.join(name);
+        match std::fs::create_dir(&kept) {
+            Ok(()) => break kept,
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 1000 => n += 1,
+            Err(e) => return Err(unwritable(&kept)(e)),
+        }
+    };
+    let path = kept.join(LOG_FILE);
+    let part = kept.join(format!("{LOG_FILE}.part"));
+    let mut file = File::create(&part).map_err(unwritable(&part))?;
+    file.write_all(bytes)
+        .and_then(|_| file.sync_all())
+        .map_err(append_error(&part))?;
+    drop(file);
+    std::fs::rename(&part, &path).map_err(append_error(&path))?;
+    let file = OpenOptions::new()
+        .read(true)
+        .append(true)
+        .open(&path)
+        .map_err(unwritable(&path))?;
+    Ok((kept, file))
+}
+
 fn append_error(path: &Path) -> impl FnOnce(std::io::Error) -> LogError + '_ {
     move |source| LogError::Append {
         path: path.to_path_buf(),
@@ -696,6 +763,12 @@ fn append_whole(file: &mut File, path: &Path, len: u64, bytes: &[u8]) -> Result<
 pub struct LogWriter {
     file: File,
     path: PathBuf,
+    /// Which file `path` named when this writer opened it (or took it up),
+    /// where the system tells ([`file_id`]).
+    id: Option<FileId>,
+    /// The proof directory the log went on in after its name was given to
+    /// another file ([`LogWriter::diverted`]).
+    diverted: Option<PathBuf>,
     variant: Variant,
     last_sync: Instant,
     dirty: bool,
@@ -754,9 +827,12 @@ impl LogWriter {
             }
         }
         file.sync_data().map_err(append_error(&path))?;
+        let id = file_id(&file.metadata().map_err(io_error(&path))?);
         Ok(LogWriter {
             file,
             path,
+            id,
+            diverted: None,
             variant,
             last_sync: Instant::now(),
             dirty: false,
@@ -769,7 +845,60 @@ impl LogWriter {
         &self.path
     }
 
+    /// The proof directory this writer's lines go to since the log's name
+    /// was given to another file, or removed, under it: it holds the log
+    /// as the run had it and every line after (`None`: the log is where
+    /// it was opened). A run that sees it ends ([`crate::prove::RunEnd`]).
+    pub fn diverted(&self) -> Option<&Path> {
+        self.diverted.as_deref()
+    }
+
+    /// Makes sure the log's name still names the file this writer appends
+    /// to (see the module's text). If another file has it that holds
+    /// exactly what this writer's file holds (a copy put back), the writer
+    /// takes that file up; otherwise (other lines, or no file) it leaves
+    /// the name alone and goes on in `DIR/kept-SECONDS/proof.log`, a copy
+    /// of its file.
+    fn follow_name(&mut self) -> Result<(), LogError> {
+        let Some(id) = self.id else {
+            return Ok(());
+        };
+        if self.diverted.is_some() {
+            return Ok(());
+        }
+        let named = std::fs::metadata(&self.path).ok();
+        if named.as_ref().and_then(file_id) == Some(id) {
+            return Ok(());
+        }
+        let mut ours = Vec::new();
+        self.file
+            .seek(SeekFrom::Start(0))
+            .and_then(|_| self.file.read_to_end(&mut ours))
+            .map_err(io_error(&self.path))?;
+        if named.is_some_and(|m| m.is_file() && m.len() == ours.len() as u64) {
+            let theirs = std::fs::read(&self.path).map_err(io_error(&self.path))?;
+            if theirs == ours {
+                let file = OpenOptions::new()
+                    .read(true)
+                    .append(true)
+                    .open(&self.path)
+                    .map_err(io_error(&self.path))?;
+                self.id = file_id(&file.metadata().map_err(io_error(&self.path))?);
+                self.file = file;
+                return Ok(());
+            }
+        }
+        let dir = self.path.parent().unwrap_or(Path::new("."));
+        let (kept, file) = keep_copy(dir, &ours)?;
+        self.id = file_id(&file.metadata().map_err(io_error(&kept))?);
+        self.file = file;
+        self.path = kept.join(LOG_FILE);
+        self.diverted = Some(kept);
+        Ok(())
+    }
+
     fn write_line(&mut self, line: &str) -> Result<(), LogError> {
+        self.follow_name()?;
         // One write of the whole line: a kill tears at most this line.
         let len = self
             .file

@@ -44,6 +44,10 @@ pub enum RunEnd {
     /// The virtual clock of emulated workers reached
     /// [`RunOptions::max_virtual`] before the proof was complete.
     VirtualLimit,
+    /// The log's name was given to another file, or removed, under the
+    /// run ([`LogWriter::diverted`]): the run stopped as on [`RunEnd::Stopped`],
+    /// its lines, the last ones included, in a proof directory of their own.
+    LogDiverted,
 }
 
 /// Options of a run.
@@ -262,6 +266,9 @@ pub fn run_with_events(
     let end = loop {
         if options.stop.load(Ordering::Relaxed) {
             break RunEnd::Stopped;
+        }
+        if log.diverted().is_some() {
+            break RunEnd::LogDiverted;
         }
         if manager.done() {
             break RunEnd::Complete;

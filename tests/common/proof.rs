@@ -5,7 +5,7 @@
 
 use super::{run_peasant, temp_dir, TempDir};
 use peasant::prove::{
-    self, Answer, LogContents, LogWriter, Manager, ManagerConfig, RunEnd, RunOptions,
+    self, Answer, LogContents, LogWriter, Manager, ManagerConfig, RunEnd, RunEvent, RunOptions,
     ThreadWorkers, WorkerConfig,
 };
 use peasant::solve::Method;
@@ -13,7 +13,7 @@ use peasant::{
     rules::{parse_position, Move, Position, Rules, Variant, Wdl},
     solve::{Solver, SolverConfig},
 };
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
 /// The setup `setup` on `board`, with or without en passant.
@@ -129,6 +129,20 @@ impl ProofRun {
     /// manager. The log must be undamaged, the warm starts too, and no
     /// answers may contradict each other.
     pub fn run(&self, pos: &Position, dir: &Path) -> (String, RunEnd, Manager) {
+        let (values, end, manager, _) = self.run_with_events(pos, dir, &mut |_| {});
+        (values, end, manager)
+    }
+
+    /// [`ProofRun::run`], every job's start announced to `on_event` (with
+    /// the run's other events); last, the proof directory the log went on
+    /// in if its name was given to another file during the run
+    /// ([`LogWriter::diverted`]).
+    pub fn run_with_events(
+        &self,
+        pos: &Position,
+        dir: &Path,
+        on_event: &mut dyn FnMut(RunEvent),
+    ) -> (String, RunEnd, Manager, Option<PathBuf>) {
         let log = read(dir, pos.variant());
         assert!(log.damaged.is_empty(), "{:?}", log.damaged);
         let mut writer = LogWriter::open(dir, pos.variant()).unwrap();
@@ -162,7 +176,7 @@ impl ProofRun {
         assert!(found.damaged.is_empty(), "{:?}", found.damaged);
         manager.add_warm(found.pairs);
         let stop = AtomicBool::new(false);
-        let end = prove::run(
+        let end = prove::run_with_events(
             &mut manager,
             &mut pool,
             &mut writer,
@@ -174,12 +188,14 @@ impl ProofRun {
                 drain_after: None,
                 max_virtual: None,
                 warm: Some(&warm),
-                announce: None,
+                announce: Some(0),
             },
+            on_event,
         )
         .unwrap();
         assert_eq!(manager.counts.contradictions, 0);
-        (values_text(&manager), end, manager)
+        let diverted = writer.diverted().map(Path::to_path_buf);
+        (values_text(&manager), end, manager, diverted)
     }
 }
 
