@@ -675,6 +675,57 @@ fn an_earlier_root_serves_a_later_proof() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A leaf one of whose moves reaches a position the log has answered,
+/// where the other side fails its question (a transposition the tree has
+/// not met), is expanded without a job: after a value proof of the
+/// position after a drawing first move, a value proof of the start asks
+/// no job whether white avoids losing (black does not win after that
+/// move), logs the expansion as a split, and gets solve's value; a replay
+/// of the log knows the answer before any job.
+#[test]
+fn a_leaf_settled_one_ply_down_by_the_log_gets_no_job() {
+    let start = position("pawngame", "5x5", true);
+    let solved = solved_text(&start);
+    assert!(solved.starts_with("draw | "), "{solved}");
+    let drawing = start
+        .legal_moves()
+        .iter()
+        .copied()
+        .find(|m| solved.contains(&format!("{} draw", m.san())))
+        .unwrap();
+    let child = start.play(drawing);
+    let dir = temp_dir("prove-one-ply-down");
+    let run = ProofRun::new(1_000_000).value_only();
+    let (_, end, _) = run.run(&child, &dir);
+    assert_eq!(end, RunEnd::Complete);
+    let before = read(&dir, start.variant()).jobs.len();
+    let (values, end, m) = run.run(&start, &dir);
+    assert_eq!(end, RunEnd::Complete);
+    let alone = temp_dir("prove-one-ply-down-alone");
+    assert_eq!(values, run.run(&start, &alone).0);
+    assert!(values.starts_with("draw"), "{values}");
+    let key = rules::position_key(&rules::canonical(&start));
+    let asked: Vec<_> = read(&dir, start.variant()).jobs[before..]
+        .iter()
+        .filter(|j| j.key() == key && j.question == Question::AvoidsLoss)
+        .map(|j| j.kind)
+        .collect();
+    assert_eq!(asked, [prove::LineKind::Split], "{asked:?}");
+    assert_eq!(m.counts.jobs, 1, "one job: does white win?");
+    // A replay of the log (as `--status` makes one) settles it too.
+    let config = ManagerConfig {
+        all_moves: false,
+        ..expanding(1_000_000, 1)
+    };
+    let replayed = Manager::new(start, config, &read(&dir, start.variant()));
+    assert_eq!(
+        replayed.value(),
+        Some(Wdl::Draw),
+        "{}",
+        values_text(&replayed)
+    );
+}
+
 /// `--drain-after`: after its time the run starts no job, waits for the
 /// jobs in flight to come back at their answer or their budget, and stops
 /// (status 3, saying why): its one job is logged with its whole budget

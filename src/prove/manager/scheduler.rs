@@ -82,8 +82,62 @@ impl Manager {
                 self.refresh();
                 continue;
             }
+            if self.settled_one_ply_down(n, q) {
+                self.expand_logged(n, q);
+                continue;
+            }
             return Some(self.start_job(n, q));
         }
+    }
+
+    /// Whether a move from leaf n's position reaches a position whose
+    /// answer, the log's, a job's or one a job's worker knew (kept
+    /// pending), settles pair (n, q) for n's mover: the other side fails
+    /// its question there. The tree meets such a transposition only once
+    /// it expands n; a job on (n, q) would search for what is known (after
+    /// 1.a4 bxa4 2.bxa4 b5 in the 8x7 proof, a 1.6 G-node job, where
+    /// 3.axb5 reaches the position of 2...b4 3.axb5 en passant, answered a
+    /// run before). Exact: the expansion that follows settles the pair
+    /// from that child, as any expansion does.
+    fn settled_one_ply_down(&self, n: NodeId, q: Question) -> bool {
+        let node = &self.nodes[n as usize];
+        if node.children.is_some() || node.terminal {
+            return false;
+        }
+        let pos = node.pos;
+        pos.legal_moves().iter().any(|&m| {
+            let child = pos.play(m);
+            if child.winner_by_rule().is_some() || child.count_moves() == 0 {
+                // A game the move ends: the expansion's terminal node,
+                // which the job settles at once as well.
+                return false;
+            }
+            let pair = Pair::new(position_key(&canonical(&child)), q.other());
+            let answer = match self.answers.get(&pair) {
+                Some(a) => Some(a.answer),
+                None => self.pending_known.get(&pair).map(|p| p.answer),
+            };
+            answer == Some(false)
+        })
+    }
+
+    /// Expands leaf n without a job, logged as a split of pair (n, q) (an
+    /// `open` line of no nodes) so that a replay of the log expands it
+    /// too and meets the same answers below it.
+    fn expand_logged(&mut self, n: NodeId, q: Question) {
+        let id = self.next_id;
+        self.next_id += 1;
+        let dep = self.dep_of(n, q);
+        self.records.push(super::replay::split_record(
+            self.nodes[n as usize].pos,
+            q,
+            id,
+            dep,
+        ));
+        self.expand(n, id);
+        self.seed_children(n, q);
+        self.hand_down_warm(n, q);
+        self.refresh();
     }
 
     /// Expands the position of the running job with the largest budget
@@ -111,19 +165,7 @@ impl Manager {
         let Some((n, q)) = pick else {
             return false;
         };
-        let id = self.next_id;
-        self.next_id += 1;
-        let dep = self.dep_of(n, q);
-        self.records.push(super::replay::split_record(
-            self.nodes[n as usize].pos,
-            q,
-            id,
-            dep,
-        ));
-        self.expand(n, id);
-        self.seed_children(n, q);
-        self.hand_down_warm(n, q);
-        self.refresh();
+        self.expand_logged(n, q);
         true
     }
 
