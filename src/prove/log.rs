@@ -706,10 +706,6 @@ fn file_id(_: &std::fs::Metadata) -> Option<FileId> {
 /// temporary name, synced, then renamed, so that no half-written log is
 /// ever there. Returns the directory and the log opened for appending.
 fn keep_copy(dir: &Path, bytes: &[u8]) -> Result<(PathBuf, File), LogError> {
-    let unwritable = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| LogError::Unwritable { path, source }
-    };
     let seconds = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
@@ -740,6 +736,13 @@ fn keep_copy(dir: &Path, bytes: &[u8]) -> Result<(PathBuf, File), LogError> {
         .open(&path)
         .map_err(unwritable(&path))?;
     Ok((kept, file))
+}
+
+fn unwritable(path: &Path) -> impl FnOnce(std::io::Error) -> LogError + '_ {
+    move |source| LogError::Unwritable {
+        path: path.to_path_buf(),
+        source,
+    }
 }
 
 fn append_error(path: &Path) -> impl FnOnce(std::io::Error) -> LogError + '_ {
@@ -780,10 +783,6 @@ impl LogWriter {
     /// Opens (creating if needed) the log of `dir` for the game `variant`.
     /// An existing log must be of the same game.
     pub fn open(dir: &Path, variant: Variant) -> Result<LogWriter, LogError> {
-        let unwritable = |path: &Path| {
-            let path = path.to_path_buf();
-            move |source| LogError::Unwritable { path, source }
-        };
         std::fs::create_dir_all(dir).map_err(unwritable(dir))?;
         let path = dir.join(LOG_FILE);
         if std::fs::metadata(&path).is_ok_and(|m| !m.is_file()) {
