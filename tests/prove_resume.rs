@@ -726,6 +726,77 @@ fn a_leaf_settled_one_ply_down_by_the_log_gets_no_job() {
     );
 }
 
+/// The same check before a job is continued: an answer that arrives while
+/// a job runs out (here one another job's worker knew) and settles the
+/// job's pair one ply down leaves the continuation unstarted; the position
+/// is expanded instead (logged as a split), which settles the pair, and a
+/// replay of the log gives the same value.
+#[test]
+fn a_continuation_settled_one_ply_down_meanwhile_is_not_started() {
+    let start = position("pawngame", "5x5", true);
+    let config = ManagerConfig {
+        job_nodes: 100,
+        max_job_nodes: 6400,
+        growth: 4,
+        workers: 2,
+        all_moves: false,
+        keep_child: true,
+    };
+    let solver = fresh_solver();
+    let mut log = read(&temp_dir("prove-continuation-one-ply"), start.variant());
+    let mut m = Manager::new(start, config, &log);
+    let jobs = [m.next_job().unwrap(), m.next_job().unwrap()];
+    assert!(
+        jobs.iter().all(|j| j.pos == start),
+        "two questions on the root"
+    );
+    let (avoids, wins) = match jobs[0].question {
+        Question::AvoidsLoss => (&jobs[0], &jobs[1]),
+        Question::Wins => (&jobs[1], &jobs[0]),
+    };
+    // "Does white avoid losing?" runs out while the other job runs: it
+    // is to be continued.
+    finish_into(&mut m, &result_of(avoids.id, Answer::Open, false), &mut log);
+    // "Does white win?" is answered no, and its worker knew that after a
+    // drawing first move black does not win either.
+    let drawing = start
+        .legal_moves()
+        .iter()
+        .map(|&mv| rules::canonical(&start.play(mv)))
+        .find(|c| !solver.answer(c, Question::Wins, None).unwrap())
+        .unwrap();
+    let mut r = result_of(wins.id, Answer::No, false);
+    r.known.push((drawing, Question::Wins, false));
+    finish_into(&mut m, &r, &mut log);
+    let next = m.next_job();
+    log.jobs.extend(m.take_records());
+    assert!(
+        next.is_none(),
+        "asks {:?}",
+        next.map(|j| (j.pos.to_string(), j.question))
+    );
+    assert_eq!(m.value(), Some(Wdl::Draw), "{}", values_text(&m));
+    let root = rules::position_key(&rules::canonical(&start));
+    let asked: Vec<_> = log
+        .jobs
+        .iter()
+        .filter(|j| j.key() == root && j.question == Question::AvoidsLoss)
+        .map(|j| j.kind)
+        .collect();
+    assert_eq!(
+        asked,
+        [prove::LineKind::Job, prove::LineKind::Split],
+        "{asked:?}"
+    );
+    let replayed = Manager::new(start, config, &log);
+    assert_eq!(
+        replayed.value(),
+        Some(Wdl::Draw),
+        "{}",
+        values_text(&replayed)
+    );
+}
+
 /// `--drain-after`: after its time the run starts no job, waits for the
 /// jobs in flight to come back at their answer or their budget, and stops
 /// (status 3, saying why): its one job is logged with its whole budget

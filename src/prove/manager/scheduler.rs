@@ -60,9 +60,17 @@ impl Manager {
             self.mark_needed();
         }
         while let Some((n, q)) = self.continuations.pop() {
-            if self.is_needed(n, q) && self.nodes[n as usize].pairs[q].busy.is_none() {
-                return Some(self.start_job(n, q));
+            if !self.is_needed(n, q) || self.nodes[n as usize].pairs[q].busy.is_some() {
+                continue;
             }
+            // An answer that came in while the job ran out (another job's,
+            // or one its worker knew) may settle the pair one ply down.
+            if self.settled_one_ply_down(n, q) {
+                self.expand_logged(n, q);
+                self.mark_needed();
+                continue;
+            }
+            return Some(self.start_job(n, q));
         }
         loop {
             let Some((n, q)) = self.select() else {
