@@ -797,6 +797,81 @@ fn a_continuation_settled_one_ply_down_meanwhile_is_not_started() {
     );
 }
 
+/// The other half of the look one ply down: a leaf every move of which
+/// reaches a position where the other side is known to reach its goal
+/// fails its question, and is expanded rather than asked again. Here the
+/// root's "does white win?" runs out, its worker knowing that black
+/// avoids losing after every white move (true: the pawn game 5x5 is a
+/// draw): the continuation is not started, the expansion settles the
+/// pair, and the proof goes on to the draw, which a replay of its log
+/// gives too.
+#[test]
+fn a_leaf_all_of_whose_moves_are_answered_against_it_gets_no_job() {
+    let start = position("pawngame", "5x5", true);
+    let config = ManagerConfig {
+        job_nodes: 100,
+        max_job_nodes: 6400,
+        growth: 4,
+        workers: 2,
+        all_moves: false,
+        keep_child: true,
+    };
+    let solver = fresh_solver();
+    let mut log = read(&temp_dir("prove-all-moves-answered"), start.variant());
+    let mut m = Manager::new(start, config, &log);
+    let jobs = [m.next_job().unwrap(), m.next_job().unwrap()];
+    assert!(
+        jobs.iter().all(|j| j.pos == start),
+        "two questions on the root"
+    );
+    let wins = jobs.iter().find(|j| j.question == Question::Wins).unwrap();
+    let mut r = result_of(wins.id, Answer::Open, false);
+    for &mv in start.legal_moves().iter() {
+        let child = rules::canonical(&start.play(mv));
+        assert!(solver.answer(&child, Question::AvoidsLoss, None).unwrap());
+        r.known.push((child, Question::AvoidsLoss, true));
+    }
+    finish_into(&mut m, &r, &mut log);
+    let next = m.next_job().unwrap();
+    log.jobs.extend(m.take_records());
+    assert_ne!((next.pos, next.question), (start, Question::Wins));
+    let root = rules::position_key(&rules::canonical(&start));
+    let asked: Vec<_> = log
+        .jobs
+        .iter()
+        .filter(|j| j.key() == root && j.question == Question::Wins)
+        .map(|j| j.kind)
+        .collect();
+    assert_eq!(
+        asked,
+        [prove::LineKind::Job, prove::LineKind::Split],
+        "{asked:?}"
+    );
+    // The rest of the proof by stand-in workers.
+    let mut pending = vec![next];
+    pending.extend(
+        jobs.iter()
+            .find(|j| j.question == Question::AvoidsLoss)
+            .cloned(),
+    );
+    while !m.complete() {
+        if pending.is_empty() {
+            pending.extend(m.next_job());
+            log.jobs.extend(m.take_records());
+        }
+        let job = pending.pop().expect("a job while the proof is open");
+        finish_into(&mut m, &true_result(&solver, &job), &mut log);
+    }
+    assert_eq!(m.value(), Some(Wdl::Draw), "{}", values_text(&m));
+    let replayed = Manager::new(start, config, &log);
+    assert_eq!(
+        replayed.value(),
+        Some(Wdl::Draw),
+        "{}",
+        values_text(&replayed)
+    );
+}
+
 /// `--drain-after`: after its time the run starts no job, waits for the
 /// jobs in flight to come back at their answer or their budget, and stops
 /// (status 3, saying why): its one job is logged with its whole budget

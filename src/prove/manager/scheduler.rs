@@ -98,35 +98,43 @@ impl Manager {
         }
     }
 
-    /// Whether a move from leaf n's position reaches a position whose
-    /// answer, the log's, a job's or one a job's worker knew (kept
-    /// pending), settles pair (n, q) for n's mover: the other side fails
-    /// its question there. The tree meets such a transposition only once
-    /// it expands n; a job on (n, q) would search for what is known (after
-    /// 1.a4 bxa4 2.bxa4 b5 in the 8x7 proof, a 1.6 G-node job, where
-    /// 3.axb5 reaches the position of 2...b4 3.axb5 en passant, answered a
-    /// run before). Exact: the expansion that follows settles the pair
-    /// from that child, as any expansion does.
+    /// Whether the answers one ply below leaf n (the log's, a job's or one
+    /// a job's worker knew, kept pending) settle pair (n, q): a move
+    /// reaches a position where the other side fails its question (n's
+    /// mover reaches its goal), or every move reaches one where the other
+    /// side reaches its own (n's mover fails). The tree meets such a
+    /// transposition only once it expands n; a job on (n, q) would search
+    /// for what is known (after 1.a4 bxa4 2.bxa4 b5 in the 8x7 proof, a
+    /// 1.6 G-node job, where 3.axb5 reaches the position of 2...b4 3.axb5
+    /// en passant, answered a run before). Exact: the expansion that
+    /// follows settles the pair from those children, as any expansion
+    /// does. A move that ends the game is left to the job, which settles
+    /// it at once.
     fn settled_one_ply_down(&self, n: NodeId, q: Question) -> bool {
         let node = &self.nodes[n as usize];
         if node.children.is_some() || node.terminal {
             return false;
         }
-        let pos = node.pos;
-        pos.legal_moves().iter().any(|&m| {
-            let child = pos.play(m);
+        let moves = node.pos.legal_moves();
+        let mut every_child_succeeds = !moves.is_empty();
+        for &m in moves.iter() {
+            let child = node.pos.play(m);
             if child.winner_by_rule().is_some() || child.count_moves() == 0 {
-                // A game the move ends: the expansion's terminal node,
-                // which the job settles at once as well.
-                return false;
+                every_child_succeeds = false;
+                continue;
             }
             let pair = Pair::new(position_key(&canonical(&child)), q.other());
             let answer = match self.answers.get(&pair) {
                 Some(a) => Some(a.answer),
                 None => self.pending_known.get(&pair).map(|p| p.answer),
             };
-            answer == Some(false)
-        })
+            match answer {
+                Some(false) => return true,
+                Some(true) => {}
+                None => every_child_succeeds = false,
+            }
+        }
+        every_child_succeeds
     }
 
     /// Expands leaf n without a job, logged as a split of pair (n, q) (an
