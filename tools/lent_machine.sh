@@ -38,7 +38,8 @@
 #    10x as fast as one solve; stopped, they are not. Q_JOB (first jobs,
 #    default 100,000,000; they grow to 4 times). With Q_HASH_MB=512
 #    Q_JOB=10000000, all a 24 GiB machine holds, the default question is
-#    measured (not complete, at most 9.99x, docs/SCALING.md).
+#    measured (not complete, at most 9.99x, docs/SCALING.md), and so it
+#    is with Q_HASH_MB=1024 and with Q_JOB=100000000.
 #
 # Environment: PEASANT (binary; default target/release/peasant), PARTS
 # (which of 2 to 8 to run, default "2 3 4 5 6"; the first lent machine
