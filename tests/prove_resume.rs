@@ -10,7 +10,7 @@ mod common;
 use common::proof::*;
 use common::*;
 use peasant::prove::{self, Answer, LogContents, LogWriter, Manager, ManagerConfig, RunEnd};
-use peasant::rules::Wdl;
+use peasant::rules::{Position, Wdl};
 use peasant::solve::{Method, Question};
 use peasant::solve::{Solver, SolverConfig};
 use peasant::*;
@@ -675,6 +675,54 @@ fn an_earlier_root_serves_a_later_proof() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The kinds of the lines of `log` about pair (`pos`, `q`), in order.
+fn line_kinds(log: &LogContents, pos: &Position, q: Question) -> Vec<prove::LineKind> {
+    let key = rules::position_key(&rules::canonical(pos));
+    log.jobs
+        .iter()
+        .filter(|j| j.key() == key && j.question == q)
+        .map(|j| j.kind)
+        .collect()
+}
+
+/// Asserts that a manager replaying `log` (as `--status` makes one) gives
+/// `start` the value `value`.
+fn assert_replays_to(start: Position, config: ManagerConfig, log: &LogContents, value: Wdl) {
+    let replayed = Manager::new(start, config, log);
+    assert_eq!(replayed.value(), Some(value), "{}", values_text(&replayed));
+}
+
+/// The pawn game 5x5 (a draw) by hand, value only, on two workers with
+/// small jobs: the manager and its first two jobs, both questions on the
+/// root.
+fn five_by_five_two_root_jobs(
+    dir: &str,
+) -> (
+    Position,
+    ManagerConfig,
+    LogContents,
+    Manager,
+    [prove::Job; 2],
+) {
+    let start = position("pawngame", "5x5", true);
+    let config = ManagerConfig {
+        job_nodes: 100,
+        max_job_nodes: 6400,
+        growth: 4,
+        workers: 2,
+        all_moves: false,
+        keep_child: true,
+    };
+    let log = read(&temp_dir(dir), start.variant());
+    let mut m = Manager::new(start, config, &log);
+    let jobs = [m.next_job().unwrap(), m.next_job().unwrap()];
+    assert!(
+        jobs.iter().all(|j| j.pos == start),
+        "two questions on the root"
+    );
+    (start, config, log, m, jobs)
+}
+
 /// A leaf one of whose moves reaches a position the log has answered,
 /// where the other side fails its question (a transposition the tree has
 /// not met), is expanded without a job: after a value proof of the
@@ -704,12 +752,9 @@ fn a_leaf_settled_one_ply_down_by_the_log_gets_no_job() {
     let alone = temp_dir("prove-one-ply-down-alone");
     assert_eq!(values, run.run(&start, &alone).0);
     assert!(values.starts_with("draw"), "{values}");
-    let key = rules::position_key(&rules::canonical(&start));
-    let asked: Vec<_> = read(&dir, start.variant()).jobs[before..]
-        .iter()
-        .filter(|j| j.key() == key && j.question == Question::AvoidsLoss)
-        .map(|j| j.kind)
-        .collect();
+    let mut log = read(&dir, start.variant());
+    log.jobs.drain(..before);
+    let asked = line_kinds(&log, &start, Question::AvoidsLoss);
     assert_eq!(asked, [prove::LineKind::Split], "{asked:?}");
     assert_eq!(m.counts.jobs, 1, "one job: does white win?");
     // A replay of the log (as `--status` makes one) settles it too.
@@ -717,13 +762,7 @@ fn a_leaf_settled_one_ply_down_by_the_log_gets_no_job() {
         all_moves: false,
         ..expanding(1_000_000, 1)
     };
-    let replayed = Manager::new(start, config, &read(&dir, start.variant()));
-    assert_eq!(
-        replayed.value(),
-        Some(Wdl::Draw),
-        "{}",
-        values_text(&replayed)
-    );
+    assert_replays_to(start, config, &read(&dir, start.variant()), Wdl::Draw);
 }
 
 /// The same check before a job is continued: an answer that arrives while
@@ -733,23 +772,8 @@ fn a_leaf_settled_one_ply_down_by_the_log_gets_no_job() {
 /// replay of the log gives the same value.
 #[test]
 fn a_continuation_settled_one_ply_down_meanwhile_is_not_started() {
-    let start = position("pawngame", "5x5", true);
-    let config = ManagerConfig {
-        job_nodes: 100,
-        max_job_nodes: 6400,
-        growth: 4,
-        workers: 2,
-        all_moves: false,
-        keep_child: true,
-    };
-    let solver = fresh_solver();
-    let mut log = read(&temp_dir("prove-continuation-one-ply"), start.variant());
-    let mut m = Manager::new(start, config, &log);
-    let jobs = [m.next_job().unwrap(), m.next_job().unwrap()];
-    assert!(
-        jobs.iter().all(|j| j.pos == start),
-        "two questions on the root"
-    );
+    let (start, config, mut log, mut m, jobs) =
+        five_by_five_two_root_jobs("prove-continuation-one-ply");
     let (avoids, wins) = match jobs[0].question {
         Question::AvoidsLoss => (&jobs[0], &jobs[1]),
         Question::Wins => (&jobs[1], &jobs[0]),
@@ -759,6 +783,7 @@ fn a_continuation_settled_one_ply_down_meanwhile_is_not_started() {
     finish_into(&mut m, &result_of(avoids.id, Answer::Open, false), &mut log);
     // "Does white win?" is answered no, and its worker knew that after a
     // drawing first move black does not win either.
+    let solver = fresh_solver();
     let drawing = start
         .legal_moves()
         .iter()
@@ -776,25 +801,13 @@ fn a_continuation_settled_one_ply_down_meanwhile_is_not_started() {
         next.map(|j| (j.pos.to_string(), j.question))
     );
     assert_eq!(m.value(), Some(Wdl::Draw), "{}", values_text(&m));
-    let root = rules::position_key(&rules::canonical(&start));
-    let asked: Vec<_> = log
-        .jobs
-        .iter()
-        .filter(|j| j.key() == root && j.question == Question::AvoidsLoss)
-        .map(|j| j.kind)
-        .collect();
+    let asked = line_kinds(&log, &start, Question::AvoidsLoss);
     assert_eq!(
         asked,
         [prove::LineKind::Job, prove::LineKind::Split],
         "{asked:?}"
     );
-    let replayed = Manager::new(start, config, &log);
-    assert_eq!(
-        replayed.value(),
-        Some(Wdl::Draw),
-        "{}",
-        values_text(&replayed)
-    );
+    assert_replays_to(start, config, &log, Wdl::Draw);
 }
 
 /// The other half of the look one ply down: a leaf every move of which
@@ -807,23 +820,9 @@ fn a_continuation_settled_one_ply_down_meanwhile_is_not_started() {
 /// gives too.
 #[test]
 fn a_leaf_all_of_whose_moves_are_answered_against_it_gets_no_job() {
-    let start = position("pawngame", "5x5", true);
-    let config = ManagerConfig {
-        job_nodes: 100,
-        max_job_nodes: 6400,
-        growth: 4,
-        workers: 2,
-        all_moves: false,
-        keep_child: true,
-    };
+    let (start, config, mut log, mut m, jobs) =
+        five_by_five_two_root_jobs("prove-all-moves-answered");
     let solver = fresh_solver();
-    let mut log = read(&temp_dir("prove-all-moves-answered"), start.variant());
-    let mut m = Manager::new(start, config, &log);
-    let jobs = [m.next_job().unwrap(), m.next_job().unwrap()];
-    assert!(
-        jobs.iter().all(|j| j.pos == start),
-        "two questions on the root"
-    );
     let wins = jobs.iter().find(|j| j.question == Question::Wins).unwrap();
     let mut r = result_of(wins.id, Answer::Open, false);
     for &mv in start.legal_moves().iter() {
@@ -835,13 +834,7 @@ fn a_leaf_all_of_whose_moves_are_answered_against_it_gets_no_job() {
     let next = m.next_job().unwrap();
     log.jobs.extend(m.take_records());
     assert_ne!((next.pos, next.question), (start, Question::Wins));
-    let root = rules::position_key(&rules::canonical(&start));
-    let asked: Vec<_> = log
-        .jobs
-        .iter()
-        .filter(|j| j.key() == root && j.question == Question::Wins)
-        .map(|j| j.kind)
-        .collect();
+    let asked = line_kinds(&log, &start, Question::Wins);
     assert_eq!(
         asked,
         [prove::LineKind::Job, prove::LineKind::Split],
@@ -863,13 +856,7 @@ fn a_leaf_all_of_whose_moves_are_answered_against_it_gets_no_job() {
         finish_into(&mut m, &true_result(&solver, &job), &mut log);
     }
     assert_eq!(m.value(), Some(Wdl::Draw), "{}", values_text(&m));
-    let replayed = Manager::new(start, config, &log);
-    assert_eq!(
-        replayed.value(),
-        Some(Wdl::Draw),
-        "{}",
-        values_text(&replayed)
-    );
+    assert_replays_to(start, config, &log, Wdl::Draw);
 }
 
 /// `--drain-after`: after its time the run starts no job, waits for the
