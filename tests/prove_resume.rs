@@ -172,12 +172,8 @@ fn a_resumed_run_continues_logged_attempts_below_the_largest_budget() {
 fn a_pair_settled_by_known_answers_below_its_open_job_resumes_settled() {
     let pos = position("pawngame", "5x5", true);
     let config = ManagerConfig {
-        job_nodes: 100,
         max_job_nodes: 6400,
-        growth: 4,
-        workers: 2,
-        all_moves: true,
-        keep_child: true,
+        ..expanding(100, 2)
     };
     let solver = fresh_solver();
     let mut log = read(&temp_dir("prove-resume-known-settles"), pos.variant());
@@ -692,37 +688,6 @@ fn assert_replays_to(start: Position, config: ManagerConfig, log: &LogContents, 
     assert_eq!(replayed.value(), Some(value), "{}", values_text(&replayed));
 }
 
-/// The pawn game 5x5 (a draw) by hand, value only, on two workers with
-/// small jobs: the manager and its first two jobs, both questions on the
-/// root.
-fn five_by_five_two_root_jobs(
-    dir: &str,
-) -> (
-    Position,
-    ManagerConfig,
-    LogContents,
-    Manager,
-    [prove::Job; 2],
-) {
-    let start = position("pawngame", "5x5", true);
-    let config = ManagerConfig {
-        job_nodes: 100,
-        max_job_nodes: 6400,
-        growth: 4,
-        workers: 2,
-        all_moves: false,
-        keep_child: true,
-    };
-    let log = read(&temp_dir(dir), start.variant());
-    let mut m = Manager::new(start, config, &log);
-    let jobs = [m.next_job().unwrap(), m.next_job().unwrap()];
-    assert!(
-        jobs.iter().all(|j| j.pos == start),
-        "two questions on the root"
-    );
-    (start, config, log, m, jobs)
-}
-
 /// A leaf one of whose moves reaches a position the log has answered,
 /// where the other side fails its question (a transposition the tree has
 /// not met), is expanded without a job: after a value proof of the
@@ -772,18 +737,21 @@ fn a_leaf_settled_one_ply_down_by_the_log_gets_no_job() {
 /// replay of the log gives the same value.
 #[test]
 fn a_continuation_settled_one_ply_down_meanwhile_is_not_started() {
-    let (start, config, mut log, mut m, jobs) =
-        five_by_five_two_root_jobs("prove-continuation-one-ply");
-    let (avoids, wins) = match jobs[0].question {
-        Question::AvoidsLoss => (&jobs[0], &jobs[1]),
-        Question::Wins => (&jobs[1], &jobs[0]),
-    };
+    // Jobs that run out are continued (up to 64,000 nodes).
+    let StartProof {
+        pos: start,
+        solver,
+        config,
+        mut log,
+        mut m,
+        wins,
+        avoids,
+    } = start_proof_5x5(2, 64_000);
     // "Does white avoid losing?" runs out while the other job runs: it
     // is to be continued.
     finish_into(&mut m, &result_of(avoids.id, Answer::Open, false), &mut log);
     // "Does white win?" is answered no, and its worker knew that after a
     // drawing first move black does not win either.
-    let solver = fresh_solver();
     let drawing = start
         .legal_moves()
         .iter()
@@ -820,10 +788,16 @@ fn a_continuation_settled_one_ply_down_meanwhile_is_not_started() {
 /// gives too.
 #[test]
 fn a_leaf_all_of_whose_moves_are_answered_against_it_gets_no_job() {
-    let (start, config, mut log, mut m, jobs) =
-        five_by_five_two_root_jobs("prove-all-moves-answered");
-    let solver = fresh_solver();
-    let wins = jobs.iter().find(|j| j.question == Question::Wins).unwrap();
+    // Jobs that run out are continued (up to 64,000 nodes).
+    let StartProof {
+        pos: start,
+        solver,
+        config,
+        mut log,
+        mut m,
+        wins,
+        avoids,
+    } = start_proof_5x5(2, 64_000);
     let mut r = result_of(wins.id, Answer::Open, false);
     for &mv in start.legal_moves().iter() {
         let child = rules::canonical(&start.play(mv));
@@ -841,12 +815,7 @@ fn a_leaf_all_of_whose_moves_are_answered_against_it_gets_no_job() {
         "{asked:?}"
     );
     // The rest of the proof by stand-in workers.
-    let mut pending = vec![next];
-    pending.extend(
-        jobs.iter()
-            .find(|j| j.question == Question::AvoidsLoss)
-            .cloned(),
-    );
+    let mut pending = vec![next, avoids];
     while !m.complete() {
         if pending.is_empty() {
             pending.extend(m.next_job());

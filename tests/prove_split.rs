@@ -11,7 +11,6 @@ use common::proof::*;
 use common::*;
 use peasant::prove::{self, Answer, LogContents, LogWriter, Manager, ManagerConfig, RunEnd};
 use peasant::rules::Position;
-use peasant::solve::Solver;
 use peasant::*;
 
 /// An `--all-moves` proof settles the root's value first. As in the 6x8
@@ -61,51 +60,6 @@ fn an_all_moves_proof_settles_the_root_first() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// The value-only proof of the pawn game 5x5's start (a draw) by hand, on
-/// `workers` workers, with its first two jobs running: "does white win?"
-/// and "does white avoid losing?".
-struct StartProof {
-    pos: Position,
-    solver: Solver<'static>,
-    config: ManagerConfig,
-    /// The lines the manager has logged so far.
-    log: LogContents,
-    m: Manager,
-    wins: prove::Job,
-    avoids: prove::Job,
-}
-
-fn start_proof_5x5(workers: usize) -> StartProof {
-    use peasant::solve::Question;
-    let pos = position("pawngame", "5x5", true);
-    let config = ManagerConfig {
-        all_moves: false,
-        ..expanding(1000, workers)
-    };
-    let log = LogContents {
-        variant: pos.variant(),
-        jobs: Vec::new(),
-        roots: Vec::new(),
-        damaged: Vec::new(),
-    };
-    let mut m = Manager::new(pos, config, &log);
-    let (a, b) = (m.next_job().unwrap(), m.next_job().unwrap());
-    let (wins, avoids) = if a.question == Question::Wins {
-        (a, b)
-    } else {
-        (b, a)
-    };
-    StartProof {
-        pos,
-        solver: fresh_solver(),
-        config,
-        log,
-        m,
-        wins,
-        avoids,
-    }
-}
-
 /// A worker that finds no free leaf splits a running job: the proof of
 /// the pawn game 5x5's start (a draw; its value only) is two questions at
 /// first, so the third of three workers gets a question one ply below
@@ -128,7 +82,7 @@ fn an_idle_worker_splits_a_running_job() {
         mut m,
         wins,
         avoids,
-    } = start_proof_5x5(3);
+    } = start_proof_5x5(3, 1000);
     let root_key = rules::position_key(&rules::canonical(&pos));
     for job in [&wins, &avoids] {
         assert_eq!(rules::position_key(&job.pos), root_key);
@@ -212,7 +166,7 @@ fn a_split_settled_by_known_answers_survives_a_resume() {
         mut m,
         wins,
         avoids,
-    } = start_proof_5x5(2);
+    } = start_proof_5x5(2, 1000);
     let mut r = true_result(&solver, &wins);
     assert_eq!(r.answer(), Answer::No, "the start is a draw");
     for &mv in pos.legal_moves().iter() {

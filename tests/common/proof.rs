@@ -326,6 +326,54 @@ pub fn finish_into(m: &mut Manager, r: &prove::JobResult, log: &mut LogContents)
     log.jobs.extend(m.take_records());
 }
 
+/// The value-only proof of the pawn game 5x5's start (a draw) by hand, on
+/// `workers` workers, with its first two jobs running: "does white win?"
+/// and "does white avoid losing?".
+pub struct StartProof {
+    pub pos: Position,
+    pub solver: Solver<'static>,
+    pub config: ManagerConfig,
+    /// The lines the manager has logged so far.
+    pub log: LogContents,
+    pub m: Manager,
+    pub wins: prove::Job,
+    pub avoids: prove::Job,
+}
+
+/// [`StartProof`] with first jobs of 1,000 nodes, continued up to
+/// `max_job_nodes` (at 1,000, a job that runs out is expanded at once).
+pub fn start_proof_5x5(workers: usize, max_job_nodes: u64) -> StartProof {
+    use peasant::solve::Question;
+    let pos = position("pawngame", "5x5", true);
+    let config = ManagerConfig {
+        all_moves: false,
+        max_job_nodes,
+        ..expanding(1000, workers)
+    };
+    let log = LogContents {
+        variant: pos.variant(),
+        jobs: Vec::new(),
+        roots: Vec::new(),
+        damaged: Vec::new(),
+    };
+    let mut m = Manager::new(pos, config, &log);
+    let (a, b) = (m.next_job().unwrap(), m.next_job().unwrap());
+    let (wins, avoids) = if a.question == Question::Wins {
+        (a, b)
+    } else {
+        (b, a)
+    };
+    StartProof {
+        pos,
+        solver: fresh_solver(),
+        config,
+        log,
+        m,
+        wins,
+        avoids,
+    }
+}
+
 // `peasant prove` on the command line.
 
 /// `peasant ARGS` run to its end ([`run_peasant`]): its exit status,
