@@ -11,7 +11,7 @@ use common::*;
 use peasant::prove::{
     self, Answer, LogWriter, Manager, RunEnd, ThreadWorkers, WorkerConfig, Workers,
 };
-use peasant::rules::{Position, Rules, Variant};
+use peasant::rules::{Position, Rules, Variant, Wdl};
 use peasant::solve::{Method, PnEntry};
 use peasant::*;
 use std::sync::atomic::AtomicBool;
@@ -827,4 +827,116 @@ fn emulated_run_gives_the_values_of_solve(share: &str, every: &str, extra: &[&st
     let peak = e["peak_busy"].as_u64().unwrap();
     assert!((2..=8).contains(&peak), "{e}");
     every_line_true(&dir, pos.variant());
+}
+
+/// The manager's look one ply down (a leaf settled by the answers of its
+/// children's positions, expanded without a job) against plain minimax.
+/// On positions of the pawn game and the Pawn Races of 4x5, the root's
+/// first question runs out (to be continued) while its worker knew the
+/// minimax answers of some of the root's children (each with even
+/// chance, or all of them): the manager must expand the root instead of
+/// continuing exactly where those answers settle the question (a child
+/// where the other side fails its question; or every move reaching one
+/// where it reaches its own), and the proof, the rest answered by
+/// minimax, must end at minimax's value. Both halves of the rule must
+/// occur.
+#[test]
+fn the_look_one_ply_down_against_minimax() {
+    use peasant::solve::Question;
+    let v = Variant::new("4x5".parse().unwrap(), Rules::default());
+    let all = reachable_positions(v, true, 0);
+    let mut memo = MinimaxMemo::default();
+    let truth = |p: &Position, q: Question, memo: &mut MinimaxMemo| {
+        let wdl = minimax(p, memo).wdl();
+        match q {
+            Question::Wins => wdl == Wdl::Win,
+            Question::AvoidsLoss => wdl != Wdl::Loss,
+        }
+    };
+    let mut rng = SplitMix64::new(31);
+    let (mut checked, mut by_a_failing_child, mut by_every_child) = (0, 0, 0);
+    for p in all.iter().step_by(7).filter(|p| !p.is_game_over()) {
+        let root = rules::canonical(p);
+        // The positions the moves reach, each once (two moves may reach
+        // the same one); a root one of whose moves reaches the root's own
+        // position is left out (its answers would settle the root itself).
+        let mut children: Vec<Position> = Vec::new();
+        for &mv in root.legal_moves().iter() {
+            let c = root.play(mv);
+            if children
+                .iter()
+                .all(|d| rules::canonical(d) != rules::canonical(&c))
+            {
+                children.push(c);
+            }
+        }
+        if children.iter().any(|c| rules::canonical(c) == root) {
+            continue;
+        }
+        let config = prove::ManagerConfig {
+            max_job_nodes: 64,
+            all_moves: false,
+            ..expanding(1, 1)
+        };
+        let mut log = prove::LogContents {
+            variant: v,
+            jobs: Vec::new(),
+            roots: Vec::new(),
+            damaged: Vec::new(),
+        };
+        let mut m = Manager::new(root, config, &log);
+        // A root won by a move at once needs no job.
+        let Some(first) = m.next_job() else {
+            continue;
+        };
+        let q = first.question;
+        let all_known = rng.below(3) == 0;
+        let mut r = result_of(first.id, Answer::Open, false);
+        let (mut a_child_fails, mut every_child_succeeds) = (false, true);
+        for c in &children {
+            let ends = c.winner_by_rule().is_some() || c.count_moves() == 0;
+            if ends || !(all_known || rng.below(2) == 0) {
+                every_child_succeeds = false;
+                continue;
+            }
+            let c = rules::canonical(c);
+            for cq in [Question::Wins, Question::AvoidsLoss] {
+                r.known.push((c, cq, truth(&c, cq, &mut memo)));
+            }
+            if !truth(&c, q.other(), &mut memo) {
+                a_child_fails = true;
+            }
+        }
+        finish_into(&mut m, &r, &mut log);
+        let next = m.next_job();
+        log.jobs.extend(m.take_records());
+        let continued = next
+            .as_ref()
+            .is_some_and(|j| (j.pos, j.question) == (root, q));
+        let settles = a_child_fails || every_child_succeeds;
+        assert_eq!(continued, !settles, "{root} {q:?}");
+        by_a_failing_child += usize::from(a_child_fails);
+        by_every_child += usize::from(!a_child_fails && every_child_succeeds);
+        // The rest of the proof, answered by minimax.
+        let mut pending: Vec<prove::Job> = next.into_iter().collect();
+        loop {
+            if pending.is_empty() {
+                pending.extend(m.next_job());
+            }
+            // An expansion on the way to the next job may settle the rest.
+            if m.complete() {
+                break;
+            }
+            let job = pending.pop().expect("a job while the proof is open");
+            let answer = Answer::of_bool(truth(&job.pos, job.question, &mut memo));
+            finish_into(&mut m, &result_of(job.id, answer, false), &mut log);
+        }
+        assert_eq!(m.value(), Some(minimax(&root, &mut memo).wdl()), "{root}");
+        checked += 1;
+    }
+    eprintln!(
+        "{checked} roots: settled by a failing child {by_a_failing_child}, by every child {by_every_child}"
+    );
+    assert!(checked > 100, "{checked}");
+    assert!(by_a_failing_child > 0 && by_every_child > 0);
 }

@@ -123,11 +123,21 @@ impl Manager {
                 every_child_succeeds = false;
                 continue;
             }
-            let pair = Pair::new(position_key(&canonical(&child)), q.other());
-            let answer = match self.answers.get(&pair) {
-                Some(a) => Some(a.answer),
-                None => self.pending_known.get(&pair).map(|p| p.answer),
-            };
+            let key = position_key(&canonical(&child));
+            let pair = Pair::new(key, q.other());
+            // A position the tree holds has its answer there, whether a
+            // job gave it or the tree derived it (a win is no loss,
+            // children settle their parent); one it does not hold, in the
+            // answers kept for it.
+            let answer = self
+                .index
+                .get(&key)
+                .and_then(|&c| {
+                    let p = &self.nodes[c as usize].pairs[q.other()];
+                    p.ans.or(p.direct.as_ref().map(|d| d.answer))
+                })
+                .or_else(|| self.answers.get(&pair).map(|a| a.answer))
+                .or_else(|| self.pending_known.get(&pair).map(|p| p.answer));
             match answer {
                 Some(false) => return true,
                 Some(true) => {}
