@@ -90,6 +90,10 @@ pub(crate) struct Tt<S> {
 unsafe impl<S: Send> Send for Tt<S> {}
 unsafe impl<S: Send> Sync for Tt<S> {}
 
+/// The size from which a new transposition table is weighed against the
+/// memory the machine has available ([`Tt::with_buckets`]): 64 MiB.
+const CHECKED_FROM: usize = 64 << 20;
+
 impl<S: Zeroed> Tt<S> {
     /// The bytes a bucket takes, its word of tags included.
     const PER_BUCKET: usize = std::mem::size_of::<Bucket<S>>() + 4;
@@ -99,7 +103,7 @@ impl<S: Zeroed> Tt<S> {
     /// replacement). An error, not an abort, when the memory cannot be
     /// had: more than the machine has available, or refused by the system.
     pub(crate) fn with_mib(mb: usize) -> Result<Tt<S>, SolveError> {
-        let bytes = mb.checked_mul(1 << 20).ok_or(SolveError::Memory {
+        let bytes = mb.checked_mul(1 << 20).ok_or_else(|| SolveError::Memory {
             mib: mb,
             available_mib: crate::memory::available().map(|b| b >> 20),
         })?;
@@ -110,7 +114,14 @@ impl<S: Zeroed> Tt<S> {
     pub(crate) fn with_buckets(n: usize) -> Result<Tt<S>, SolveError> {
         // The whole first, so that a table too big is refused as one.
         let bytes = n.checked_mul(Self::PER_BUCKET);
-        let available = crate::memory::available();
+        // A small table is not weighed against the machine: reading
+        // /proc/meminfo for each took nearly two thirds of the time of a
+        // test that makes a solver of 1 MiB for each of many positions,
+        // and no machine this runs on lacks the memory of one.
+        let available = match bytes {
+            Some(b) if b <= CHECKED_FROM => None,
+            _ => crate::memory::available(),
+        };
         let refused = || SolveError::Memory {
             mib: bytes.map_or(usize::MAX, |b| b >> 20),
             available_mib: available.map(|a| a >> 20),
