@@ -127,15 +127,12 @@ impl Manager {
             let pair = Pair::new(key, q.other());
             // A position the tree holds has its answer there, whether a
             // job gave it or the tree derived it (a win is no loss,
-            // children settle their parent); one it does not hold, in the
-            // answers kept for it.
+            // children settle their parent; every direct answer is set
+            // there too); one it does not hold, in the answers kept for it.
             let answer = self
                 .index
                 .get(&key)
-                .and_then(|&c| {
-                    let p = &self.nodes[c as usize].pairs[q.other()];
-                    p.ans.or(p.direct.as_ref().map(|d| d.answer))
-                })
+                .and_then(|&c| self.nodes[c as usize].pairs[q.other()].ans)
                 .or_else(|| self.answers.get(&pair).map(|a| a.answer))
                 .or_else(|| self.pending_known.get(&pair).map(|p| p.answer));
             match answer {
