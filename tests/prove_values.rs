@@ -878,12 +878,7 @@ fn the_look_one_ply_down_against_minimax() {
             all_moves: false,
             ..expanding(1, 1)
         };
-        let mut log = prove::LogContents {
-            variant: v,
-            jobs: Vec::new(),
-            roots: Vec::new(),
-            damaged: Vec::new(),
-        };
+        let mut log = empty_log(v);
         let mut m = Manager::new(root, config, &log);
         // A root won by a move at once needs no job.
         let Some(first) = m.next_job() else {

@@ -326,6 +326,17 @@ pub fn finish_into(m: &mut Manager, r: &prove::JobResult, log: &mut LogContents)
     log.jobs.extend(m.take_records());
 }
 
+/// A proof log of `variant` with nothing in it, for a manager driven by
+/// hand.
+pub fn empty_log(variant: Variant) -> LogContents {
+    LogContents {
+        variant,
+        jobs: Vec::new(),
+        roots: Vec::new(),
+        damaged: Vec::new(),
+    }
+}
+
 /// The value-only proof of the pawn game 5x5's start (a draw) by hand, on
 /// `workers` workers, with its first two jobs running: "does white win?"
 /// and "does white avoid losing?".
@@ -350,12 +361,7 @@ pub fn start_proof_5x5(workers: usize, max_job_nodes: u64) -> StartProof {
         max_job_nodes,
         ..expanding(1000, workers)
     };
-    let log = LogContents {
-        variant: pos.variant(),
-        jobs: Vec::new(),
-        roots: Vec::new(),
-        damaged: Vec::new(),
-    };
+    let log = empty_log(pos.variant());
     let mut m = Manager::new(pos, config, &log);
     let (a, b) = (m.next_job().unwrap(), m.next_job().unwrap());
     let (wins, avoids) = if a.question == Question::Wins {
