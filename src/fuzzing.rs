@@ -1,8 +1,9 @@
 //! The checks behind the fuzz targets of `fuzz/` (run with `cargo fuzz`),
 //! shared with the test that replays their corpus on a stable toolchain
-//! (`tests/fuzz_corpus.rs`). Each takes arbitrary bytes and panics only if
-//! the library breaks a promise on them: a reader panicked, a position
-//! text did not survive a round trip, a damaged table gave a value.
+//! (`tests/suite/fuzz_corpus.rs`). Each takes arbitrary bytes and panics
+//! only if the library breaks a promise on them: a reader panicked, a
+//! position text did not survive a round trip, a damaged table gave a
+//! value.
 
 use crate::index::material::Material;
 use crate::index::Index;

@@ -8,5 +8,5 @@
 #   tools/pawnrace_full_clock.sh [SEEDS]     (default $PEASANT_PROTOCOL_SEEDS or 1; e.g. 1,2,3)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PEASANT_PROTOCOL_SEEDS=${1:-${PEASANT_PROTOCOL_SEEDS:-1}} cargo test --release --test pawnrace_protocol -- \
-  --ignored full_clock_replies_within_five_seconds --nocapture
+PEASANT_PROTOCOL_SEEDS=${1:-${PEASANT_PROTOCOL_SEEDS:-1}} cargo test --release --test suite -- \
+  --ignored pawnrace_protocol::full_clock_replies_within_five_seconds --nocapture

@@ -2,8 +2,8 @@
 """Prints perft.epd lines: for each entry, the engine's perft counts (from
 `peasant perft --json`, i.e. perft_parallel) at depth 1, 2, ... until a count
 passes CAP (or reaches 0).  The counts are then checked by
-tests/perft_suite.rs: with serial perft always, and with the naive generator
-(`cargo test --release --test perft_suite -- --ignored`) up to each entry's
+tests/suite/perft_suite.rs: with serial perft always, and with the naive generator
+(`cargo test --release --test suite perft_suite:: -- --ignored`) up to each entry's
 `naive` depth.
 
 usage: tools/perft_suite_counts.py ENTRIES_FILE [CAP]

@@ -503,7 +503,7 @@ mod tests {
 
     /// Real workers are looked over every 50 ms; a virtual clock's at
     /// every turn of the loop, whatever the wall clock says (the whole
-    /// emulation's repeatability: tests/prove_values.rs).
+    /// emulation's repeatability: tests/suite/prove_values.rs).
     #[test]
     fn a_virtual_clock_looks_for_unneeded_jobs_at_every_turn() {
         assert!(cancel_check_due(true, Duration::ZERO));

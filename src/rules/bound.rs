@@ -55,7 +55,7 @@
 //!
 //! Checked against plain minimax on every reachable position of small
 //! boards under every rule set, with wrong variants the test catches
-//! (`tests/bound_vs_minimax.rs`; docs/RULES.md fact 8).
+//! (`tests/suite/bound_vs_minimax.rs`; docs/RULES.md fact 8).
 
 use super::bitboard::Bitboard;
 use super::color::Color;

@@ -16,7 +16,7 @@
 //!   island: a white pawn on rank 2 blocked by a black pawn on rank 3.
 //!
 //! Every rule is checked against plain minimax on every reachable position
-//! of small boards (tests below and `tests/solver_vs_minimax.rs`).
+//! of small boards (tests below and `tests/suite/solver_vs_minimax.rs`).
 //! The game trees of a position and of its canonical form are isomorphic,
 //! so the DTM is kept too.
 

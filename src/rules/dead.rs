@@ -28,7 +28,7 @@
 //! `--seventh-rank-wins`), the value is a draw.
 //!
 //! Checked against plain minimax on every reachable position of small
-//! boards under every rule set (`tests/dead_vs_minimax.rs`).
+//! boards under every rule set (`tests/suite/dead_vs_minimax.rs`).
 
 use super::bitboard::Bitboard;
 use super::color::Color;

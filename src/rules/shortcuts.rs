@@ -1,6 +1,6 @@
 //! The proven rule shortcuts: positions whose value follows from a rule of
 //! the game without search, each checked against plain minimax on every
-//! placement of small boards (`tests/race_vs_minimax.rs`; the facts are
+//! placement of small boards (`tests/suite/race_vs_minimax.rs`; the facts are
 //! listed in `docs/RULES.md`).
 
 use super::bitboard::Bitboard;

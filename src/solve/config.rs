@@ -11,9 +11,9 @@ use std::str::FromStr;
 
 /// Which proven shortcuts a search takes at a node instead of searching
 /// below it (the rule of fact 3 is always taken). Each one is checked
-/// against plain minimax (`tests/race_vs_minimax.rs`,
-/// `tests/dead_vs_minimax.rs`, `tests/bound_vs_minimax.rs`); switching one
-/// off measures what it saves. No `Default`: the two solvers differ in
+/// against plain minimax (`tests/suite/race_vs_minimax.rs`,
+/// `tests/suite/dead_vs_minimax.rs`, `tests/suite/bound_vs_minimax.rs`);
+/// switching one off measures what it saves. No `Default`: the two solvers differ in
 /// [`Shortcuts::bound`], so each configuration's default says which.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shortcuts {

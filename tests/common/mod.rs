@@ -23,8 +23,9 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 /// A fresh, empty directory under the system's temporary directory,
-/// unique to this test process and its name, removed (with everything in
-/// it) when dropped, even by a failing test.
+/// unique to this test process, this call and its name (two tests of one
+/// program may ask for the same name at once), removed (with everything
+/// in it) when dropped, even by a failing test.
 pub struct TempDir(PathBuf);
 
 impl TempDir {
@@ -61,7 +62,10 @@ impl Drop for TempDir {
 
 /// A [`TempDir`] named after `name`.
 pub fn temp_dir(name: &str) -> TempDir {
-    let dir = std::env::temp_dir().join(format!("peasant-test-{}-{name}", std::process::id()));
+    static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir =
+        std::env::temp_dir().join(format!("peasant-test-{}-{call}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     TempDir(dir)
 }

@@ -5,10 +5,8 @@
 //! proof keeps to the moves it has spent on.
 
 #[allow(unused_imports)]
-mod common;
-
-use common::proof::*;
-use common::*;
+use crate::common::proof::*;
+use crate::common::*;
 use peasant::prove::{self, Answer, LogContents, LogWriter, Manager, ManagerConfig, RunEnd};
 use peasant::rules::Position;
 use peasant::*;

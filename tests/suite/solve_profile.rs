@@ -6,8 +6,7 @@
 //! settled (the solve's rule, race, runner and dead leaves).
 
 #[allow(unused_imports)]
-mod common;
-
+use crate::common;
 use peasant::solve::profile::END_NAMES as ENDS;
 
 /// The rows of the profile table whose header's first cell is `table`:

@@ -3,10 +3,8 @@
 //! and concatenate, and the explorer answers from a proof directory.
 
 #[allow(unused_imports)]
-mod common;
-
-use common::proof::*;
-use common::*;
+use crate::common::proof::*;
+use crate::common::*;
 use peasant::prove::{self, RunEnd};
 use peasant::rules::{parse_position, Rules, Variant};
 use peasant::solve::{Solver, SolverConfig};

@@ -7,9 +7,8 @@
 //! several damaged files, and `gen` into a directory it cannot write.
 
 #[allow(unused_imports)]
-mod common;
-
-use common::gen;
+use crate::common;
+use crate::common::gen;
 use peasant::{
     index::Material,
     rules::{Board, Rules, Variant},

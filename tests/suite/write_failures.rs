@@ -14,8 +14,7 @@
 //! temporary file left, and (for the log) no half line.
 
 #[allow(unused_imports)]
-mod common;
-
+use crate::common;
 use peasant::prove;
 use peasant::rules::{Board, Rules, Variant};
 use std::path::{Path, PathBuf};

@@ -3,9 +3,7 @@
 //! positions outside the tables (black to move, en passant rights, pawns on
 //! second-to-last ranks) against minimax too.
 
-mod common;
-
-use common::{gen, minimax, temp_dir, variants, MinimaxMemo};
+use crate::common::{gen, minimax, temp_dir, variants, MinimaxMemo};
 use peasant::generate::{generate, GenConfig, Target};
 use peasant::{index::*, rules::*, table::*};
 

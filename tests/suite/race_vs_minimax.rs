@@ -7,9 +7,7 @@
 //! (where a black pawn can capture its way across several files towards the
 //! runner) by random placements.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use peasant::rules::*;
 
 /// The position of `pawns` with white to move, if it is one (pawns on

@@ -5,9 +5,8 @@
 //! full disk, says so in one line and leaves no part of a file behind.
 
 #[allow(unused_imports)]
-mod common;
-
-use common::temp_dir;
+use crate::common;
+use crate::common::temp_dir;
 use peasant::{
     index::Material,
     rules::{Board, Rules, Variant},

@@ -3,9 +3,7 @@
 //! Peasants' Chess, every Pawn Race gap pair), and from random positions
 //! (which bring empty files and frozen islands), under every rule set.
 
-mod common;
-
-use common::{minimax, reachable_positions as positions, temp_dir, variants, MinimaxMemo};
+use crate::common::{minimax, reachable_positions as positions, temp_dir, variants, MinimaxMemo};
 use peasant::{generate::*, index::*, rules::*, solve::*, table::*};
 
 /// Canonical forms under each rule keep minimax's exact value.

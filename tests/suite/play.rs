@@ -4,9 +4,8 @@
 //! perfect play, and the PGN with each move's value. Every value the
 //! engine claims is checked against plain minimax.
 
-mod common;
-
-use common::{minimax, MinimaxMemo};
+use crate::common;
+use crate::common::{minimax, MinimaxMemo};
 use peasant::rules::{parse_position, Board, Color, Position, Rules, Value};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{ChildStdout, Stdio};

@@ -5,10 +5,8 @@
 //! generator of `tests/naive`, not from the engine.
 
 #[allow(unused_imports)]
-mod common;
-mod naive;
-
-use naive::{Game, Opts};
+use crate::common;
+use crate::naive::{Game, Opts};
 use serde_json::Value;
 use std::process::Output;
 

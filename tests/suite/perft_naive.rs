@@ -6,9 +6,8 @@
 //! node also checks the FEN round trip and that each move's SAN and long form
 //! parse back to the same move.
 
-mod naive;
-
-use naive::{End, Game, NMove, Opts, Rng, Side};
+use crate::naive;
+use crate::naive::{End, Game, NMove, Opts, Rng, Side};
 use peasant::rules::{
     notation as fen, parse_position, perft, Board, Color, Move, Outcome, Position, Rules, Square,
 };

@@ -8,9 +8,7 @@
 //! The solvers with the bound are checked in `solver_vs_minimax.rs`,
 //! `pns_vs_minimax.rs` and `value_only_and_lines.rs` (it is on by default).
 
-mod common;
-
-use common::{minimax, reachable_positions, variants, MinimaxMemo, RULE_CHECK_BOARDS};
+use crate::common::{minimax, reachable_positions, variants, MinimaxMemo, RULE_CHECK_BOARDS};
 use peasant::rules::*;
 
 /// A deliberately wrong variant of the analysis, to show the test can fail.

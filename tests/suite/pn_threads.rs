@@ -7,9 +7,7 @@
 //! may differ. A thread that trusts a wrong "solved" notice, or stores one,
 //! gives a wrong value here.
 
-mod common;
-
-use common::{pn_agrees_with_minimax, reachable_positions, variants, MinimaxMemo};
+use crate::common::{pn_agrees_with_minimax, reachable_positions, variants, MinimaxMemo};
 use peasant::{rules::*, solve::*};
 
 fn config(hash_mb: usize, threads: usize, spread: bool) -> PnConfig {

@@ -5,10 +5,9 @@
 //! a later one.
 
 #[allow(unused_imports)]
-mod common;
-
-use common::proof::*;
-use common::*;
+use crate::common;
+use crate::common::proof::*;
+use crate::common::*;
 use peasant::prove::{self, Answer, LogContents, LogWriter, Manager, ManagerConfig, RunEnd};
 use peasant::rules::{Position, Wdl};
 use peasant::solve::{Method, Question};

@@ -4,15 +4,13 @@
 //! naive generator too.
 //!
 //! Counts above `DEFAULT_LIMIT` are skipped unless `PEASANT_PERFT_FULL=1`.
-//! `cargo test --release --test perft_suite -- --ignored` re-confirms every
+//! `cargo test --release --test suite perft_suite:: -- --ignored` re-confirms every
 //! count up to each entry's `naive` depth with the naive generator (minutes).
 
-mod naive;
-
-use naive::{Game, Opts};
+use crate::naive::{Game, Opts};
 use peasant::rules::{parse_position, perft, Board, Position, Rules};
 
-const SUITE: &str = include_str!("perft.epd");
+const SUITE: &str = include_str!("../perft.epd");
 /// Counts above this are skipped unless `PEASANT_PERFT_FULL=1`.
 const DEFAULT_LIMIT: u64 = 100_000_000;
 /// In the default run the naive generator re-checks counts up to this.

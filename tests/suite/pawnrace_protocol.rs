@@ -11,8 +11,7 @@
 //! (tools/pawnrace_full_clock.sh).
 
 #[allow(unused_imports)]
-mod common;
-
+use crate::common;
 use peasant::explore::pawnrace::{
     gaps_text, mirror, opposite, parse_gaps, same_setup, setups, start_position, Gaps, BLACK_WINS,
 };

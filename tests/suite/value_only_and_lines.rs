@@ -6,9 +6,7 @@
 //! the position's value (in DTM mode its exact distance, so a line wins
 //! fastest and loses slowest) and the line runs to the end of the game.
 
-mod common;
-
-use common::{minimax, reachable_positions as positions, variants, MinimaxMemo};
+use crate::common::{minimax, reachable_positions as positions, variants, MinimaxMemo};
 use peasant::{rules::*, solve::*};
 
 /// Checks a value-only `root` of `p`, and its `line` if there is one,

@@ -3,10 +3,8 @@
 //! announcements of long jobs.
 
 #[allow(unused_imports)]
-mod common;
-
-use common::proof::*;
-use common::*;
+use crate::common::proof::*;
+use crate::common::*;
 use peasant::prove::LineKind;
 
 /// `args` as owned strings.

@@ -4,9 +4,8 @@
 //! queries (400 with one line of JSON), no answer within the budget (404),
 //! and many clients at once.
 
-mod common;
-
-use common::{minimax, MinimaxMemo};
+use crate::common;
+use crate::common::{minimax, MinimaxMemo};
 use peasant::explore::{Budget, Oracle};
 use peasant::rules::{parse_position, Board, Position, Rules, Value, Variant};
 use peasant::serve::Server;
@@ -446,7 +445,7 @@ fn committed_proofs_answer_at_once() {
             .collect();
         times.sort_by(f64::total_cmp);
         // A figure, not a check (timings vary with the machine): `cargo
-        // test --release --test serve committed_proofs -- --nocapture`.
+        // test --release --test suite serve::committed_proofs -- --nocapture`.
         println!("{url}: median {:.3} ms, max {:.3} ms", times[10], times[19]);
     }
 }

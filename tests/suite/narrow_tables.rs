@@ -3,9 +3,7 @@
 //! (`Tablebase::locate`): checked against the wider board's own tables on
 //! every position of every class, and through the solver against minimax.
 
-mod common;
-
-use common::{gen, minimax, temp_dir, MinimaxMemo};
+use crate::common::{gen, minimax, temp_dir, MinimaxMemo};
 use peasant::{generate::*, index::*, rules::*, solve::*, table::*};
 
 /// Files from file a up to the last one holding a pawn, counted square by

@@ -5,9 +5,7 @@
 //! positions the rule claims, and shows that it catches deliberately
 //! unsound variants of the rule (mutants).
 
-mod common;
-
-use common::{minimax, reachable_positions, MinimaxMemo, RULE_CHECK_BOARDS};
+use crate::common::{minimax, reachable_positions, MinimaxMemo, RULE_CHECK_BOARDS};
 use peasant::rules::*;
 
 /// A deliberately wrong variant of the rule, to show the test can fail.

@@ -4,10 +4,9 @@
 //! first move's `solve` value, and every answer it logs is true; answers
 //! a job's worker knew below its position settle positions without jobs.
 
-mod common;
-
-use common::proof::*;
-use common::*;
+use crate::common;
+use crate::common::proof::*;
+use crate::common::*;
 use peasant::prove::{
     self, Answer, LogWriter, Manager, RunEnd, ThreadWorkers, WorkerConfig, Workers,
 };
@@ -168,7 +167,7 @@ fn the_command_line_runs_proof_number_workers() {
 /// with and without en passant, Peasants' Chess 4x8, three Pawn Race 7x7
 /// gap pairs and random positions of 4x8, on 1, 2 and 3 workers with job
 /// budgets a thousandth of the solve or less (minutes: `cargo test
-/// --release --test prove_values -- --ignored`).
+/// --release --test suite prove_values:: -- --ignored`).
 #[test]
 #[ignore]
 fn bigger_games_equal_solve_on_1_2_3_workers() {

@@ -3,9 +3,7 @@
 //! of an uninterrupted solve with fewer nodes; proven results are exact;
 //! files for another game or mode, or damaged, are refused.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use peasant::{rules::*, solve::*};
 use std::path::PathBuf;
 

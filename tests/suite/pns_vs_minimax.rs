@@ -10,9 +10,9 @@
 //! between the two solvers, and the values of Peasants' Chess on six and
 //! seven ranks (docs/RESULTS.md).
 
-mod common;
-
-use common::{gen, minimax, pn_agrees_with_minimax, reachable_positions, variants, MinimaxMemo};
+use crate::common::{
+    gen, minimax, pn_agrees_with_minimax, reachable_positions, variants, MinimaxMemo,
+};
 use peasant::{index::*, rules::*, solve::*, table::*};
 
 /// A configuration; the one-sided bound (off by default) is on with a
