@@ -6,8 +6,7 @@
 //! every 8x8 setup a side wins has its section, the file is within the
 //! tournament's 1 MB, and a sample of its moves is proven again.
 
-use crate::common;
-use crate::common::{minimax, MinimaxMemo};
+use crate::common::{self, minimax, MinimaxMemo};
 use peasant::explore::book::{self, Book, BookError, Section};
 use peasant::explore::pawnrace::{self, mirror, same_setup, start_position, Gaps, BLACK_WINS};
 use peasant::rules::{parse_position, Board, Color, Move, Outcome, Position, Rules, Value};

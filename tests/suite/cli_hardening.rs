@@ -7,8 +7,7 @@
 //! several damaged files, and `gen` into a directory it cannot write.
 
 #[allow(unused_imports)]
-use crate::common;
-use crate::common::gen;
+use crate::common::{self, gen};
 use peasant::{
     index::Material,
     rules::{Board, Rules, Variant},

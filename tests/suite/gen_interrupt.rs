@@ -5,8 +5,7 @@
 //! full disk, says so in one line and leaves no part of a file behind.
 
 #[allow(unused_imports)]
-use crate::common;
-use crate::common::temp_dir;
+use crate::common::{self, temp_dir};
 use peasant::{
     index::Material,
     rules::{Board, Rules, Variant},

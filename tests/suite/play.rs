@@ -4,8 +4,7 @@
 //! perfect play, and the PGN with each move's value. Every value the
 //! engine claims is checked against plain minimax.
 
-use crate::common;
-use crate::common::{minimax, MinimaxMemo};
+use crate::common::{self, minimax, MinimaxMemo};
 use peasant::rules::{parse_position, Board, Color, Position, Rules, Value};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{ChildStdout, Stdio};

@@ -5,9 +5,8 @@
 //! a later one.
 
 #[allow(unused_imports)]
-use crate::common;
 use crate::common::proof::*;
-use crate::common::*;
+use crate::common::{self, *};
 use peasant::prove::{self, Answer, LogContents, LogWriter, Manager, ManagerConfig, RunEnd};
 use peasant::rules::{Position, Wdl};
 use peasant::solve::{Method, Question};

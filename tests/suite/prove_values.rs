@@ -4,9 +4,8 @@
 //! first move's `solve` value, and every answer it logs is true; answers
 //! a job's worker knew below its position settle positions without jobs.
 
-use crate::common;
 use crate::common::proof::*;
-use crate::common::*;
+use crate::common::{self, *};
 use peasant::prove::{
     self, Answer, LogWriter, Manager, RunEnd, ThreadWorkers, WorkerConfig, Workers,
 };

@@ -4,8 +4,7 @@
 //! queries (400 with one line of JSON), no answer within the budget (404),
 //! and many clients at once.
 
-use crate::common;
-use crate::common::{minimax, MinimaxMemo};
+use crate::common::{self, minimax, MinimaxMemo};
 use peasant::explore::{Budget, Oracle};
 use peasant::rules::{parse_position, Board, Position, Rules, Value, Variant};
 use peasant::serve::Server;

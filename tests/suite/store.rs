@@ -3,8 +3,7 @@
 //! probing resolves; WDL-only probes, parallel probes and `--check` agree
 //! with the values.
 
-use crate::common;
-use crate::common::{gen, minimax, temp_dir, MinimaxMemo, TempDir};
+use crate::common::{self, gen, minimax, temp_dir, MinimaxMemo, TempDir};
 use peasant::{index::*, rules::*, table::*};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
