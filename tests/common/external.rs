@@ -18,14 +18,16 @@ pub fn required() -> bool {
 
 /// A test of [`run_external_tests`]: its name and its body, given what
 /// `find` found.
-pub type ExternalTest<'a, T> = (&'a str, &'a mut dyn FnMut(T));
+pub type ExternalTest<'a, T> = (&'a str, &'a mut (dyn FnMut(T) + Send));
 
 /// Runs a file's tests as its `main`: `find` looks for the programs they
 /// need (`Err` says what is missing), once, before the first selected
 /// test; each test gets a clone of what it found. Honours what `cargo
 /// test` passes a test binary: `--list`, `--ignored`, `--exact`, `--skip
-/// NAME` and name filters.
-pub fn run_external_tests<T: Clone>(
+/// NAME`, name filters and `--test-threads N` (else `RUST_TEST_THREADS`,
+/// else one thread a core, as libtest): the tests run side by side, for
+/// most of their time is spent waiting on the programs they start.
+pub fn run_external_tests<T: Clone + Send + Sync>(
     find: impl FnOnce() -> Result<T, String>,
     tests: &mut [ExternalTest<'_, T>],
 ) -> ExitCode {
@@ -68,19 +70,35 @@ pub fn run_external_tests<T: Clone>(
             return summary(counts, start);
         }
     };
-    let mut failures = Vec::new();
-    for &i in &selected {
-        let (name, test) = &mut tests[i];
-        // The panic's message is printed by the default hook, on stderr.
-        if catch_unwind(AssertUnwindSafe(|| test(found.clone()))).is_err() {
-            println!("test {name} ... FAILED");
-            failures.push(*name);
-            counts.failed += 1;
-        } else {
-            println!("test {name} ... ok");
-            counts.passed += 1;
+    let threads = args.threads.clamp(1, selected.len());
+    let queue = std::sync::Mutex::new(
+        tests
+            .iter_mut()
+            .enumerate()
+            .filter(|(i, _)| selected.contains(i))
+            .map(|(_, t)| t)
+            .collect::<std::collections::VecDeque<_>>(),
+    );
+    let failures = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let Some((name, test)) = queue.lock().unwrap().pop_front() else {
+                    break;
+                };
+                // The panic's message is printed by the default hook, on stderr.
+                if catch_unwind(AssertUnwindSafe(|| test(found.clone()))).is_err() {
+                    println!("test {name} ... FAILED");
+                    failures.lock().unwrap().push(*name);
+                } else {
+                    println!("test {name} ... ok");
+                }
+            });
         }
-    }
+    });
+    let failures = failures.into_inner().unwrap();
+    counts.failed = failures.len() as u32;
+    counts.passed = selected.len() as u32 - counts.failed;
     if !failures.is_empty() {
         println!("\nfailures:");
         for name in failures {
@@ -125,11 +143,19 @@ struct Selection {
     exact: bool,
     filters: Vec<String>,
     skips: Vec<String>,
+    /// How many tests run at once.
+    threads: usize,
 }
 
 impl Selection {
     fn from_args() -> Selection {
-        let mut s = Selection::default();
+        let mut s = Selection {
+            threads: std::env::var("RUST_TEST_THREADS")
+                .ok()
+                .and_then(|n| n.parse().ok())
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+            ..Selection::default()
+        };
         let mut args = std::env::args().skip(1);
         while let Some(arg) = args.next() {
             match arg.as_str() {
@@ -137,12 +163,17 @@ impl Selection {
                 "--ignored" => s.ignored_only = true,
                 "--exact" => s.exact = true,
                 "--skip" => s.skips.extend(args.next()),
+                "--test-threads" => {
+                    s.threads = args.next().and_then(|n| n.parse().ok()).unwrap_or(1)
+                }
                 // libtest's other options that take a value.
-                "--test-threads" | "--logfile" | "--color" | "--format" | "--shuffle-seed"
-                | "-Z" => {
+                "--logfile" | "--color" | "--format" | "--shuffle-seed" | "-Z" => {
                     args.next();
                 }
                 a if a.starts_with("--skip=") => s.skips.push(a["--skip=".len()..].to_string()),
+                a if a.starts_with("--test-threads=") => {
+                    s.threads = a["--test-threads=".len()..].parse().unwrap_or(1)
+                }
                 a if a.starts_with('-') => {}
                 a => s.filters.push(a.to_string()),
             }
