@@ -40,14 +40,14 @@ pub fn run_external_tests<T: Clone + Send + Sync>(
     }
     let start = Instant::now();
     let mut counts = Counts::default();
-    let selected: Vec<usize> = (0..tests.len())
-        .filter(|&i| args.selects(tests[i].0))
-        .collect();
-    counts.filtered_out = (tests.len() - selected.len()) as u32;
+    let total = tests.len();
+    let selected: Vec<&mut ExternalTest<'_, T>> =
+        tests.iter_mut().filter(|t| args.selects(t.0)).collect();
+    counts.filtered_out = (total - selected.len()) as u32;
+    let count = selected.len();
     println!(
-        "\nrunning {} test{}",
-        selected.len(),
-        if selected.len() == 1 { "" } else { "s" }
+        "\nrunning {count} test{}",
+        if count == 1 { "" } else { "s" }
     );
     if selected.is_empty() {
         return summary(counts, start);
@@ -55,30 +55,23 @@ pub fn run_external_tests<T: Clone + Send + Sync>(
     let found = match find() {
         Ok(found) => found,
         Err(missing) if !required() => {
-            for &i in &selected {
-                println!("test {} ... ignored, {missing}", tests[i].0);
+            for (name, _) in &selected {
+                println!("test {name} ... ignored, {missing}");
             }
-            counts.ignored = selected.len() as u32;
+            counts.ignored = count as u32;
             return summary(counts, start);
         }
         Err(missing) => {
             eprintln!("{missing} (PEASANT_REQUIRE_EXTERNAL=1: a missing program fails the test)");
-            for &i in &selected {
-                println!("test {} ... FAILED", tests[i].0);
+            for (name, _) in &selected {
+                println!("test {name} ... FAILED");
             }
-            counts.failed = selected.len() as u32;
+            counts.failed = count as u32;
             return summary(counts, start);
         }
     };
-    let threads = args.threads.clamp(1, selected.len());
-    let queue = std::sync::Mutex::new(
-        tests
-            .iter_mut()
-            .enumerate()
-            .filter(|(i, _)| selected.contains(i))
-            .map(|(_, t)| t)
-            .collect::<std::collections::VecDeque<_>>(),
-    );
+    let threads = args.threads.clamp(1, count);
+    let queue = std::sync::Mutex::new(std::collections::VecDeque::from(selected));
     let failures = std::sync::Mutex::new(Vec::new());
     std::thread::scope(|scope| {
         for _ in 0..threads {
@@ -98,7 +91,7 @@ pub fn run_external_tests<T: Clone + Send + Sync>(
     });
     let failures = failures.into_inner().unwrap();
     counts.failed = failures.len() as u32;
-    counts.passed = selected.len() as u32 - counts.failed;
+    counts.passed = count as u32 - counts.failed;
     if !failures.is_empty() {
         println!("\nfailures:");
         for name in failures {
