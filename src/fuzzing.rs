@@ -447,6 +447,7 @@ pub fn reference_log() -> &'static ReferenceLog {
             harvest_plies: 2,
             share_solved: 0,
             share_every: 0,
+            share_paths: false,
             threads: 1,
         };
         let mut workers = ThreadWorkers::new(1, config, None).expect("one worker");

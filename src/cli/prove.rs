@@ -251,6 +251,13 @@ pub struct ProveArgs {
     /// 0: between jobs only).
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub share_every: u64,
+    /// With --share-every: do not send out, with each exchange, the path
+    /// a job's search is in, for the jobs of the ranks after its own to
+    /// steer clear of (sent by default: ranks with tables of their own
+    /// otherwise prove the same positions side by side; to measure what
+    /// it gives).
+    #[arg(long)]
+    pub no_share_paths: bool,
     /// Print a line on stderr when a job whose budget is at least N nodes
     /// starts (its line of moves from the root and its question) and when
     /// it ends (its answer, nodes and seconds), so that whoever runs a
@@ -983,6 +990,7 @@ impl ProveArgs {
             harvest_plies: self.harvest_plies as usize,
             share_solved: self.share_solved,
             share_every: self.share_every,
+            share_paths: !self.no_share_paths,
             threads: self.threads,
             locked_reads: self.pn_locked_reads,
             spread_jobs: (workers >= SPREAD_JOBS_FROM || self.pn_spread_jobs)

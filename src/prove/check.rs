@@ -181,6 +181,7 @@ pub fn check(log: &LogContents, options: CheckOptions) -> Result<CheckReport, So
                 harvest_plies: 0,
                 share_solved: 0,
                 share_every: 0,
+                share_paths: false,
                 threads: 1,
             }),
             None,

@@ -40,13 +40,16 @@
 //! worker's). Its effect is small while steps are short next to the proof.
 
 use crate::prove::worker::{
-    Job, JobResult, JobRun, JobSolver, SolvedPool, WorkerConfig, WorkerError, WorkerTt, Workers,
+    Job, JobResult, JobRun, JobSolver, PathBoard, SolvedPool, WorkerConfig, WorkerError, WorkerTt,
+    Workers,
 };
 use crate::solve::{PnEntry, SolveError};
 use rayon::prelude::*;
 use std::cmp::Reverse;
+use std::collections::HashSet;
 use std::collections::{BinaryHeap, HashMap};
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// What an emulated run measured, in nodes.
@@ -149,7 +152,17 @@ struct Running {
     /// over; a cancel during the step drops it, as the rank's stopped job
     /// sends nothing.
     outbox: Vec<PnEntry>,
+    /// With [`WorkerConfig::share_paths`]: the path its search was in at
+    /// the exchange that filled `outbox`, sent out with it.
+    path: Option<Vec<u128>>,
 }
+
+/// The keys a rank's searches steer clear of ([`PathBoard::ahead_of`]).
+type Steer = Option<Arc<HashSet<u128>>>;
+
+/// What a rank loads at a tick's start: where in the pool the entries new
+/// to it begin (if it loads), and the paths its searches steer clear of.
+type RankLoad = (Option<usize>, Steer);
 
 /// `count` workers on a virtual clock (see the module's text).
 pub struct EmulatedWorkers {
@@ -187,6 +200,9 @@ pub struct EmulatedWorkers {
     /// present moment: they come back in that order, whatever the order
     /// of the cancels that made some of them.
     ready: BinaryHeap<Reverse<(u64, u64)>>,
+    /// With [`WorkerConfig::share_paths`]: where each worker's running job
+    /// was at its last exchange.
+    paths: PathBoard,
 }
 
 impl EmulatedWorkers {
@@ -234,6 +250,7 @@ impl EmulatedWorkers {
                 ..Emulation::default()
             },
             shared: SolvedPool::new(ranks),
+            paths: PathBoard::new(),
             tick: 0,
             threads: None,
             ready: BinaryHeap::new(),
@@ -293,6 +310,7 @@ impl EmulatedWorkers {
             shared_tt: true,
             share_solved: 0,
             share_every: 0,
+            share_paths: false,
             ..config
         };
         let table = WorkerTt::new(config, count.max(1))?;
@@ -391,12 +409,18 @@ impl EmulatedWorkers {
         debug_assert_eq!(r.next, at, "a job's step at its own moment");
         // What its last step solved goes out now, at that step's end.
         self.shared.add(&std::mem::take(&mut r.outbox));
+        if let Some(path) = r.path.take() {
+            self.paths.post(w as u64, rank, path);
+        }
         if std::mem::take(&mut r.load) {
             // What the other ranks sent out meanwhile.
             if let JobSolver::ProofNumber(s) = solver {
                 let new = self.shared.take_for(rank);
                 self.measured.solved_sent += new.len() as u64;
                 s.load_entries(&new);
+                if self.config.share_paths {
+                    s.steer_clear_of(self.paths.ahead_of(rank));
+                }
             }
         }
         advance(r, solver, &self.stop, &self.config, slice);
@@ -429,6 +453,8 @@ impl EmulatedWorkers {
         }
         // Where in the pool what each rank has not loaded yet begins.
         let mut loads: Vec<Option<usize>> = Vec::with_capacity(ranks);
+        // With --share-paths, what each rank that loads steers clear of.
+        let mut clear: Vec<Steer> = Vec::with_capacity(ranks);
         for (rank, group) in groups.iter_mut().enumerate() {
             group.sort_by_key(|(id, _)| *id);
             let mut load = false;
@@ -436,6 +462,11 @@ impl EmulatedWorkers {
                 load |= std::mem::take(&mut r.load);
             }
             let from = load.then(|| self.shared.take_from(rank));
+            clear.push(
+                (load && self.config.share_paths)
+                    .then(|| self.paths.ahead_of(rank))
+                    .flatten(),
+            );
             if let Some(from) = from {
                 let [a, b] = self.shared.since(from);
                 self.measured.solved_sent += (a.len() + b.len()) as u64;
@@ -444,12 +475,22 @@ impl EmulatedWorkers {
         }
         let (solvers, stop, config) = (&self.solvers, &self.stop, &self.config);
         let shared = &self.shared;
-        let run_rank = |(group, load): (&mut Vec<(u64, &mut Running)>, &Option<usize>)| {
+        // Each rank's load: where in the pool it begins, and the paths to
+        // steer clear of.
+        let loads: Vec<RankLoad> = loads.into_iter().zip(clear).collect();
+        let run_rank = |(group, (load, clear)): (&mut Vec<(u64, &mut Running)>, &RankLoad)| {
             let solver = |r: &Running| solvers[r.worker].as_ref().expect("a worker with a job");
             if let (Some((_, r)), Some(from)) = (group.first(), load) {
                 if let JobSolver::ProofNumber(s) = solver(r) {
                     for run in shared.since(*from) {
                         s.load_entries(run);
+                    }
+                }
+                if config.share_paths {
+                    for (_, r) in group.iter() {
+                        if let JobSolver::ProofNumber(s) = solver(r) {
+                            s.steer_clear_of(clear.clone());
+                        }
                     }
                 }
             }
@@ -485,7 +526,11 @@ impl EmulatedWorkers {
         for group in groups {
             for (id, r) in group {
                 self.shared.add(&std::mem::take(&mut r.outbox));
+                if let Some(path) = r.path.take() {
+                    self.paths.post(r.worker as u64, r.worker / per_rank, path);
+                }
                 if r.result.is_some() {
+                    self.paths.remove(r.worker as u64);
                     ended.push((r.next, id));
                 }
             }
@@ -503,6 +548,7 @@ impl EmulatedWorkers {
         loop {
             if let Some(Reverse((_, id))) = self.ready.pop() {
                 let r = self.running.remove(&id).expect("a job that came back");
+                self.paths.remove(r.worker as u64);
                 self.measured.work += r.next - r.start;
                 self.measured.makespan = self.measured.makespan.max(r.next);
                 self.idle.push(r.worker);
@@ -557,6 +603,7 @@ fn advance(
             let due = config.slice() < u64::MAX && run.nodes() - r.exchanged >= every;
             if let (true, JobSolver::ProofNumber(s)) = (due, solver) {
                 r.outbox = s.take_recent_solved(config.share_solved);
+                r.path = config.share_paths.then(|| s.stopped_path());
                 r.exchanged = run.nodes();
                 r.load = true;
             }
@@ -586,6 +633,7 @@ impl Workers for EmulatedWorkers {
             pending: None,
             result: None,
             outbox: Vec::new(),
+            path: None,
             exchanged: 0,
             load: false,
         };
@@ -706,6 +754,7 @@ impl Workers for EmulatedWorkers {
                 continue;
             }
             let r = self.running.remove(&id).expect("checked above");
+            self.paths.remove(r.worker as u64);
             self.clock = at;
             self.measured.work += at - r.start;
             self.measured.makespan = self.clock;
@@ -742,6 +791,7 @@ mod tests {
             harvest_plies: 2,
             share_solved: 0,
             share_every: 0,
+            share_paths: false,
             threads: 1,
         };
         let mut w = EmulatedWorkers::new(3, config);
@@ -866,6 +916,7 @@ mod tests {
             harvest_plies: 0,
             share_solved,
             share_every,
+            share_paths: false,
             threads: 1,
         }
     }

@@ -18,7 +18,11 @@
 //! With `--share-every` as well, a rank's job stops every that many nodes
 //! to send what it solved so far ([`TAG_EXCHANGE`]), and rank 0 answers
 //! at once with the entries new to that rank ([`TAG_EXCHANGED`]), which
-//! the job loads before it goes on.
+//! the job loads before it goes on. Both name the job and carry a search
+//! path ([`warm::encode_exchange`]): the job's own (where its search was
+//! when it stopped), and in the answer the paths of the jobs of the ranks
+//! before it, which its search then steers clear of (without
+//! `--no-share-paths`, [`PathBoard`]).
 //!
 //! With `--workers W` every worker rank runs W jobs at once, one a
 //! thread, on one transposition table of W times `--hash-mb` (as the
@@ -36,15 +40,15 @@ use crate::prove::log::{parse_variant_tag, variant_tag};
 use crate::prove::pair::Pair;
 use crate::prove::warm;
 use crate::prove::worker::{
-    run_job_exchanging, Job, JobResult, JobSolver, SolvedPool, WorkerConfig, WorkerError, WorkerTt,
-    Workers,
+    run_job_exchanging, Job, JobResult, JobSolver, PathBoard, SolvedPool, WorkerConfig,
+    WorkerError, WorkerTt, Workers,
 };
 use crate::rules::{position_key, Position, Variant};
 use crate::solve::{PnEntry, Question};
 use crate::table::Tablebase;
 use mpi::topology::{Communicator, Rank, SimpleCommunicator};
 use mpi::traits::*;
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -157,6 +161,9 @@ pub struct MpiWorkers {
     solved: SolvedPool,
     /// Solved entries each rank sent before its result (by rank).
     arrived: Vec<Vec<PnEntry>>,
+    /// Where each running job's search was at its last exchange
+    /// (`--share-paths`), by job.
+    paths: PathBoard,
 }
 
 impl MpiWorkers {
@@ -179,6 +186,7 @@ impl MpiWorkers {
             variant: None,
             solved: SolvedPool::new(size.max(1) as usize),
             arrived: vec![Vec::new(); size.max(1) as usize],
+            paths: PathBoard::new(),
         }
     }
 
@@ -263,14 +271,24 @@ impl Workers for MpiWorkers {
                 let entries = warm::decode_solved(variant, &bytes).ok_or_else(garbled)?;
                 self.arrived[rank as usize].extend(entries);
             }
-            // A running job's entries, answered at once with the ones
-            // new to its rank: the job waits for them.
+            // A running job's entries and path, answered at once with the
+            // entries new to its rank and the paths of the ranks before
+            // it: the job waits for them.
             while let Some((bytes, rank)) = self.receive(TAG_EXCHANGE) {
                 let garbled = || WorkerError::GarbledResult(rank);
                 let variant = self.variant.ok_or_else(garbled)?;
-                let entries = warm::decode_solved(variant, &bytes).ok_or_else(garbled)?;
+                let (id, entries, path) =
+                    warm::decode_exchange(variant, &bytes).ok_or_else(garbled)?;
                 let new = self.solved.exchange(rank as usize, &entries);
-                let bytes = warm::encode_solved(variant, &new);
+                let clear_of: Vec<u128> = if self.running.contains_key(&id) {
+                    self.paths.post(id, rank as usize, path);
+                    self.paths
+                        .ahead_of(rank as usize)
+                        .map_or_else(Vec::new, |k| k.iter().copied().collect())
+                } else {
+                    Vec::new()
+                };
+                let bytes = warm::encode_exchange(variant, id, &new, &clear_of);
                 self.world
                     .process_at_rank(rank)
                     .send_with_tag(&bytes[..], TAG_EXCHANGED);
@@ -291,6 +309,7 @@ impl Workers for MpiWorkers {
                     .with_warm(warm);
                 r.solved = std::mem::take(&mut self.arrived[rank as usize]);
                 self.running.remove(&r.id);
+                self.paths.remove(r.id);
                 self.idle.push(rank);
                 return Ok(Some(r));
             }
@@ -412,7 +431,7 @@ struct Slot<'scope> {
     stop: Arc<AtomicBool>,
     interrupted: Arc<AtomicBool>,
     /// Where the answers to its exchanges go.
-    answers: std::sync::mpsc::Sender<Vec<PnEntry>>,
+    answers: std::sync::mpsc::Sender<(Vec<PnEntry>, Vec<u128>)>,
     handle: std::thread::ScopedJoinHandle<'scope, JobResult>,
     pos: Position,
     question: Question,
@@ -468,8 +487,8 @@ fn answer_jobs(
     let mut shares: Vec<Vec<u8>> = Vec::new();
     // What rank 0 sent while this rank was sending.
     let mut inbox = VecDeque::new();
-    // The jobs' exchanges: the solver's number and its entries.
-    let (ask_tx, ask_rx) = channel::<(usize, Vec<PnEntry>)>();
+    // The jobs' exchanges: the solver's number, its entries and its path.
+    let (ask_tx, ask_rx) = channel::<(usize, Vec<PnEntry>, Vec<u128>)>();
     std::thread::scope(|scope| {
         let mut slots: Vec<Option<Slot>> = solvers.iter().map(|_| None).collect();
         // The solvers whose exchanges rank 0 has not answered yet, in
@@ -486,7 +505,7 @@ fn answer_jobs(
             }
             for i in asked.drain(..) {
                 if let Some(s) = &slots[i] {
-                    let _ = s.answers.send(Vec::new());
+                    let _ = s.answers.send((Vec::new(), Vec::new()));
                 }
             }
         };
@@ -515,14 +534,14 @@ fn answer_jobs(
             }
             // The jobs' exchanges, on to rank 0 (after the quit, or with
             // rank 0's answers garbled, answered here with nothing).
-            while let Ok((i, mine)) = ask_rx.try_recv() {
+            while let Ok((i, mine, path)) = ask_rx.try_recv() {
                 idle = false;
                 let Some(s) = &slots[i] else { continue };
                 if quit || garbled {
-                    let _ = s.answers.send(Vec::new());
+                    let _ = s.answers.send((Vec::new(), Vec::new()));
                     continue;
                 }
-                let bytes = warm::encode_solved(s.pos.variant(), &mine);
+                let bytes = warm::encode_exchange(s.pos.variant(), s.id, &mine, &path);
                 asked.push_back(i);
                 send_receiving(manager, &bytes, TAG_EXCHANGE, &mut inbox);
             }
@@ -548,11 +567,14 @@ fn answer_jobs(
                         continue;
                     };
                     let Some(s) = &slots[i] else { continue };
-                    let new = warm::decode_solved(s.pos.variant(), &bytes).unwrap_or_else(|| {
-                        garbled = true;
-                        Vec::new()
-                    });
-                    let _ = s.answers.send(new);
+                    let answer = match warm::decode_exchange(s.pos.variant(), &bytes) {
+                        Some((id, new, clear_of)) if id == s.id => (new, clear_of),
+                        _ => {
+                            garbled = true;
+                            (Vec::new(), Vec::new())
+                        }
+                    };
+                    let _ = s.answers.send(answer);
                     if garbled {
                         give_up(&slots, &mut asked);
                     }
@@ -593,21 +615,30 @@ fn answer_jobs(
                     let stop = solver.stop_flag();
                     stop.store(false, Ordering::SeqCst);
                     let interrupted = Arc::new(AtomicBool::new(false));
-                    let (answers, answers_rx) = channel::<Vec<PnEntry>>();
-                    let ask: Sender<(usize, Vec<PnEntry>)> = ask_tx.clone();
+                    let (answers, answers_rx) = channel::<(Vec<PnEntry>, Vec<u128>)>();
+                    let ask: Sender<(usize, Vec<PnEntry>, Vec<u128>)> = ask_tx.clone();
                     let (pos, question, id) = (job.pos, job.question, job.id);
                     let (flag, int) = (Arc::clone(&stop), Arc::clone(&interrupted));
                     let handle = scope.spawn(move || {
                         // Between the steps of the job (--share-every): its
-                        // solved entries to the main thread, which sends
-                        // them to rank 0 and passes the answer back.
+                        // solved entries (and with --share-paths where its
+                        // search is) to the main thread, which sends them
+                        // to rank 0 and passes the answer back: the other
+                        // ranks' entries, and the paths to steer clear of.
                         let mut exchange = |s: &crate::solve::PnSolver| {
-                            if ask
-                                .send((i, s.take_recent_solved(config.share_solved)))
-                                .is_ok()
-                            {
-                                if let Ok(new) = answers_rx.recv() {
+                            let mine = s.take_recent_solved(config.share_solved);
+                            let path = if config.share_paths {
+                                s.stopped_path()
+                            } else {
+                                Vec::new()
+                            };
+                            if ask.send((i, mine, path)).is_ok() {
+                                if let Ok((new, clear_of)) = answers_rx.recv() {
                                     s.load_entries(&new);
+                                    if config.share_paths {
+                                        let keys: HashSet<u128> = clear_of.into_iter().collect();
+                                        s.steer_clear_of(Some(Arc::new(keys)));
+                                    }
                                 }
                             }
                         };

@@ -197,6 +197,54 @@ pub fn decode_solved(variant: Variant, bytes: &[u8]) -> Option<Vec<PnEntry>> {
     (pair == SOLVED_PAIR && solved).then_some(entries)
 }
 
+#[cfg(any(feature = "mpi", test))]
+/// The pair a path sent with an exchange names in its header: key 0, as
+/// [`SOLVED_PAIR`], with the other question.
+const PATH_PAIR: Pair = Pair {
+    key: 0,
+    question: Question::AvoidsLoss,
+};
+
+/// A running job's exchange with rank 0 as bytes (`prove --share-every`
+/// under mpirun), both ways: the job's number, the byte length of the
+/// solved entries that follow ([`encode_solved`]: the job's new ones, or
+/// rank 0's answer of the other ranks'), then keys of a search path in
+/// the same checksummed form, as entries of no numbers (the job's path,
+/// or in the answer the paths of the ranks before it to steer clear of,
+/// `--share-paths`; empty without).
+#[cfg(any(feature = "mpi", test))]
+pub fn encode_exchange(variant: Variant, id: u64, solved: &[PnEntry], path: &[u128]) -> Vec<u8> {
+    let solved = encode_solved(variant, solved);
+    let path: Vec<PnEntry> = path
+        .iter()
+        .map(|&key| PnEntry {
+            key,
+            phi: 1,
+            delta: 1,
+            work: 0,
+        })
+        .collect();
+    let mut out = Vec::with_capacity(16 + solved.len() + 64 + path.len() * ENTRY_BYTES);
+    out.extend_from_slice(&id.to_le_bytes());
+    out.extend_from_slice(&(solved.len() as u64).to_le_bytes());
+    out.extend(solved);
+    out.extend(encode(variant, PATH_PAIR, &path));
+    out
+}
+
+/// The job number, solved entries and path keys [`encode_exchange`] wrote
+/// for `variant`; `None` if any part is damaged or of another game.
+#[cfg(any(feature = "mpi", test))]
+pub fn decode_exchange(variant: Variant, bytes: &[u8]) -> Option<(u64, Vec<PnEntry>, Vec<u128>)> {
+    let word = |at: usize| Some(u64::from_le_bytes(bytes.get(at..at + 8)?.try_into().ok()?));
+    let id = word(0)?;
+    let len = usize::try_from(word(8)?).ok()?;
+    let end = 16usize.checked_add(len)?;
+    let solved = decode_solved(variant, bytes.get(16..end)?)?;
+    let (pair, path) = decode(variant, bytes.get(end..)?).ok()?;
+    (pair == PATH_PAIR).then(|| (id, solved, path.iter().map(|e| e.key).collect()))
+}
+
 /// Appends `e` as [`ENTRY_BYTES`] bytes: key, φ, δ, work, little-endian.
 pub(crate) fn put_entry(out: &mut Vec<u8>, e: &PnEntry) {
     out.extend_from_slice(&e.key.to_le_bytes());
@@ -370,6 +418,46 @@ mod tests {
         mixed[7].phi = 5;
         mixed[7].delta = 5;
         assert_eq!(decode_solved(v, &encode_solved(v, &mixed)), None);
+    }
+
+    /// A running job's exchange: its number, solved entries and path keys
+    /// survive their bytes; a cut, another game, or a warm start in
+    /// place of the path are refused.
+    #[test]
+    fn exchanges_survive_their_bytes_and_nothing_else_passes() {
+        let v = variant(6, 8, true);
+        let solved: Vec<PnEntry> = entries()
+            .into_iter()
+            .filter(|e| e.phi == 0 || e.delta == 0)
+            .collect();
+        let path: Vec<u128> = (1..40u128).map(|k| k << 70 | k).collect();
+        let bytes = encode_exchange(v, 77, &solved, &path);
+        assert_eq!(
+            decode_exchange(v, &bytes),
+            Some((77, solved.clone(), path.clone()))
+        );
+        let empty = encode_exchange(v, 3, &[], &[]);
+        assert_eq!(
+            decode_exchange(v, &empty),
+            Some((3, Vec::new(), Vec::new()))
+        );
+        assert_eq!(decode_exchange(variant(6, 8, false), &bytes), None);
+        for cut in [0, 7, 15, 16, 40, bytes.len() - 3] {
+            assert_eq!(decode_exchange(v, &bytes[..cut]), None, "cut at {cut}");
+        }
+        // A solved-entries message where the path belongs.
+        let blob = encode_solved(v, &solved);
+        let mut wrong = 77u64.to_le_bytes().to_vec();
+        wrong.extend((blob.len() as u64).to_le_bytes());
+        wrong.extend(&blob);
+        let right = [wrong.clone(), encode(v, PATH_PAIR, &[])].concat();
+        assert_eq!(decode_exchange(v, &right), Some((77, solved, Vec::new())));
+        wrong.extend(encode_solved(v, &[]));
+        assert_eq!(decode_exchange(v, &wrong), None);
+        // A length past the end.
+        let mut long = bytes.clone();
+        long[8..16].copy_from_slice(&u64::MAX.to_le_bytes());
+        assert_eq!(decode_exchange(v, &long), None);
     }
 
     #[test]

@@ -534,6 +534,8 @@ impl JobRun {
         let start = Instant::now();
         if let JobSolver::ProofNumber(s) = solver {
             s.record_solved(config.slice() < u64::MAX);
+            s.track_path(config.share_paths && config.slice() < u64::MAX);
+            s.steer_clear_of(None);
             // What the last job solved after its last exchange joins the
             // heaviest without being sent: its end sent the table's.
             s.take_recent_solved(config.share_solved);
@@ -775,6 +777,12 @@ pub struct WorkerConfig {
     /// ([`PnConfig::spread_jobs`]; `prove` turns it on from eight
     /// workers).
     pub spread_jobs: bool,
+    /// With [`WorkerConfig::share_every`]: at each exchange a job also
+    /// sends the path its search is in, and steers clear of the paths of
+    /// the jobs of the ranks before its own (`PathBoard`,
+    /// [`PnSolver::steer_clear_of`]; `prove` turns it on unless
+    /// `--no-share-paths`).
+    pub share_paths: bool,
 }
 
 impl WorkerConfig {
@@ -813,6 +821,57 @@ pub fn pn_config(config: WorkerConfig) -> PnConfig {
         lock_free_reads: !config.locked_reads,
         spread_jobs: config.spread_jobs,
         ..PnConfig::default()
+    }
+}
+
+/// Where the searches of workers with tables of their own were at their
+/// last exchange ([`WorkerConfig::share_paths`]): each running job's path
+/// (the keys of the nodes its search was in, [`PnSolver::stopped_path`])
+/// with its rank. Two ranks whose searches meet in the same positions
+/// prove them side by side, each learning of the other's proofs only at
+/// the next exchange, when it has proven them too: sixteen emulated ranks
+/// of one did 3.9 times one solve's work on Peasants' Chess 6x7 where one
+/// table's workers did 1.4 (docs/SCALING.md). So a job steers clear of
+/// the paths of the ranks before its own, and the first rank in a line
+/// keeps it: were each to steer clear of every other, two ranks in the
+/// same line would both leave it, for the same next child.
+#[derive(Default)]
+pub struct PathBoard {
+    /// Each running job's rank and path, by its key (a job id, or a worker).
+    paths: std::collections::HashMap<u64, (usize, Vec<u128>)>,
+}
+
+impl PathBoard {
+    /// An empty board.
+    pub fn new() -> PathBoard {
+        PathBoard::default()
+    }
+
+    /// `path` as where job (or worker) `id` of `rank` is now; an empty
+    /// path (a search that ended) removes it.
+    pub fn post(&mut self, id: u64, rank: usize, path: Vec<u128>) {
+        if path.is_empty() {
+            self.paths.remove(&id);
+        } else {
+            self.paths.insert(id, (rank, path));
+        }
+    }
+
+    /// Forgets job (or worker) `id`: its search ended.
+    pub fn remove(&mut self, id: u64) {
+        self.paths.remove(&id);
+    }
+
+    /// The keys on the paths of the ranks before `rank`, for
+    /// [`PnSolver::steer_clear_of`]; none if there are none.
+    pub fn ahead_of(&self, rank: usize) -> Option<Arc<HashSet<u128>>> {
+        let keys: HashSet<u128> = self
+            .paths
+            .values()
+            .filter(|(r, _)| *r < rank)
+            .flat_map(|(_, p)| p.iter().copied())
+            .collect();
+        (!keys.is_empty()).then(|| Arc::new(keys))
     }
 }
 
@@ -981,6 +1040,7 @@ impl ThreadWorkers {
         let mut jobs = Vec::new();
         let mut handles = Vec::new();
         let solved = Arc::new(Mutex::new(SolvedPool::new(n)));
+        let paths = Arc::new(Mutex::new(PathBoard::new()));
         for w in 0..n {
             let (tx, rx) = channel::<Option<Job>>();
             jobs.push(tx);
@@ -991,6 +1051,7 @@ impl ThreadWorkers {
             let interrupting = Arc::clone(&interrupting);
             let shared = shared.clone();
             let pool = Arc::clone(&solved);
+            let paths = Arc::clone(&paths);
             handles.push(std::thread::spawn(move || {
                 let made = JobSolver::new(config, tables.as_deref(), shared.as_ref());
                 let solver = match made {
@@ -1011,10 +1072,17 @@ impl ThreadWorkers {
                     }
                     // Between the steps of a job (--share-every): what it
                     // solved so far goes out, what the others sent comes in.
+                    // With --share-paths, where its search is goes out too,
+                    // and it steers clear of the workers' before it.
                     let mut exchange = |s: &PnSolver| {
                         let mine = s.take_recent_solved(config.share_solved);
                         let new = pool.lock().expect("the solved pool").exchange(w, &mine);
                         s.load_entries(&new);
+                        if config.share_paths {
+                            let mut board = paths.lock().expect("the path board");
+                            board.post(w as u64, w, s.stopped_path());
+                            s.steer_clear_of(board.ahead_of(w));
+                        }
                     };
                     let r = run_job_exchanging(
                         &solver,
@@ -1024,6 +1092,7 @@ impl ThreadWorkers {
                         &config,
                         &mut exchange,
                     );
+                    paths.lock().expect("the path board").remove(w as u64);
                     if result_tx.send((w, r)).is_err() {
                         break;
                     }
@@ -1219,6 +1288,7 @@ pub(crate) fn check_solved_entries_sent_out<W: Workers>(
             harvest_plies: 0,
             share_solved: share,
             share_every: 0,
+            share_paths: false,
             threads: 1,
         });
         // Job 1 on worker 0, job 2 on worker 1; both come back.
@@ -1454,6 +1524,7 @@ mod tests {
             harvest_plies: 2,
             share_solved: 0,
             share_every: 0,
+            share_paths: false,
             threads: 1,
         };
         let mut workers = ThreadWorkers::new(1, config, None).unwrap();
@@ -1516,6 +1587,7 @@ mod tests {
                 harvest_plies: 2,
                 share_solved: 0,
                 share_every: 0,
+                share_paths: false,
                 threads: 1,
             };
             let solver = JobSolver::new(config, None, None).unwrap();
@@ -1553,6 +1625,7 @@ mod tests {
                         harvest_plies: 0,
                         share_solved: 0,
                         share_every: 0,
+                        share_paths: false,
                         threads: 1,
                         ..config
                     },
@@ -1585,6 +1658,7 @@ mod tests {
                 harvest_plies: 0,
                 share_solved: 0,
                 share_every: 0,
+                share_paths: false,
                 threads: 1,
             };
             let solver = JobSolver::new(config, None, None).unwrap();
@@ -1625,8 +1699,40 @@ mod tests {
             harvest_plies: 0,
             share_solved: 64,
             share_every,
+            share_paths: false,
             threads: 1,
         }
+    }
+
+    /// The board of paths: a job steers clear of the paths of the jobs
+    /// of the ranks before its own only (not its own rank's, not those
+    /// after it); a newer path replaces a job's older one, and an empty
+    /// one, or the job's end, takes it off.
+    #[test]
+    fn a_job_steers_clear_of_the_ranks_before_its_own() {
+        let mut board = PathBoard::new();
+        assert!(board.ahead_of(5).is_none());
+        board.post(10, 0, vec![1, 2]);
+        board.post(11, 1, vec![3]);
+        board.post(12, 2, vec![4, 5]);
+        fn keys(board: &PathBoard, rank: usize) -> Vec<u128> {
+            let mut k: Vec<u128> = board
+                .ahead_of(rank)
+                .map_or_else(Vec::new, |s| s.iter().copied().collect());
+            k.sort_unstable();
+            k
+        }
+        assert_eq!(keys(&board, 0), Vec::<u128>::new());
+        assert_eq!(keys(&board, 1), [1, 2]);
+        assert_eq!(keys(&board, 2), [1, 2, 3]);
+        assert_eq!(keys(&board, 3), [1, 2, 3, 4, 5]);
+        board.post(10, 0, vec![7]);
+        assert_eq!(keys(&board, 1), [7]);
+        board.post(10, 0, Vec::new());
+        assert_eq!(keys(&board, 2), [3]);
+        board.remove(11);
+        assert!(board.ahead_of(2).is_none());
+        assert_eq!(keys(&board, 3), [4, 5]);
     }
 
     /// A running job keeps what it asks, not a copy of the entries it
@@ -1730,6 +1836,7 @@ mod tests {
             harvest_plies: 2,
             share_solved: 0,
             share_every: 0,
+            share_paths: false,
             threads: 1,
         };
         let job = |id, budget| Job {

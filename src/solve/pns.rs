@@ -42,6 +42,7 @@ use crate::solve::tt::{WordTt, Words, Zeroed};
 use crate::solve::types::{Proven, Question, RootSolution, Solution, SolveError, SolveStats};
 use crate::table::Tablebase;
 use rayon::prelude::*;
+use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 
@@ -338,6 +339,14 @@ struct Worker<'t> {
     /// Plies below the question's root of the node being searched (for
     /// `solve --profile`).
     depth: usize,
+    /// Without a team: the nodes other ranks' searches were in, which this
+    /// search keeps clear of ([`PnSolver::steer_clear_of`]).
+    clear_of: Option<Arc<HashSet<u128>>>,
+    /// Without a team: whether [`Worker::path`] is kept, for
+    /// [`PnSolver::stopped_path`].
+    track: bool,
+    /// The path the search was in when it stopped, root first.
+    stopped: Option<Vec<u128>>,
     /// Nodes this thread solved by search while the solver records them
     /// ([`PnSolver::record_solved`]), until the next flush.
     solved: Vec<PnEntry>,
@@ -502,6 +511,38 @@ fn team_choice(children: &[Child], th_phi: Number, team: &Team) -> (usize, Numbe
             (best, v1) = (i, v);
         } else {
             d2 = d2.min(v);
+        }
+    }
+    (best, d2)
+}
+
+/// How many times its δ an open child counts in the choice of the child to
+/// search where other ranks' searches are in it
+/// ([`PnSolver::steer_clear_of`]): enough that it is taken only where every
+/// other child looks a thousand times as hard. Sixteen emulated ranks of
+/// one with tables of their own (docs/SCALING.md): on Peasants' Chess 5x7
+/// and 4x8, 8.57x one solve on average with 1,000, 8.30x with 4, 5.71x
+/// without; on 6x7 7.01x with 1,000 (4.13x without), slower with 4.
+const CLEAR_OF: u64 = 1000;
+
+/// The child to search next and the second-best δ for its threshold, as
+/// in [`team_choice`], where the children in `clear_of` count [`CLEAR_OF`]
+/// times their δ. As there, the chosen child's own δ is at most the
+/// second-best that its threshold is made from.
+fn clear_choice(children: &[Child], th_phi: Number, clear_of: &HashSet<u128>) -> (usize, Number) {
+    let (mut best, mut v1, mut d2) = (usize::MAX, u64::MAX, INF);
+    for (i, c) in children.iter().enumerate() {
+        let mut v = c.delta as u64;
+        if c.delta != 0 && c.delta < BIG && clear_of.contains(&c.key) {
+            v = (v * CLEAR_OF).min(BIG as u64);
+        }
+        if c.delta < th_phi && (best == usize::MAX || v < v1) {
+            if best != usize::MAX {
+                d2 = d2.min(v1 as Number);
+            }
+            (best, v1) = (i, v);
+        } else {
+            d2 = d2.min(v.min(INF as u64) as Number);
         }
     }
     (best, d2)
@@ -699,6 +740,12 @@ pub struct PnSolver<'a> {
     /// With [`PnConfig::spread_jobs`] on a shared table: the team of every
     /// solver on it, whose searches see where the others are.
     jobs_team: Option<Arc<Team>>,
+    /// The nodes other ranks' searches were in ([`PnSolver::steer_clear_of`]).
+    clear_of: Mutex<Option<Arc<HashSet<u128>>>>,
+    /// Whether a search keeps its path ([`PnSolver::track_path`]).
+    track: AtomicBool,
+    /// The path of the last search that stopped ([`PnSolver::stopped_path`]).
+    stopped: Mutex<Vec<u128>>,
 }
 
 impl<'a> PnSolver<'a> {
@@ -719,6 +766,9 @@ impl<'a> PnSolver<'a> {
             top: Mutex::new(std::collections::BinaryHeap::new()),
             floor: AtomicU32::new(0),
             jobs_team: None,
+            clear_of: Mutex::new(None),
+            track: AtomicBool::new(false),
+            stopped: Mutex::new(Vec::new()),
         })
     }
 
@@ -744,6 +794,9 @@ impl<'a> PnSolver<'a> {
             // Threads on one question have a team of their own.
             jobs_team: (config.spread_jobs && config.search.threads <= 1)
                 .then(|| Arc::clone(&tt.1)),
+            clear_of: Mutex::new(None),
+            track: AtomicBool::new(false),
+            stopped: Mutex::new(Vec::new()),
         }
     }
 
@@ -968,7 +1021,16 @@ impl<'a> PnSolver<'a> {
         root: bool,
     ) -> Result<(Number, Number), SolveError> {
         let Some(team) = w.team else {
-            return self.mid_node(w, pos, key, th_phi, th_delta, root);
+            if !w.track {
+                return self.mid_node(w, pos, key, th_phi, th_delta, root);
+            }
+            w.path.push(key);
+            let r = self.mid_node(w, pos, key, th_phi, th_delta, root);
+            if r.is_err() && w.stopped.is_none() {
+                w.stopped = Some(w.path.clone());
+            }
+            w.path.pop();
+            return r;
         };
         w.path.push(key);
         let r = if w.tally.total.is_multiple_of(LOOK_UP_EVERY) {
@@ -1097,6 +1159,8 @@ impl<'a> PnSolver<'a> {
             }
             if let Some(team) = w.team {
                 (best, d2) = team_choice(&children, th_phi, team);
+            } else if let Some(clear_of) = &w.clear_of {
+                (best, d2) = clear_choice(&children, th_phi, clear_of);
             }
             let c = &children[best];
             let child_th_phi =
@@ -1295,13 +1359,51 @@ impl<'a> PnSolver<'a> {
         budget: Option<u64>,
     ) -> Result<bool, SolveError> {
         self.counters.set_budget(budget);
+        let team = self.jobs_team.as_deref();
+        let track = team.is_none() && self.track.load(Relaxed);
         let mut w = Worker {
-            team: self.jobs_team.as_deref(),
+            team,
+            clear_of: team
+                .is_none()
+                .then(|| self.clear_of.lock().expect("clear_of").clone())
+                .flatten(),
+            track,
             ..Worker::new()
         };
         let r = self.reaches_goal(&mut w, pos, question == Question::Wins);
         self.flush(&mut w);
+        if track {
+            *self.stopped.lock().expect("stopped") = w.stopped.take().unwrap_or_default();
+        }
         r
+    }
+
+    /// Keeps the searches of [`PnSolver::answer`] from here on clear of
+    /// the nodes in `keys` (none: steers no more): where a node's search
+    /// chooses the child to go on with, an open child in `keys` counts
+    /// a thousand times its δ. Ranks of a cluster, whose tables are their
+    /// own, tell one another where their searches are
+    /// ([`PnSolver::stopped_path`]) so that two of them do not prove the
+    /// same positions side by side, each unaware of the other until the
+    /// next exchange. A choice of child only: no answer changes. A
+    /// solver's threads searching as a team ([`PnSolver::with_tt`] with
+    /// `spread_jobs`, or several threads) steer by their team instead.
+    pub fn steer_clear_of(&self, keys: Option<Arc<HashSet<u128>>>) {
+        *self.clear_of.lock().expect("clear_of") = keys.filter(|k| !k.is_empty());
+    }
+
+    /// Whether [`PnSolver::answer`]'s searches keep the path they are in,
+    /// for [`PnSolver::stopped_path`] (a stack of keys: off by default).
+    pub fn track_path(&self, on: bool) {
+        self.track.store(on, Relaxed);
+    }
+
+    /// With [`PnSolver::track_path`]: the keys of the nodes the last
+    /// [`PnSolver::answer`] was in when it stopped (its budget spent, or
+    /// its stop flag set), the question's root first; empty if it ended
+    /// with an answer.
+    pub fn stopped_path(&self) -> Vec<u128> {
+        self.stopped.lock().expect("stopped").clone()
     }
 
     /// The answer to `question` about `pos` if this solver knows it
@@ -1670,6 +1772,38 @@ mod tests {
         assert_eq!(four.take_recent_solved(4), all[..4]);
         assert!(four.take_recent_solved(4).is_empty());
         assert!(solver(false).take_recent_solved(usize::MAX).is_empty());
+    }
+
+    /// A search stopped by its budget leaves the path it was in, root
+    /// first (with [`PnSolver::track_path`]; without, or after an answer,
+    /// none), and a search steered clear of that path goes into another
+    /// child of the root: one that ignored [`PnSolver::steer_clear_of`]
+    /// would take the same line again. Steering by nothing, or by an
+    /// empty set, changes nothing.
+    #[test]
+    fn a_steered_search_leaves_the_path_another_is_in() {
+        let pos = crate::rules::parse::test_position("pawngame", "6x6");
+        let stopped = |track: bool, clear_of: Option<Arc<HashSet<u128>>>| {
+            let s = PnSolver::new(PnConfig::default(), None).unwrap();
+            s.track_path(track);
+            s.steer_clear_of(clear_of);
+            let r = s.answer(&pos, Question::Wins, Some(2_000));
+            assert!(matches!(r, Err(SolveError::Stopped)));
+            (s.stopped_path(), s.stats().nodes)
+        };
+        let (first, _) = stopped(true, None);
+        assert!(first.len() >= 4, "{first:?}");
+        assert!(stopped(false, None).0.is_empty());
+        assert_eq!(stopped(true, Some(Arc::new(HashSet::new()))).0, first);
+        let keys: HashSet<u128> = first.iter().copied().collect();
+        let (second, _) = stopped(true, Some(Arc::new(keys)));
+        assert_eq!(second[0], first[0], "the same root");
+        assert_ne!(second[1], first[1], "another child of the root");
+        let small = crate::rules::parse::test_position("pawngame", "4x4");
+        let s = PnSolver::new(PnConfig::default(), None).unwrap();
+        s.track_path(true);
+        s.answer(&small, Question::Wins, None).unwrap();
+        assert!(s.stopped_path().is_empty());
     }
 
     /// Once a take leaves the heaviest `max` full, the nodes lighter than

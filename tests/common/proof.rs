@@ -156,6 +156,7 @@ impl ProofRun {
             harvest_plies: self.harvest_plies,
             share_solved: 0,
             share_every: 0,
+            share_paths: false,
             threads: self.threads,
             locked_reads: false,
             spread_jobs: self.spread_jobs,

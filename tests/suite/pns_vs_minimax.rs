@@ -388,6 +388,78 @@ fn proofs_read_from_the_table_hold_by_minimax() {
 
 /// A node budget stops the search with `Stopped`; the solver's results so
 /// far stay right.
+/// Searches steered clear of where other ranks' searches are
+/// (`PnSolver::steer_clear_of`, `prove --share-paths`) choose other
+/// children, never other answers. Every position of the tiny boards, both
+/// questions, against minimax, with half of all positions (both
+/// questions of each) to steer clear of, in a table of one bucket; and the
+/// pawn game and Peasants' Chess 6x6 and every position a move from them,
+/// against the plain search, in steps of 64 nodes, each step steered clear
+/// of the path the last one stopped in, so that the search turns from its
+/// own line at every step. (Each step goes down again from the position,
+/// at the cost of a path: steps must be longer than paths, as `prove
+/// --share-every` makes them, 1,000 nodes or more.)
+#[test]
+fn steered_pn_equals_minimax() {
+    use std::collections::HashSet;
+    use std::sync::Arc;
+    for (w, h) in TINY {
+        for v in variants(w, h) {
+            let mut memo = MinimaxMemo::default();
+            let all = reachable_positions(v, true, 300);
+            let half: HashSet<u128> = all
+                .iter()
+                .step_by(2)
+                .flat_map(|p| {
+                    let k = position_key(&canonical(p));
+                    [k, k | 1]
+                })
+                .collect();
+            let whole = PnSolver::new(config(0, PnInit::Guided, PnEpsilon::Stick), None).unwrap();
+            whole.steer_clear_of(Some(Arc::new(half)));
+            for p in &all {
+                let expected = minimax(p, &mut memo).wdl();
+                let wins = whole.answer(p, Question::Wins, None).unwrap();
+                assert_eq!(wins, expected == Wdl::Win, "{v}: {p}");
+                let holds = whole.answer(p, Question::AvoidsLoss, None).unwrap();
+                assert_eq!(holds, expected != Wdl::Loss, "{v}: {p}");
+            }
+        }
+    }
+    let mut steps = 0;
+    for v in variants(6, 6) {
+        for game in ["pawngame", "peasants"] {
+            let root = parse_position(game, Some(v.board), v.rules).unwrap();
+            let mut positions = vec![root];
+            positions.extend(root.legal_moves().iter().map(|&m| root.play(m)));
+            for p in positions.iter().filter(|p| p.outcome().is_none()) {
+                for q in [Question::Wins, Question::AvoidsLoss] {
+                    let plain = PnSolver::new(config(1, PnInit::Guided, PnEpsilon::Stick), None);
+                    let expected = plain.unwrap().answer(p, q, None).unwrap();
+                    let stepped =
+                        PnSolver::new(config(1, PnInit::Guided, PnEpsilon::Stick), None).unwrap();
+                    stepped.track_path(true);
+                    let answer = loop {
+                        match stepped.answer(p, q, Some(64)) {
+                            Ok(a) => break a,
+                            Err(SolveError::Stopped) => {
+                                steps += 1;
+                                let path = stepped.stopped_path();
+                                assert!(!path.is_empty(), "{v}: a stop leaves its path");
+                                stepped.steer_clear_of(Some(Arc::new(path.into_iter().collect())));
+                            }
+                            Err(e) => panic!("{v} {q:?}: {p}: {e}"),
+                        }
+                    };
+                    assert_eq!(answer, expected, "{v} {q:?}: {p}");
+                    assert!(stepped.stopped_path().is_empty(), "{v}: an answer has none");
+                }
+            }
+        }
+    }
+    assert!(steps > 100, "{steps} steps: too few searches ran past one");
+}
+
 #[test]
 fn budget_stops() {
     let v = Variant::new(Board::new(5, 6).unwrap(), Rules::default());

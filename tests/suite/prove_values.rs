@@ -347,6 +347,7 @@ fn workers_that_send_out_solved_positions_equal_solve() {
             share_solved: 256,
             // Every other case also exchanges between steps of a job.
             share_every: [0, 100][i % 2],
+            share_paths: false,
             threads: 1,
             locked_reads: false,
             spread_jobs: false,
@@ -478,6 +479,7 @@ fn answers_known_below_a_job_settle_positions_without_jobs() {
             harvest_plies: 2,
             share_solved: 0,
             share_every: 0,
+            share_paths: false,
             threads: 1,
             locked_reads: false,
             spread_jobs: false,
@@ -505,6 +507,8 @@ fn emulated_workers_give_the_values_of_solve() {
     for (share, every) in [("0", "0"), ("64", "0"), ("64", "1000")] {
         emulated_run_gives_the_values_of_solve(share, every, &[]);
     }
+    // Exchanges without the paths their searches are in.
+    emulated_run_gives_the_values_of_solve("64", "1000", &["--no-share-paths"]);
     // Eight emulated workers sharing one table, as local threads do,
     // their jobs taking turns on it in steps of 200 nodes.
     emulated_run_gives_the_values_of_solve("0", "0", &["--emulate-shared", "200"]);
@@ -725,6 +729,31 @@ fn emulated_runs_repeat_exactly() {
     for run in 1..4 {
         assert_eq!(figures(run), first, "run {run}");
     }
+}
+
+/// Emulated ranks with tables of their own that send out the paths their
+/// searches are in (the default with `--share-every`) steer clear of one
+/// another: the same run without them (`--no-share-paths`) searches other
+/// nodes, both give solve's values, and each run gives its figures again
+/// (a rank that ignored the paths it was sent would give the figures of
+/// the run without them).
+#[test]
+fn emulated_ranks_steer_clear_of_the_paths_they_are_sent() {
+    let pos = position("pawngame", "6x6", true);
+    let ticked = ["--emulate-tick", "1000", "--emulate-threads", "2"];
+    let figures = |extra: &[&str], name: &str| {
+        let (_dir, j) = emulated_6x6(name, "100000", "1000", &[&ticked[..], extra].concat());
+        assert_eq!(json_values_text(&j), solved_text(&pos), "{extra:?}");
+        let e = &j["emulation"];
+        (
+            e["work_nodes"].as_u64().unwrap(),
+            e["makespan_nodes"].as_u64().unwrap(),
+        )
+    };
+    let steered = figures(&[], "prove-paths-a");
+    assert_eq!(figures(&[], "prove-paths-b"), steered);
+    let blind = figures(&["--no-share-paths"], "prove-paths-c");
+    assert_ne!(steered, blind, "the paths changed no choice");
 }
 
 /// `prove` of the pawn game 6x6, every first move, on eight emulated
