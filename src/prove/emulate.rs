@@ -453,7 +453,7 @@ impl EmulatedWorkers {
         }
         // Where in the pool what each rank has not loaded yet begins.
         let mut loads: Vec<Option<usize>> = Vec::with_capacity(ranks);
-        // With --share-paths, what each rank that loads steers clear of.
+        // Unless --no-share-paths, what each rank that loads steers clear of.
         let mut clear: Vec<Steer> = Vec::with_capacity(ranks);
         for (rank, group) in groups.iter_mut().enumerate() {
             group.sort_by_key(|(id, _)| *id);

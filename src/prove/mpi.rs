@@ -162,7 +162,7 @@ pub struct MpiWorkers {
     /// Solved entries each rank sent before its result (by rank).
     arrived: Vec<Vec<PnEntry>>,
     /// Where each running job's search was at its last exchange
-    /// (`--share-paths`), by job.
+    /// (without `--no-share-paths`), by job.
     paths: PathBoard,
 }
 
@@ -621,7 +621,7 @@ fn answer_jobs(
                     let (flag, int) = (Arc::clone(&stop), Arc::clone(&interrupted));
                     let handle = scope.spawn(move || {
                         // Between the steps of the job (--share-every): its
-                        // solved entries (and with --share-paths where its
+                        // solved entries (and without --no-share-paths where its
                         // search is) to the main thread, which sends them
                         // to rank 0 and passes the answer back: the other
                         // ranks' entries, and the paths to steer clear of.

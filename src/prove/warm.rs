@@ -211,7 +211,7 @@ const PATH_PAIR: Pair = Pair {
 /// rank 0's answer of the other ranks'), then keys of a search path in
 /// the same checksummed form, as entries of no numbers (the job's path,
 /// or in the answer the paths of the ranks before it to steer clear of,
-/// `--share-paths`; empty without).
+/// unless `--no-share-paths`; empty then).
 #[cfg(any(feature = "mpi", test))]
 pub fn encode_exchange(variant: Variant, id: u64, solved: &[PnEntry], path: &[u128]) -> Vec<u8> {
     let solved = encode_solved(variant, solved);

@@ -1072,7 +1072,7 @@ impl ThreadWorkers {
                     }
                     // Between the steps of a job (--share-every): what it
                     // solved so far goes out, what the others sent comes in.
-                    // With --share-paths, where its search is goes out too,
+                    // Unless --no-share-paths, where its search is goes out too,
                     // and it steers clear of the workers' before it.
                     let mut exchange = |s: &PnSolver| {
                         let mine = s.take_recent_solved(config.share_solved);

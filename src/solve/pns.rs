@@ -521,7 +521,7 @@ fn team_choice(children: &[Child], th_phi: Number, team: &Team) -> (usize, Numbe
 /// ([`PnSolver::steer_clear_of`]): enough that it is taken only where every
 /// other child looks a thousand times as hard. Sixteen emulated ranks of
 /// one with tables of their own (docs/SCALING.md): on Peasants' Chess 5x7
-/// and 4x8, 8.57x one solve on average with 1,000, 8.30x with 4, 5.71x
+/// and 4x8, 8.52x one solve on average with 1,000, 8.30x with 4, 5.71x
 /// without; on 6x7 7.01x with 1,000 (4.13x without), slower with 4.
 const CLEAR_OF: u64 = 1000;
 

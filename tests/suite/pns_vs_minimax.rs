@@ -386,17 +386,15 @@ fn proofs_read_from_the_table_hold_by_minimax() {
     );
 }
 
-/// A node budget stops the search with `Stopped`; the solver's results so
-/// far stay right.
 /// Searches steered clear of where other ranks' searches are
-/// (`PnSolver::steer_clear_of`, `prove --share-paths`) choose other
-/// children, never other answers. Every position of the tiny boards, both
-/// questions, against minimax, with half of all positions (both
-/// questions of each) to steer clear of, in a table of one bucket; and the
-/// pawn game and Peasants' Chess 6x6 and every position a move from them,
-/// against the plain search, in steps of 64 nodes, each step steered clear
-/// of the path the last one stopped in, so that the search turns from its
-/// own line at every step. (Each step goes down again from the position,
+/// (`PnSolver::steer_clear_of`, `prove --share-every` without
+/// `--no-share-paths`) choose other children, never other answers. Every
+/// position of the tiny boards, both questions, against minimax, with
+/// half of all positions (both questions of each) to steer clear of, in a
+/// table of one bucket; and the pawn game and Peasants' Chess 6x6 and
+/// every position a move from them, against the plain search, in steps of
+/// 64 nodes, each step steered clear of the path the last one stopped in,
+/// so that the search turns from its own line at every step. (Each step goes down again from the position,
 /// at the cost of a path: steps must be longer than paths, as `prove
 /// --share-every` makes them, 1,000 nodes or more.)
 #[test]
@@ -460,6 +458,8 @@ fn steered_pn_equals_minimax() {
     assert!(steps > 100, "{steps} steps: too few searches ran past one");
 }
 
+/// A node budget stops the search with `Stopped`; the solver's results so
+/// far stay right.
 #[test]
 fn budget_stops() {
     let v = Variant::new(Board::new(5, 6).unwrap(), Rules::default());
