@@ -339,11 +339,11 @@ struct Worker<'t> {
     /// Plies below the question's root of the node being searched (for
     /// `solve --profile`).
     depth: usize,
-    /// Without a team: the nodes other ranks' searches were in, which this
-    /// search keeps clear of ([`PnSolver::steer_clear_of`]).
+    /// The nodes other ranks' searches were in, which this search keeps
+    /// clear of ([`PnSolver::steer_clear_of`]).
     clear_of: Option<Arc<HashSet<u128>>>,
-    /// Without a team: whether [`Worker::path`] is kept, for
-    /// [`PnSolver::stopped_path`].
+    /// Whether the path it stops in is kept, for [`PnSolver::stopped_path`]
+    /// ([`Worker::path`], which a team's thread keeps anyway).
     track: bool,
     /// The path the search was in when it stopped, root first.
     stopped: Option<Vec<u128>>,
@@ -501,9 +501,21 @@ fn reaches(v: Wdl, attacker_to_move: bool) -> bool {
 /// smallest real δ is, so there is always one; a child at or above it would
 /// come back at once, with nothing searched).
 fn team_choice(children: &[Child], th_phi: Number, team: &Team) -> (usize, Number) {
+    choose(children, th_phi, |c| team.virtual_delta(c))
+}
+
+/// The child to search next and the second-smallest δ beside it, both by
+/// `virtual_delta` (at least a child's real δ), as [`team_choice`]
+/// describes: the chosen child's own δ is at most the second-best that its
+/// threshold is made from.
+fn choose(
+    children: &[Child],
+    th_phi: Number,
+    virtual_delta: impl Fn(&Child) -> Number,
+) -> (usize, Number) {
     let (mut best, mut v1, mut d2) = (usize::MAX, INF, INF);
     for (i, c) in children.iter().enumerate() {
-        let v = team.virtual_delta(c);
+        let v = virtual_delta(c);
         if c.delta < th_phi && (best == usize::MAX || v < v1) {
             if best != usize::MAX {
                 d2 = d2.min(v1);
@@ -525,27 +537,15 @@ fn team_choice(children: &[Child], th_phi: Number, team: &Team) -> (usize, Numbe
 /// without; on 6x7 7.01x with 1,000 (4.13x without), slower with 4.
 const CLEAR_OF: u64 = 1000;
 
-/// The child to search next and the second-best δ for its threshold, as
-/// in [`team_choice`], where the children in `clear_of` count [`CLEAR_OF`]
-/// times their δ. As there, the chosen child's own δ is at most the
-/// second-best that its threshold is made from.
-fn clear_choice(children: &[Child], th_phi: Number, clear_of: &HashSet<u128>) -> (usize, Number) {
-    let (mut best, mut v1, mut d2) = (usize::MAX, u64::MAX, INF);
-    for (i, c) in children.iter().enumerate() {
-        let mut v = c.delta as u64;
-        if c.delta != 0 && c.delta < BIG && clear_of.contains(&c.key) {
-            v = (v * CLEAR_OF).min(BIG as u64);
-        }
-        if c.delta < th_phi && (best == usize::MAX || v < v1) {
-            if best != usize::MAX {
-                d2 = d2.min(v1 as Number);
-            }
-            (best, v1) = (i, v);
-        } else {
-            d2 = d2.min(v.min(INF as u64) as Number);
-        }
+/// `delta`, a child's δ as the choice of child sees it, made [`CLEAR_OF`]
+/// times as large where the child is open and in `clear_of`.
+#[inline]
+fn cleared(c: &Child, delta: Number, clear_of: &HashSet<u128>) -> Number {
+    if c.delta != 0 && c.delta < BIG && clear_of.contains(&c.key) {
+        (delta as u64 * CLEAR_OF).min(BIG as u64) as Number
+    } else {
+        delta
     }
-    (best, d2)
 }
 
 /// The threads of one search of a canonical position: a [`Team`] for each
@@ -1039,6 +1039,9 @@ impl<'a> PnSolver<'a> {
             Ok(())
         };
         let r = r.and_then(|()| self.mid_node(w, pos, key, th_phi, th_delta, root));
+        if w.track && r.is_err() && w.stopped.is_none() {
+            w.stopped = Some(w.path.clone());
+        }
         w.path.pop();
         r
     }
@@ -1157,10 +1160,17 @@ impl<'a> PnSolver<'a> {
             if phi >= th_phi || delta >= th_delta {
                 break;
             }
-            if let Some(team) = w.team {
-                (best, d2) = team_choice(&children, th_phi, team);
-            } else if let Some(clear_of) = &w.clear_of {
-                (best, d2) = clear_choice(&children, th_phi, clear_of);
+            match (w.team, &w.clear_of) {
+                (Some(team), None) => (best, d2) = team_choice(&children, th_phi, team),
+                (Some(team), Some(clear_of)) => {
+                    (best, d2) = choose(&children, th_phi, |c| {
+                        cleared(c, team.virtual_delta(c), clear_of)
+                    });
+                }
+                (None, Some(clear_of)) => {
+                    (best, d2) = choose(&children, th_phi, |c| cleared(c, c.delta, clear_of));
+                }
+                (None, None) => {}
             }
             let c = &children[best];
             let child_th_phi =
@@ -1359,14 +1369,13 @@ impl<'a> PnSolver<'a> {
         budget: Option<u64>,
     ) -> Result<bool, SolveError> {
         self.counters.set_budget(budget);
-        let team = self.jobs_team.as_deref();
-        let track = team.is_none() && self.track.load(Relaxed);
+        // A job's thread on a table it shares with other jobs' (their team)
+        // keeps its path and steers as a thread alone does; a search on
+        // several threads of its own (`mid_team`) does neither.
+        let track = self.track.load(Relaxed);
         let mut w = Worker {
-            team,
-            clear_of: team
-                .is_none()
-                .then(|| self.clear_of.lock().expect("clear_of").clone())
-                .flatten(),
+            team: self.jobs_team.as_deref(),
+            clear_of: self.clear_of.lock().expect("clear_of").clone(),
             track,
             ..Worker::new()
         };
@@ -1385,9 +1394,10 @@ impl<'a> PnSolver<'a> {
     /// own, tell one another where their searches are
     /// ([`PnSolver::stopped_path`]) so that two of them do not prove the
     /// same positions side by side, each unaware of the other until the
-    /// next exchange. A choice of child only: no answer changes. A
-    /// solver's threads searching as a team ([`PnSolver::with_tt`] with
-    /// `spread_jobs`, or several threads) steer by their team instead.
+    /// next exchange. A choice of child only: no answer changes. A job
+    /// whose solver searches as one team with the other jobs on its table
+    /// ([`PnConfig::spread_jobs`]) steers by both; a search on several
+    /// threads of its own neither steers nor keeps a path.
     pub fn steer_clear_of(&self, keys: Option<Arc<HashSet<u128>>>) {
         *self.clear_of.lock().expect("clear_of") = keys.filter(|k| !k.is_empty());
     }
@@ -1778,7 +1788,8 @@ mod tests {
     /// first (with [`PnSolver::track_path`]; without, or after an answer,
     /// none), and a search steered clear of that path goes into another
     /// child of the root: one that ignored [`PnSolver::steer_clear_of`]
-    /// would take the same line again. Steering by nothing, or by an
+    /// would take the same line again; so does a job's solver in a team
+    /// with the other jobs on its table. Steering by nothing, or by an
     /// empty set, changes nothing.
     #[test]
     fn a_steered_search_leaves_the_path_another_is_in() {
@@ -1799,6 +1810,26 @@ mod tests {
         let second = stopped(true, Some(Arc::new(keys)));
         assert_eq!(second[0], first[0], "the same root");
         assert_ne!(second[1], first[1], "another child of the root");
+        // A job's solver in a team with the other jobs on its table
+        // (spread_jobs) keeps its path and steers as well.
+        let team = |clear_of: Option<Arc<HashSet<u128>>>| {
+            let config = PnConfig {
+                spread_jobs: true,
+                ..PnConfig::default()
+            };
+            let tt = SharedPnTt::new(16).unwrap();
+            let s = PnSolver::with_tt(config, None, &tt);
+            assert!(s.jobs_team.is_some());
+            s.track_path(true);
+            s.steer_clear_of(clear_of);
+            let r = s.answer(&pos, Question::Wins, Some(2_000));
+            assert!(matches!(r, Err(SolveError::Stopped)));
+            s.stopped_path()
+        };
+        let in_team = team(None);
+        assert_eq!(in_team[0], first[0]);
+        let keys: HashSet<u128> = in_team.iter().copied().collect();
+        assert_ne!(team(Some(Arc::new(keys)))[1], in_team[1]);
         let small = crate::rules::parse::test_position("pawngame", "4x4");
         let s = PnSolver::new(PnConfig::default(), None).unwrap();
         s.track_path(true);
