@@ -451,10 +451,9 @@ impl EmulatedWorkers {
                 groups[r.worker / per_rank].push((id, r));
             }
         }
-        // Where in the pool what each rank has not loaded yet begins.
-        let mut loads: Vec<Option<usize>> = Vec::with_capacity(ranks);
-        // Unless --no-share-paths, what each rank that loads steers clear of.
-        let mut clear: Vec<Steer> = Vec::with_capacity(ranks);
+        // Each rank's load: where in the pool what it has not loaded yet
+        // begins, and unless --no-share-paths what it steers clear of.
+        let mut loads: Vec<RankLoad> = Vec::with_capacity(ranks);
         for (rank, group) in groups.iter_mut().enumerate() {
             group.sort_by_key(|(id, _)| *id);
             let mut load = false;
@@ -462,22 +461,17 @@ impl EmulatedWorkers {
                 load |= std::mem::take(&mut r.load);
             }
             let from = load.then(|| self.shared.take_from(rank));
-            clear.push(
-                (load && self.config.share_paths)
-                    .then(|| self.paths.ahead_of(rank))
-                    .flatten(),
-            );
             if let Some(from) = from {
                 let [a, b] = self.shared.since(from);
                 self.measured.solved_sent += (a.len() + b.len()) as u64;
             }
-            loads.push(from);
+            let clear = (load && self.config.share_paths)
+                .then(|| self.paths.ahead_of(rank))
+                .flatten();
+            loads.push((from, clear));
         }
         let (solvers, stop, config) = (&self.solvers, &self.stop, &self.config);
         let shared = &self.shared;
-        // Each rank's load: where in the pool it begins, and the paths to
-        // steer clear of.
-        let loads: Vec<RankLoad> = loads.into_iter().zip(clear).collect();
         let run_rank = |(group, (load, clear)): (&mut Vec<(u64, &mut Running)>, &RankLoad)| {
             let solver = |r: &Running| solvers[r.worker].as_ref().expect("a worker with a job");
             if let (Some((_, r)), Some(from)) = (group.first(), load) {

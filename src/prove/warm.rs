@@ -224,8 +224,7 @@ pub fn encode_exchange(variant: Variant, id: u64, solved: &[PnEntry], path: &[u1
             work: 0,
         })
         .collect();
-    let mut out = Vec::with_capacity(16 + solved.len() + 64 + path.len() * ENTRY_BYTES);
-    out.extend_from_slice(&id.to_le_bytes());
+    let mut out = id.to_le_bytes().to_vec();
     out.extend_from_slice(&(solved.len() as u64).to_le_bytes());
     out.extend(solved);
     out.extend(encode(variant, PATH_PAIR, &path));
@@ -396,16 +395,21 @@ mod tests {
         }
     }
 
+    /// The solved ones of [`entries`].
+    fn solved_entries() -> Vec<PnEntry> {
+        entries()
+            .into_iter()
+            .filter(|e| e.phi == 0 || e.delta == 0)
+            .collect()
+    }
+
     /// Solved entries as sent out between workers: they survive their
     /// bytes; damaged bytes, another game's, a warm start's, or an entry
     /// that is not solved are refused.
     #[test]
     fn solved_entries_survive_their_bytes_and_nothing_else_passes() {
         let v = variant(6, 8, true);
-        let solved: Vec<PnEntry> = entries()
-            .into_iter()
-            .filter(|e| e.phi == 0 || e.delta == 0)
-            .collect();
+        let solved = solved_entries();
         assert_eq!(solved.len(), 200);
         let bytes = encode_solved(v, &solved);
         assert_eq!(decode_solved(v, &bytes), Some(solved.clone()));
@@ -421,15 +425,13 @@ mod tests {
     }
 
     /// A running job's exchange: its number, solved entries and path keys
-    /// survive their bytes; a cut, another game, or a warm start in
-    /// place of the path are refused.
+    /// survive their bytes; a cut, another game, a message of solved
+    /// entries in place of the path, or a length past the end are
+    /// refused.
     #[test]
     fn exchanges_survive_their_bytes_and_nothing_else_passes() {
         let v = variant(6, 8, true);
-        let solved: Vec<PnEntry> = entries()
-            .into_iter()
-            .filter(|e| e.phi == 0 || e.delta == 0)
-            .collect();
+        let solved = solved_entries();
         let path: Vec<u128> = (1..40u128).map(|k| k << 70 | k).collect();
         let bytes = encode_exchange(v, 77, &solved, &path);
         assert_eq!(
