@@ -448,6 +448,7 @@ pub fn reference_log() -> &'static ReferenceLog {
             share_solved: 0,
             share_every: 0,
             share_paths: false,
+            share_paths_every: 0,
             threads: 1,
         };
         let mut workers = ThreadWorkers::new(1, config, None).expect("one worker");

@@ -133,7 +133,8 @@ fn mpi_ranks_give_the_local_values(bin: &str) {
 /// Proof-number ranks that send out the solved positions of their tables
 /// (`--share-solved`: each finished job's, before its result, and rank 0
 /// sends each rank what it has not had before its next job; with
-/// `--share-every`, also between the steps of a running job) give solve's
+/// `--share-every`, also between the steps of a running job, and with
+/// `--share-paths-every` its path alone between those) give solve's
 /// values, and every logged answer is true.
 fn mpi_ranks_that_send_out_solved_positions_give_the_values(bin: &str) {
     let pos = position("pawngame", "6x6", true);
@@ -151,6 +152,18 @@ fn mpi_ranks_that_send_out_solved_positions_give_the_values(bin: &str) {
     ]
     .concat();
     mpi_values(bin, &dir, &solved_text(&pos), &every);
+    every_line_true(&dir, pos.variant());
+    let _ = std::fs::remove_dir_all(&dir);
+    // With --share-paths-every, a job also sends its path alone every
+    // 1,000 nodes between exchanges of entries every 4,000, and rank 0
+    // answers with the paths alone.
+    let apart = [
+        &share[..],
+        &["--max-job-nodes", "8000", "--share-every", "4000"],
+        &["--share-paths-every", "1000"],
+    ]
+    .concat();
+    mpi_values(bin, &dir, &solved_text(&pos), &apart);
     every_line_true(&dir, pos.variant());
     let _ = std::fs::remove_dir_all(&dir);
 }

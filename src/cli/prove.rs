@@ -258,6 +258,14 @@ pub struct ProveArgs {
     /// it gives).
     #[arg(long)]
     pub no_share_paths: bool,
+    /// With --share-every: a job also sends its path alone, and steers by
+    /// the paths of the ranks before its own anew, every N nodes between
+    /// its exchanges of solved entries (N below --share-every; 0: with
+    /// those exchanges only). A path is a few dozen keys: fresh paths
+    /// for the price of small messages, where entries every N nodes would
+    /// be many.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub share_paths_every: u64,
     /// Print a line on stderr when a job whose budget is at least N nodes
     /// starts (its line of moves from the root and its question) and when
     /// it ends (its answer, nodes and seconds), so that whoever runs a
@@ -943,6 +951,14 @@ impl ProveArgs {
             "--share-every needs --share-solved (the entries to send out)"
         } else if self.share_every > 0 && self.share_every < MIN_SHARE_EVERY {
             "--share-every: at least 1000 nodes between exchanges"
+        } else if self.share_paths_every > 0 && self.share_every == 0 {
+            "--share-paths-every needs --share-every (paths go out between a job's steps)"
+        } else if self.share_paths_every > 0 && self.no_share_paths {
+            "--share-paths-every sends paths: not with --no-share-paths"
+        } else if self.share_paths_every > 0 && self.share_paths_every < MIN_SHARE_EVERY {
+            "--share-paths-every: at least 1000 nodes between exchanges"
+        } else if self.share_paths_every >= self.share_every && self.share_paths_every > 0 {
+            "--share-paths-every: fewer nodes than --share-every (paths go with every exchange of entries)"
         } else if self.table_file.is_none() {
             if self.emulate.is_some() && launched {
                 "--emulate runs in one process: start it without mpirun"
@@ -991,6 +1007,7 @@ impl ProveArgs {
             share_solved: self.share_solved,
             share_every: self.share_every,
             share_paths: !self.no_share_paths,
+            share_paths_every: self.share_paths_every,
             threads: self.threads,
             locked_reads: self.pn_locked_reads,
             spread_jobs: (workers >= SPREAD_JOBS_FROM || self.pn_spread_jobs)

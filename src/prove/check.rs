@@ -182,6 +182,7 @@ pub fn check(log: &LogContents, options: CheckOptions) -> Result<CheckReport, So
                 share_solved: 0,
                 share_every: 0,
                 share_paths: false,
+                share_paths_every: 0,
                 threads: 1,
             }),
             None,

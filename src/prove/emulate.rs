@@ -153,16 +153,23 @@ struct Running {
     /// sends nothing.
     outbox: Vec<PnEntry>,
     /// With [`WorkerConfig::share_paths`]: the path its search was in at
-    /// the exchange that filled `outbox`, sent out with it.
+    /// its last exchange (the one that filled `outbox`, or one of its path
+    /// alone), sent out at its step's end.
     path: Option<Vec<u128>>,
+    /// Its nodes at its last exchange of a path.
+    pathed: u64,
+    /// Whether its next step steers by the paths sent meanwhile (its last
+    /// step ended with an exchange, of entries or of its path alone).
+    steer: bool,
 }
 
 /// The keys a rank's searches steer clear of ([`PathBoard::ahead_of`]).
 type Steer = Option<Arc<HashSet<u128>>>;
 
 /// What a rank loads at a tick's start: where in the pool the entries new
-/// to it begin (if it loads), and the paths its searches steer clear of.
-type RankLoad = (Option<usize>, Steer);
+/// to it begin (if it loads), and if it steers anew the paths its searches
+/// steer clear of.
+type RankLoad = (Option<usize>, Option<Steer>);
 
 /// `count` workers on a virtual clock (see the module's text).
 pub struct EmulatedWorkers {
@@ -311,6 +318,7 @@ impl EmulatedWorkers {
             share_solved: 0,
             share_every: 0,
             share_paths: false,
+            share_paths_every: 0,
             ..config
         };
         let table = WorkerTt::new(config, count.max(1))?;
@@ -412,15 +420,17 @@ impl EmulatedWorkers {
         if let Some(path) = r.path.take() {
             self.paths.post(w as u64, rank, path);
         }
-        if std::mem::take(&mut r.load) {
+        let load = std::mem::take(&mut r.load);
+        let steer = std::mem::take(&mut r.steer);
+        if let JobSolver::ProofNumber(s) = solver {
             // What the other ranks sent out meanwhile.
-            if let JobSolver::ProofNumber(s) = solver {
+            if load {
                 let new = self.shared.take_for(rank);
                 self.measured.solved_sent += new.len() as u64;
                 s.load_entries(&new);
-                if self.config.share_paths {
-                    s.steer_clear_of(self.paths.ahead_of(rank));
-                }
+            }
+            if steer && self.config.share_paths {
+                s.steer_clear_of(self.paths.ahead_of(rank));
             }
         }
         advance(r, solver, &self.stop, &self.config, slice);
@@ -456,18 +466,17 @@ impl EmulatedWorkers {
         let mut loads: Vec<RankLoad> = Vec::with_capacity(ranks);
         for (rank, group) in groups.iter_mut().enumerate() {
             group.sort_by_key(|(id, _)| *id);
-            let mut load = false;
+            let (mut load, mut steer) = (false, false);
             for (_, r) in group.iter_mut() {
                 load |= std::mem::take(&mut r.load);
+                steer |= std::mem::take(&mut r.steer);
             }
             let from = load.then(|| self.shared.take_from(rank));
             if let Some(from) = from {
                 let [a, b] = self.shared.since(from);
                 self.measured.solved_sent += (a.len() + b.len()) as u64;
             }
-            let clear = (load && self.config.share_paths)
-                .then(|| self.paths.ahead_of(rank))
-                .flatten();
+            let clear = (steer && self.config.share_paths).then(|| self.paths.ahead_of(rank));
             loads.push((from, clear));
         }
         let (solvers, stop, config) = (&self.solvers, &self.stop, &self.config);
@@ -480,11 +489,11 @@ impl EmulatedWorkers {
                         s.load_entries(run);
                     }
                 }
-                if config.share_paths {
-                    for (_, r) in group.iter() {
-                        if let JobSolver::ProofNumber(s) = solver(r) {
-                            s.steer_clear_of(clear.clone());
-                        }
+            }
+            if let Some(clear) = clear {
+                for (_, r) in group.iter() {
+                    if let JobSolver::ProofNumber(s) = solver(r) {
+                        s.steer_clear_of(clear.clone());
                     }
                 }
             }
@@ -593,13 +602,17 @@ fn advance(
             r.result = Some(run.end(solver, end, config));
         }
         None => {
-            let every = config.share_every;
-            let due = config.slice() < u64::MAX && run.nodes() - r.exchanged >= every;
+            let (every, nodes) = (config.slice(), run.nodes());
+            let due = every < u64::MAX && nodes - r.exchanged.max(r.pathed) >= every;
             if let (true, JobSolver::ProofNumber(s)) = (due, solver) {
-                r.outbox = s.take_recent_solved(config.share_solved);
+                if config.entries_due(nodes - r.exchanged) {
+                    r.outbox = s.take_recent_solved(config.share_solved);
+                    r.exchanged = nodes;
+                    r.load = true;
+                }
                 r.path = config.share_paths.then(|| s.stopped_path());
-                r.exchanged = run.nodes();
-                r.load = true;
+                r.pathed = nodes;
+                r.steer = true;
             }
         }
     }
@@ -628,6 +641,8 @@ impl Workers for EmulatedWorkers {
             result: None,
             outbox: Vec::new(),
             path: None,
+            pathed: 0,
+            steer: false,
             exchanged: 0,
             load: false,
         };
@@ -635,6 +650,7 @@ impl Workers for EmulatedWorkers {
             // Begun by its tick, which loads first what was sent before.
             r.pending = Some(job);
             r.load = true;
+            r.steer = true;
         } else {
             // What the other ranks solved and sent out before this moment
             // of virtual time.
@@ -786,6 +802,7 @@ mod tests {
             share_solved: 0,
             share_every: 0,
             share_paths: false,
+            share_paths_every: 0,
             threads: 1,
         };
         let mut w = EmulatedWorkers::new(3, config);
@@ -911,6 +928,7 @@ mod tests {
             share_solved,
             share_every,
             share_paths: false,
+            share_paths_every: 0,
             threads: 1,
         }
     }
@@ -1132,6 +1150,46 @@ mod tests {
         assert!(short.3 > 0, "entries were sent");
         assert!(short.0[1].2 < alone, "{short:?}, alone {alone}");
         assert_eq!(run(500, 2), short);
+    }
+
+    /// With `--share-paths-every` a rank's job sends its path alone
+    /// between its exchanges of entries, and the ranks after its own steer
+    /// by it from the next tick: two ranks of one worker in ticks of 1,000
+    /// nodes, paths every 1,000 and entries every 4,000. After the first
+    /// tick the second rank steers clear of the path the first posted at
+    /// its end, and the first rank by none; no entry is loaded before the
+    /// fifth tick, and from it some are. Mutants: an exchange of the path
+    /// alone that does not steer (the second rank steers by none), and one
+    /// that carries entries too (entries loaded at the second tick).
+    #[test]
+    fn paths_alone_go_out_between_the_exchanges_of_entries() {
+        let (start, _) = pawn_game_6x6_and_last_move();
+        let config = WorkerConfig {
+            share_paths: true,
+            share_paths_every: 1_000,
+            ..pn_workers(64, 4_000)
+        };
+        let mut w = EmulatedWorkers::new(2, config).ticked(1_000, 1).unwrap();
+        w.start(whole_job(1, start, Question::Wins)).unwrap();
+        w.start(whole_job(2, start, Question::AvoidsLoss)).unwrap();
+        let steering = |w: &EmulatedWorkers, worker: usize| match &w.solvers[worker] {
+            Some(JobSolver::ProofNumber(s)) => s.steering(),
+            _ => panic!("a proof-number worker"),
+        };
+        w.run_tick();
+        let posted = w.paths.ahead_of(1).expect("the first rank's path");
+        assert!(!posted.is_empty());
+        for tick in 2..=4 {
+            w.run_tick();
+            assert_eq!(w.emulation().solved_sent, 0, "entries before tick 5");
+            if tick == 2 {
+                assert_eq!(steering(&w, 1), Some(posted.clone()));
+                assert_eq!(steering(&w, 0), None);
+            }
+            assert_eq!(w.ready.len(), 0, "both jobs run on");
+        }
+        w.run_tick();
+        assert!(w.emulation().solved_sent > 0, "entries at tick 5");
     }
 
     /// Runs "does white win the pawn game 6x6?" on two workers to their

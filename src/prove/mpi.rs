@@ -22,7 +22,9 @@
 //! path ([`warm::encode_exchange`]): the job's own (where its search was
 //! when it stopped), and in the answer the paths of the jobs of the ranks
 //! before it, which its search then steers clear of (without
-//! `--no-share-paths`, [`PathBoard`]).
+//! `--no-share-paths`, [`PathBoard`]); with `--share-paths-every` a job
+//! also sends its path alone between those exchanges, and rank 0 answers
+//! with the paths alone.
 //!
 //! With `--workers W` every worker rank runs W jobs at once, one a
 //! thread, on one transposition table of W times `--hash-mb` (as the
@@ -273,13 +275,14 @@ impl Workers for MpiWorkers {
             }
             // A running job's entries and path, answered at once with the
             // entries new to its rank and the paths of the ranks before
-            // it: the job waits for them.
+            // it: the job waits for them. Its path alone
+            // (--share-paths-every) is answered with the paths alone.
             while let Some((bytes, rank)) = self.receive(TAG_EXCHANGE) {
                 let garbled = || WorkerError::GarbledResult(rank);
                 let variant = self.variant.ok_or_else(garbled)?;
                 let (id, entries, path) =
                     warm::decode_exchange(variant, &bytes).ok_or_else(garbled)?;
-                let new = self.solved.exchange(rank as usize, &entries);
+                let new = entries.map(|entries| self.solved.exchange(rank as usize, &entries));
                 let clear_of: Vec<u128> = if self.running.contains_key(&id) {
                     self.paths.post(id, rank as usize, path);
                     self.paths
@@ -288,7 +291,7 @@ impl Workers for MpiWorkers {
                 } else {
                     Vec::new()
                 };
-                let bytes = warm::encode_exchange(variant, id, &new, &clear_of);
+                let bytes = warm::encode_exchange(variant, id, new.as_deref(), &clear_of);
                 self.world
                     .process_at_rank(rank)
                     .send_with_tag(&bytes[..], TAG_EXCHANGED);
@@ -431,7 +434,7 @@ struct Slot<'scope> {
     stop: Arc<AtomicBool>,
     interrupted: Arc<AtomicBool>,
     /// Where the answers to its exchanges go.
-    answers: std::sync::mpsc::Sender<(Vec<PnEntry>, Vec<u128>)>,
+    answers: std::sync::mpsc::Sender<(Option<Vec<PnEntry>>, Vec<u128>)>,
     handle: std::thread::ScopedJoinHandle<'scope, JobResult>,
     pos: Position,
     question: Question,
@@ -487,8 +490,9 @@ fn answer_jobs(
     let mut shares: Vec<Vec<u8>> = Vec::new();
     // What rank 0 sent while this rank was sending.
     let mut inbox = VecDeque::new();
-    // The jobs' exchanges: the solver's number, its entries and its path.
-    let (ask_tx, ask_rx) = channel::<(usize, Vec<PnEntry>, Vec<u128>)>();
+    // The jobs' exchanges: the solver's number, its entries (none with its
+    // path alone) and its path.
+    let (ask_tx, ask_rx) = channel::<(usize, Option<Vec<PnEntry>>, Vec<u128>)>();
     std::thread::scope(|scope| {
         let mut slots: Vec<Option<Slot>> = solvers.iter().map(|_| None).collect();
         // The solvers whose exchanges rank 0 has not answered yet, in
@@ -505,7 +509,7 @@ fn answer_jobs(
             }
             for i in asked.drain(..) {
                 if let Some(s) = &slots[i] {
-                    let _ = s.answers.send((Vec::new(), Vec::new()));
+                    let _ = s.answers.send((None, Vec::new()));
                 }
             }
         };
@@ -538,10 +542,10 @@ fn answer_jobs(
                 idle = false;
                 let Some(s) = &slots[i] else { continue };
                 if quit || garbled {
-                    let _ = s.answers.send((Vec::new(), Vec::new()));
+                    let _ = s.answers.send((None, Vec::new()));
                     continue;
                 }
-                let bytes = warm::encode_exchange(s.pos.variant(), s.id, &mine, &path);
+                let bytes = warm::encode_exchange(s.pos.variant(), s.id, mine.as_deref(), &path);
                 asked.push_back(i);
                 send_receiving(manager, &bytes, TAG_EXCHANGE, &mut inbox);
             }
@@ -571,7 +575,7 @@ fn answer_jobs(
                         Some((id, new, clear_of)) if id == s.id => (new, clear_of),
                         _ => {
                             garbled = true;
-                            (Vec::new(), Vec::new())
+                            (None, Vec::new())
                         }
                     };
                     let _ = s.answers.send(answer);
@@ -615,8 +619,8 @@ fn answer_jobs(
                     let stop = solver.stop_flag();
                     stop.store(false, Ordering::SeqCst);
                     let interrupted = Arc::new(AtomicBool::new(false));
-                    let (answers, answers_rx) = channel::<(Vec<PnEntry>, Vec<u128>)>();
-                    let ask: Sender<(usize, Vec<PnEntry>, Vec<u128>)> = ask_tx.clone();
+                    let (answers, answers_rx) = channel::<(Option<Vec<PnEntry>>, Vec<u128>)>();
+                    let ask: Sender<(usize, Option<Vec<PnEntry>>, Vec<u128>)> = ask_tx.clone();
                     let (pos, question, id) = (job.pos, job.question, job.id);
                     let (flag, int) = (Arc::clone(&stop), Arc::clone(&interrupted));
                     let handle = scope.spawn(move || {
@@ -625,8 +629,10 @@ fn answer_jobs(
                         // search is) to the main thread, which sends them
                         // to rank 0 and passes the answer back: the other
                         // ranks' entries, and the paths to steer clear of.
-                        let mut exchange = |s: &crate::solve::PnSolver| {
-                            let mine = s.take_recent_solved(config.share_solved);
+                        // Between those (--share-paths-every), its path
+                        // alone, answered with the paths alone.
+                        let mut exchange = |s: &crate::solve::PnSolver, entries: bool| {
+                            let mine = entries.then(|| s.take_recent_solved(config.share_solved));
                             let path = if config.share_paths {
                                 s.stopped_path()
                             } else {
@@ -634,7 +640,7 @@ fn answer_jobs(
                             };
                             if ask.send((i, mine, path)).is_ok() {
                                 if let Ok((new, clear_of)) = answers_rx.recv() {
-                                    s.load_entries(&new);
+                                    s.load_entries(new.as_deref().unwrap_or_default());
                                     if config.share_paths {
                                         let keys: HashSet<u128> = clear_of.into_iter().collect();
                                         s.steer_clear_of(Some(Arc::new(keys)));

@@ -206,15 +206,21 @@ const PATH_PAIR: Pair = Pair {
 };
 
 /// A running job's exchange with rank 0 as bytes (`prove --share-every`
-/// under mpirun), both ways: the job's number, the byte length of the
-/// solved entries that follow ([`encode_solved`]: the job's new ones, or
-/// rank 0's answer of the other ranks'), then keys of a search path in
-/// the same checksummed form, as entries of no numbers (the job's path,
-/// or in the answer the paths of the ranks before it to steer clear of,
-/// unless `--no-share-paths`; empty then).
+/// under mpirun), both ways: the job's number, a byte that says whether
+/// solved entries follow (0) or the path alone (1, an exchange of
+/// `--share-paths-every` and its answer), with entries their byte length
+/// and the entries ([`encode_solved`]: the job's new ones, or rank 0's
+/// answer of the other ranks'), then keys of a search path in the same
+/// checksummed form, as entries of no numbers (the job's path, or in the
+/// answer the paths of the ranks before it to steer clear of, unless
+/// `--no-share-paths`; empty then).
 #[cfg(any(feature = "mpi", test))]
-pub fn encode_exchange(variant: Variant, id: u64, solved: &[PnEntry], path: &[u128]) -> Vec<u8> {
-    let solved = encode_solved(variant, solved);
+pub fn encode_exchange(
+    variant: Variant,
+    id: u64,
+    solved: Option<&[PnEntry]>,
+    path: &[u128],
+) -> Vec<u8> {
     let path: Vec<PnEntry> = path
         .iter()
         .map(|&key| PnEntry {
@@ -225,21 +231,40 @@ pub fn encode_exchange(variant: Variant, id: u64, solved: &[PnEntry], path: &[u1
         })
         .collect();
     let mut out = id.to_le_bytes().to_vec();
-    out.extend_from_slice(&(solved.len() as u64).to_le_bytes());
-    out.extend(solved);
+    match solved {
+        Some(solved) => {
+            let solved = encode_solved(variant, solved);
+            out.push(0);
+            out.extend_from_slice(&(solved.len() as u64).to_le_bytes());
+            out.extend(solved);
+        }
+        None => out.push(1),
+    }
     out.extend(encode(variant, PATH_PAIR, &path));
     out
 }
 
+/// What an exchange carries ([`encode_exchange`]): the job's number, its
+/// solved entries (none for an exchange of the path alone) and the keys
+/// of a path.
+#[cfg(any(feature = "mpi", test))]
+pub type Exchange = (u64, Option<Vec<PnEntry>>, Vec<u128>);
+
 /// The job number, solved entries and path keys [`encode_exchange`] wrote
 /// for `variant`; `None` if any part is damaged or of another game.
 #[cfg(any(feature = "mpi", test))]
-pub fn decode_exchange(variant: Variant, bytes: &[u8]) -> Option<(u64, Vec<PnEntry>, Vec<u128>)> {
+pub fn decode_exchange(variant: Variant, bytes: &[u8]) -> Option<Exchange> {
     let word = |at: usize| Some(u64::from_le_bytes(bytes.get(at..at + 8)?.try_into().ok()?));
     let id = word(0)?;
-    let len = usize::try_from(word(8)?).ok()?;
-    let end = 16usize.checked_add(len)?;
-    let solved = decode_solved(variant, bytes.get(16..end)?)?;
+    let (solved, end) = match bytes.get(8)? {
+        0 => {
+            let len = usize::try_from(word(9)?).ok()?;
+            let end = 17usize.checked_add(len)?;
+            (Some(decode_solved(variant, bytes.get(17..end)?)?), end)
+        }
+        1 => (None, 9),
+        _ => return None,
+    };
     let (pair, path) = decode(variant, bytes.get(end..)?).ok()?;
     (pair == PATH_PAIR).then(|| (id, solved, path.iter().map(|e| e.key).collect()))
 }
@@ -433,32 +458,51 @@ mod tests {
         let v = variant(6, 8, true);
         let solved = solved_entries();
         let path: Vec<u128> = (1..40u128).map(|k| k << 70 | k).collect();
-        let bytes = encode_exchange(v, 77, &solved, &path);
+        let bytes = encode_exchange(v, 77, Some(&solved), &path);
         assert_eq!(
             decode_exchange(v, &bytes),
-            Some((77, solved.clone(), path.clone()))
+            Some((77, Some(solved.clone()), path.clone()))
         );
-        let empty = encode_exchange(v, 3, &[], &[]);
+        let empty = encode_exchange(v, 3, Some(&[]), &[]);
         assert_eq!(
             decode_exchange(v, &empty),
-            Some((3, Vec::new(), Vec::new()))
+            Some((3, Some(Vec::new()), Vec::new()))
         );
+        // A path alone (--share-paths-every), and an answer of no paths.
+        let alone = encode_exchange(v, 78, None, &path);
+        assert_eq!(decode_exchange(v, &alone), Some((78, None, path.clone())));
+        let nothing = encode_exchange(v, 4, None, &[]);
+        assert_eq!(decode_exchange(v, &nothing), Some((4, None, Vec::new())));
         assert_eq!(decode_exchange(variant(6, 8, false), &bytes), None);
-        for cut in [0, 7, 15, 16, 40, bytes.len() - 3] {
+        assert_eq!(decode_exchange(variant(6, 8, false), &alone), None);
+        for cut in [0, 7, 8, 9, 16, 17, 40, bytes.len() - 3] {
             assert_eq!(decode_exchange(v, &bytes[..cut]), None, "cut at {cut}");
         }
+        for cut in [8, 9, 20, alone.len() - 1] {
+            assert_eq!(decode_exchange(v, &alone[..cut]), None, "cut at {cut}");
+        }
+        // A kind that is neither, and a path alone that says it has entries.
+        let mut odd = alone.clone();
+        odd[8] = 2;
+        assert_eq!(decode_exchange(v, &odd), None);
+        odd[8] = 0;
+        assert_eq!(decode_exchange(v, &odd), None);
         // A solved-entries message where the path belongs.
         let blob = encode_solved(v, &solved);
         let mut wrong = 77u64.to_le_bytes().to_vec();
+        wrong.push(0);
         wrong.extend((blob.len() as u64).to_le_bytes());
         wrong.extend(&blob);
         let right = [wrong.clone(), encode(v, PATH_PAIR, &[])].concat();
-        assert_eq!(decode_exchange(v, &right), Some((77, solved, Vec::new())));
+        assert_eq!(
+            decode_exchange(v, &right),
+            Some((77, Some(solved), Vec::new()))
+        );
         wrong.extend(encode_solved(v, &[]));
         assert_eq!(decode_exchange(v, &wrong), None);
         // A length past the end.
         let mut long = bytes.clone();
-        long[8..16].copy_from_slice(&u64::MAX.to_le_bytes());
+        long[9..17].copy_from_slice(&u64::MAX.to_le_bytes());
         assert_eq!(decode_exchange(v, &long), None);
     }
 

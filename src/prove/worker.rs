@@ -481,28 +481,37 @@ pub fn run_job(
     job: &Job,
     config: &WorkerConfig,
 ) -> JobResult {
-    run_job_exchanging(solver, stop, interrupted, job, config, &mut |_| {})
+    run_job_exchanging(solver, stop, interrupted, job, config, &mut |_, _| {})
 }
 
 /// [`run_job`], which with [`WorkerConfig::share_every`] stops the search
-/// every that many nodes to call `exchange` (which sends out what the
-/// search solved since, [`PnSolver::take_recent_solved`], and loads what
-/// the other workers sent) and goes on.
+/// every that many nodes to call `exchange` with `true` (which sends out
+/// what the search solved since, [`PnSolver::take_recent_solved`], and
+/// loads what the other workers sent; with paths, sends its path and
+/// steers by the others') and goes on; with
+/// [`WorkerConfig::share_paths_every`] also in between, with `false` (its
+/// path alone).
 pub fn run_job_exchanging(
     solver: &JobSolver,
     stop: &AtomicBool,
     interrupted: &AtomicBool,
     job: &Job,
     config: &WorkerConfig,
-    exchange: &mut dyn FnMut(&PnSolver),
+    exchange: &mut dyn FnMut(&PnSolver, bool),
 ) -> JobResult {
     let mut run = JobRun::begin(solver, job, config);
+    // The job's nodes at its last exchange of solved entries.
+    let mut exchanged = 0;
     loop {
         if let Some(end) = run.step(solver, stop, interrupted, config.slice()) {
             return run.end(solver, end, config);
         }
         if let JobSolver::ProofNumber(s) = solver {
-            exchange(s);
+            let entries = config.entries_due(run.nodes() - exchanged);
+            if entries {
+                exchanged = run.nodes();
+            }
+            exchange(s, entries);
         }
     }
 }
@@ -783,18 +792,40 @@ pub struct WorkerConfig {
     /// [`PnSolver::steer_clear_of`]; `prove` turns it on unless
     /// `--no-share-paths`).
     pub share_paths: bool,
+    /// With [`WorkerConfig::share_paths`]: every how many nodes of a job
+    /// it sends its path alone and steers by the others' anew, between
+    /// its exchanges of solved entries, when that is more often than
+    /// [`WorkerConfig::share_every`] (0: with those exchanges only). A
+    /// path is a few dozen keys where an exchange of entries may carry
+    /// hundreds of thousands.
+    pub share_paths_every: u64,
 }
 
 impl WorkerConfig {
     /// The most nodes a job searches before its worker exchanges solved
-    /// entries ([`WorkerConfig::share_every`]; unbounded without, and for
+    /// entries or a path ([`WorkerConfig::share_every`],
+    /// [`WorkerConfig::share_paths_every`]; unbounded without, and for
     /// alpha-beta jobs, which have none).
     pub fn slice(&self) -> u64 {
         if self.method == Method::ProofNumber && self.share_solved > 0 && self.share_every > 0 {
-            self.share_every
+            self.paths_apart().unwrap_or(self.share_every)
         } else {
             u64::MAX
         }
+    }
+
+    /// The nodes between a job's exchanges of its path alone, if they
+    /// come more often than its exchanges of solved entries.
+    fn paths_apart(&self) -> Option<u64> {
+        let every = self.share_paths_every;
+        (self.share_paths && every > 0 && every < self.share_every).then_some(every)
+    }
+
+    /// Whether the exchange a job makes after searching `since` nodes
+    /// since its last exchange of solved entries carries entries too (else
+    /// its path alone, [`WorkerConfig::share_paths_every`]).
+    pub fn entries_due(&self, since: u64) -> bool {
+        self.paths_apart().is_none() || since >= self.share_every
     }
 }
 
@@ -1074,10 +1105,12 @@ impl ThreadWorkers {
                     // solved so far goes out, what the others sent comes in.
                     // Unless --no-share-paths, where its search is goes out too,
                     // and it steers clear of the workers' before it.
-                    let mut exchange = |s: &PnSolver| {
-                        let mine = s.take_recent_solved(config.share_solved);
-                        let new = pool.lock().expect("the solved pool").exchange(w, &mine);
-                        s.load_entries(&new);
+                    let mut exchange = |s: &PnSolver, entries: bool| {
+                        if entries {
+                            let mine = s.take_recent_solved(config.share_solved);
+                            let new = pool.lock().expect("the solved pool").exchange(w, &mine);
+                            s.load_entries(&new);
+                        }
                         if config.share_paths {
                             let mut board = paths.lock().expect("the path board");
                             board.post(w as u64, w, s.stopped_path());
@@ -1289,6 +1322,7 @@ pub(crate) fn check_solved_entries_sent_out<W: Workers>(
             share_solved: share,
             share_every: 0,
             share_paths: false,
+            share_paths_every: 0,
             threads: 1,
         });
         // Job 1 on worker 0, job 2 on worker 1; both come back.
@@ -1525,6 +1559,7 @@ mod tests {
             share_solved: 0,
             share_every: 0,
             share_paths: false,
+            share_paths_every: 0,
             threads: 1,
         };
         let mut workers = ThreadWorkers::new(1, config, None).unwrap();
@@ -1588,6 +1623,7 @@ mod tests {
                 share_solved: 0,
                 share_every: 0,
                 share_paths: false,
+                share_paths_every: 0,
                 threads: 1,
             };
             let solver = JobSolver::new(config, None, None).unwrap();
@@ -1626,6 +1662,7 @@ mod tests {
                         share_solved: 0,
                         share_every: 0,
                         share_paths: false,
+                        share_paths_every: 0,
                         threads: 1,
                         ..config
                     },
@@ -1659,6 +1696,7 @@ mod tests {
                 share_solved: 0,
                 share_every: 0,
                 share_paths: false,
+                share_paths_every: 0,
                 threads: 1,
             };
             let solver = JobSolver::new(config, None, None).unwrap();
@@ -1700,6 +1738,7 @@ mod tests {
             share_solved: 64,
             share_every,
             share_paths: false,
+            share_paths_every: 0,
             threads: 1,
         }
     }
@@ -1778,11 +1817,15 @@ mod tests {
             warm: None,
             solved: Vec::new(),
         };
-        let stepped = |job: &Job, every| {
-            let solver = JobSolver::new(config(every), None, None).unwrap();
-            let (mut exchanges, mut sent) = (0, 0);
-            let r = run_job_exchanging(&solver, &never, &never, job, &config(every), &mut |s| {
+        let stepped_with = |job: &Job, config: WorkerConfig| {
+            let solver = JobSolver::new(config, None, None).unwrap();
+            let (mut exchanges, mut sent, mut with_entries) = (0, 0, 0);
+            let r = run_job_exchanging(&solver, &never, &never, job, &config, &mut |s, entries| {
                 exchanges += 1;
+                if !entries {
+                    return;
+                }
+                with_entries += 1;
                 // What the search solved since the last exchange, heaviest
                 // first; then nothing until it solves more.
                 let recent = s.take_recent_solved(64);
@@ -1792,6 +1835,11 @@ mod tests {
                 assert!(s.take_recent_solved(64).is_empty());
                 sent += recent.len();
             });
+            (r, exchanges, sent, with_entries)
+        };
+        let stepped = |job: &Job, every| {
+            let (r, exchanges, sent, with_entries) = stepped_with(job, config(every));
+            assert_eq!(with_entries, exchanges, "every exchange carries entries");
             (r, exchanges, sent)
         };
         // Peasants' Chess 5x8 runs out of 20,000 nodes.
@@ -1800,6 +1848,28 @@ mod tests {
         assert!((5..=7).contains(&exchanges), "{exchanges}");
         assert!(sent > 0);
         assert!((20_000..24_000).contains(&r.nodes), "{}", r.nodes);
+        // With paths every 1,000 nodes (--share-paths-every) the job stops
+        // three times as often, and every third stop carries entries;
+        // without paths shared, --share-paths-every changes nothing.
+        let paths = |on, every| WorkerConfig {
+            share_paths: on,
+            share_paths_every: every,
+            ..config(3_000)
+        };
+        let (r, exchanges, sent, with_entries) =
+            stepped_with(&job(peasants_5x8(), 20_000), paths(true, 1_000));
+        assert!(matches!(r.end, JobEnd::Open { .. }), "{r:?}");
+        assert!((17..=21).contains(&exchanges), "{exchanges}");
+        assert!((5..=7).contains(&with_entries), "{with_entries}");
+        assert!(sent > 0);
+        let (_, exchanges, _, with_entries) =
+            stepped_with(&job(peasants_5x8(), 20_000), paths(false, 1_000));
+        assert!((5..=7).contains(&exchanges), "{exchanges}");
+        assert_eq!(with_entries, exchanges);
+        let (_, exchanges, _, with_entries) =
+            stepped_with(&job(peasants_5x8(), 20_000), paths(true, 5_000));
+        assert!((5..=7).contains(&exchanges), "{exchanges}");
+        assert_eq!(with_entries, exchanges);
         // The pawn game 6x6 (a draw): white does not win, in steps or not.
         let pawngame = parse_position(
             "pawngame",
@@ -1837,6 +1907,7 @@ mod tests {
             share_solved: 0,
             share_every: 0,
             share_paths: false,
+            share_paths_every: 0,
             threads: 1,
         };
         let job = |id, budget| Job {

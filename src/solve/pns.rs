@@ -1402,6 +1402,13 @@ impl<'a> PnSolver<'a> {
         *self.clear_of.lock().expect("clear_of") = keys.filter(|k| !k.is_empty());
     }
 
+    /// The nodes [`PnSolver::steer_clear_of`] last gave (none: it steers
+    /// by none).
+    #[cfg(test)]
+    pub(crate) fn steering(&self) -> Option<Arc<HashSet<u128>>> {
+        self.clear_of.lock().expect("clear_of").clone()
+    }
+
     /// Whether [`PnSolver::answer`]'s searches keep the path they are in,
     /// for [`PnSolver::stopped_path`] (a stack of keys: off by default).
     pub fn track_path(&self, on: bool) {

@@ -157,6 +157,7 @@ impl ProofRun {
             share_solved: 0,
             share_every: 0,
             share_paths: false,
+            share_paths_every: 0,
             threads: self.threads,
             locked_reads: false,
             spread_jobs: self.spread_jobs,

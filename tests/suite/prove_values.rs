@@ -348,6 +348,7 @@ fn workers_that_send_out_solved_positions_equal_solve() {
             // Every other case also exchanges between steps of a job.
             share_every: [0, 100][i % 2],
             share_paths: false,
+            share_paths_every: 0,
             threads: 1,
             locked_reads: false,
             spread_jobs: false,
@@ -480,6 +481,7 @@ fn answers_known_below_a_job_settle_positions_without_jobs() {
             share_solved: 0,
             share_every: 0,
             share_paths: false,
+            share_paths_every: 0,
             threads: 1,
             locked_reads: false,
             spread_jobs: false,
@@ -507,8 +509,10 @@ fn emulated_workers_give_the_values_of_solve() {
     for (share, every) in [("0", "0"), ("64", "0"), ("64", "1000")] {
         emulated_run_gives_the_values_of_solve(share, every, &[]);
     }
-    // Exchanges without the paths their searches are in.
+    // Exchanges without the paths their searches are in, and with paths
+    // alone between exchanges of entries (--share-paths-every).
     emulated_run_gives_the_values_of_solve("64", "1000", &["--no-share-paths"]);
+    emulated_run_gives_the_values_of_solve("64", "4000", &["--share-paths-every", "1000"]);
     // Eight emulated workers sharing one table, as local threads do,
     // their jobs taking turns on it in steps of 200 nodes.
     emulated_run_gives_the_values_of_solve("0", "0", &["--emulate-shared", "200"]);
@@ -523,6 +527,8 @@ fn emulated_workers_give_the_values_of_solve() {
     // workers with tables of their own, and two ranks of four.
     let ticked = ["--emulate-tick", "400", "--emulate-threads", "2"];
     emulated_run_gives_the_values_of_solve("64", "1000", &ticked);
+    let paths_apart = ["--share-paths-every", "1000"];
+    emulated_run_gives_the_values_of_solve("64", "4000", &[&ticked[..], &paths_apart].concat());
     emulated_run_gives_the_values_of_solve(
         "64",
         "1000",
@@ -754,6 +760,24 @@ fn emulated_ranks_steer_clear_of_the_paths_they_are_sent() {
     assert_eq!(figures(&[], "prove-paths-b"), steered);
     let blind = figures(&["--no-share-paths"], "prove-paths-c");
     assert_ne!(steered, blind, "the paths changed no choice");
+    // Paths alone every 1,000 nodes between exchanges of entries every
+    // 4,000 (`--share-paths-every`): solve's values, the same figures
+    // again, and other figures than the exchanges of 4,000 alone.
+    let apart = |every: &str, extra: &[&str], name: &str| {
+        let (_dir, j) = emulated_6x6(name, "100000", every, &[&ticked[..], extra].concat());
+        assert_eq!(json_values_text(&j), solved_text(&pos), "{extra:?}");
+        let e = &j["emulation"];
+        (
+            e["work_nodes"].as_u64().unwrap(),
+            e["makespan_nodes"].as_u64().unwrap(),
+        )
+    };
+    let between = apart("4000", &["--share-paths-every", "1000"], "prove-paths-d");
+    assert_eq!(
+        apart("4000", &["--share-paths-every", "1000"], "prove-paths-e"),
+        between
+    );
+    assert_ne!(between, apart("4000", &[], "prove-paths-f"));
 }
 
 /// `prove` of the pawn game 6x6, every first move, on eight emulated
