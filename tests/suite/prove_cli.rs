@@ -20,6 +20,9 @@ fn bad_input_is_one_line_and_status_2() {
     let on_5x5 = |extra: &[&str]| {
         owned(&[&["prove", "pawngame", "--board", "5x5", "--dir", d], extra].concat())
     };
+    // The same on four emulated workers that send out 64 solved entries.
+    let sharing =
+        |extra: &[&str]| on_5x5(&[extra, &["--share-solved", "64", "--emulate", "4"]].concat());
     for args in [
         owned(&["prove", "pawngame", "--board", "9x9", "--dir", d]),
         owned(&["prove", "pawngame", "--board", "5x5"]),
@@ -92,45 +95,16 @@ fn bad_input_is_one_line_and_status_2() {
         // Paths alone between exchanges: not without exchanges, not
         // without paths, not as often as the entries or more rarely, not
         // under 1,000 nodes.
-        on_5x5(&[
-            "--share-paths-every",
-            "1000",
-            "--share-solved",
-            "64",
-            "--emulate",
-            "4",
-        ]),
-        on_5x5(&[
+        sharing(&["--share-paths-every", "1000"]),
+        sharing(&[
             "--share-paths-every",
             "1000",
             "--share-every",
             "4000",
             "--no-share-paths",
-            "--share-solved",
-            "64",
-            "--emulate",
-            "4",
         ]),
-        on_5x5(&[
-            "--share-paths-every",
-            "4000",
-            "--share-every",
-            "4000",
-            "--share-solved",
-            "64",
-            "--emulate",
-            "4",
-        ]),
-        on_5x5(&[
-            "--share-paths-every",
-            "999",
-            "--share-every",
-            "4000",
-            "--share-solved",
-            "64",
-            "--emulate",
-            "4",
-        ]),
+        sharing(&["--share-paths-every", "4000", "--share-every", "4000"]),
+        sharing(&["--share-paths-every", "999", "--share-every", "4000"]),
         on_5x5(&["--job-nodes", "100", "--max-job-nodes", "99"]),
         // Tables of their own past any machine's memory: refused before
         // the first is made, as a shared table of that size is.
