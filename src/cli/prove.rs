@@ -593,7 +593,7 @@ fn print_run(m: &Manager, run: &RunSummary, json: bool) {
     );
     if let Some(e) = emulation {
         println!(
-            "emulated {} workers{}{}: work {} nodes, makespan {} nodes, {:.1} busy on average (idle {:.0}%), at most {} at once",
+            "emulated {} workers{}{}: work {} nodes{}, makespan {} nodes, {:.1} busy on average (idle {:.0}%), at most {} at once",
             e.workers,
             match e.ranks {
                 r if r > 1 && r < e.workers => format!(" in {r} ranks of {}", e.workers / r),
@@ -604,6 +604,12 @@ fn print_run(m: &Manager, run: &RunSummary, json: bool) {
                 k => format!(" in ticks of {k} nodes"),
             },
             e.work,
+            // A run interrupted (a signal, --max-seconds) leaves its jobs
+            // in flight uncounted, and its busy average low by their work.
+            match e.running {
+                0 => String::new(),
+                n => format!(" (not counting the {n} jobs in flight at the stop)"),
+            },
             e.makespan,
             e.busy(),
             e.idle() * 100.0,

@@ -657,6 +657,55 @@ fn an_emulation_counts_its_speedup_against_the_baseline_given() {
 }
 
 #[test]
+fn an_interrupted_emulation_says_its_jobs_in_flight_are_not_counted() {
+    // Stopped by the wall clock in the middle of its first jobs (each of
+    // 5x7's 40,000-node jobs takes longer than the second it is given),
+    // an emulation comes back with jobs in flight whose nodes are not in
+    // its work; the text report says so beside the busy average they
+    // would have raised.
+    let stopped = |name: &str, json: bool| {
+        let dir = temp_dir(name);
+        let d = dir.to_str().unwrap();
+        let args = [
+            "prove",
+            "peasants",
+            "--board",
+            "5x7",
+            "--dir",
+            d,
+            "--method",
+            "pn",
+            "--job-nodes",
+            "40000",
+            "--hash-mb",
+            "1",
+            "--emulate",
+            "16",
+            "--max-seconds",
+            "1",
+            "--quiet",
+        ];
+        let (code, out, err) = run_cli(&[&["--json"][..json as usize], &args[..]].concat());
+        assert_eq!(code, 3, "{err}");
+        out
+    };
+    let j = json_of(&stopped("prove-emulate-interrupted-json", true));
+    let e = &j["emulation"];
+    assert!(e["running"].as_u64().unwrap() > 0, "{e}");
+    let out = stopped("prove-emulate-interrupted-text", false);
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("emulated 16 workers"))
+        .unwrap_or_else(|| panic!("{out}"));
+    let n: u64 = line
+        .split_once("(not counting the ")
+        .and_then(|(_, rest)| rest.split_once(" jobs in flight at the stop), makespan "))
+        .and_then(|(n, _)| n.parse().ok())
+        .unwrap_or_else(|| panic!("{line}"));
+    assert!((1..=16).contains(&n), "{line}");
+}
+
+#[test]
 fn an_emulation_stopped_by_its_virtual_clock_bounds_the_speedup_truly() {
     // `--emulate-until N` stops the run once its virtual clock has reached
     // N: the whole proof's makespan lies past it, so "at most baseline / N
