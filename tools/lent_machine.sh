@@ -39,14 +39,29 @@
 #    default 100,000,000; they grow to 4 times). With Q_HASH_MB=512
 #    Q_JOB=10000000, all a 24 GiB machine holds, the default question is
 #    measured (not complete, at most 9.99x, docs/SCALING.md), and so it
-#    is with Q_HASH_MB=1024 and with Q_JOB=100000000.
+#    is with Q_HASH_MB=1024 and with Q_JOB=100000000. With the defaults
+#    sixteen ranks search some 0.57 M nodes a second each (commit
+#    6059e81 on a 16-core Xeon: stopped by the wall clock after 425 s at
+#    242 M of virtual time), so the whole part takes about ten minutes:
+#    run it alone, in a call of its own.
+# 9. (not run unless PARTS names it) builds side by side on the rows
+#    where threads share a table: PEASANT and each binary of PEASANT_B (a
+#    list), in turn, AB_ROUNDS times (default 2), each time 5x8's W
+#    workers on one table and W threads on one question
+#    (tools/thread_speed.py --only shared,threads) and 6x7's W threads on
+#    one question (--board 6x7 --hash-mb 2048): whether a change to the
+#    shared search pays on W cores, with the run-to-run spread of each
+#    build beside it (about 25 s a binary a round on sixteen cores).
 #
-# Environment: PEASANT (binary; default target/release/peasant), PARTS
-# (which of 2 to 8 to run, default "2 3 4 5 6"; the first lent machine
+# Environment: PEASANT (binary; default target/release/peasant), PEASANT_B
+# (part 9's other binaries, a list of paths), PARTS
+# (which of 2 to 9 to run, default "2 3 4 5 6"; the first lent machine
 # ran commit e213975's binary with "2 3", docs/SCALING.md), SPEED_ARGS
 # (more arguments for thread_speed.py, e.g. "--board 4x8 --hash-mb 256"
 # for a quick try of the script on a small machine). Takes about eight
-# minutes on sixteen cores (parts 2 and 3 took 200 s); each part writes
+# minutes on sixteen cores (parts 2 and 3 took 200 s; PARTS="9 2 4 3 5",
+# part 9 with three binaries and part 2 with SPEED_ARGS="--only
+# solve,procs,blind", 379 s on a faster Xeon); each part writes
 # OUTDIR/partN.txt, parts 2 and 6 also OUTDIR/thread_speed.json and
 # OUTDIR/small_table.json (the logged jobs of each proof).
 set -uo pipefail
@@ -120,6 +135,24 @@ for part in $PARTS; do
            --job-nodes "$job" --max-job-nodes $((4 * job)) --share-solved 65536 \
            --share-every 250000 --emulate-tick 250000 --emulate-threads "$W" \
            --baseline-nodes "$Q_BASELINE" --emulate-until $((Q_BASELINE / 10))
+       fi ;;
+    9) if [ -z "${PEASANT_B:-}" ]; then
+         echo "lent_machine: part 9 needs PEASANT_B, other binaries; skipped"
+       else
+         side=0
+         for bin in "$BIN" $PEASANT_B; do
+           echo "binary $((side += 1)): $bin"
+           [ -x "$bin" ] || { echo "lent_machine: no binary at $bin"; exit 2; }
+         done
+         for round in $(seq "${AB_ROUNDS:-2}"); do
+           side=0
+           for bin in "$BIN" $PEASANT_B; do
+             echo "round $round, binary $((side += 1))"
+             python3 -u tools/thread_speed.py --workers "$W" --peasant "$bin" --only shared,threads
+             python3 -u tools/thread_speed.py --workers "$W" --peasant "$bin" --only threads \
+               --board 6x7 --hash-mb 2048
+           done
+         done
        fi ;;
     *) echo "lent_machine: no part $part" >&2; exit 2 ;;
   esac 2>&1 | tee "$OUT/part$part.txt"
