@@ -561,6 +561,11 @@ fn print_run(m: &Manager, run: &RunSummary, json: bool) {
                 "idle": (e.idle() * 1000.0).round() / 1000.0,
                 "peak_busy": e.peak,
                 "solved_sent": e.solved_sent,
+                "search_seconds": e.search_seconds,
+                "search_nodes": e.search_nodes,
+                "send_seconds": e.send_seconds,
+                "load_seconds": e.load_seconds,
+                "load_cost_nodes": e.load_cost(),
                 "solved_missed": e.solved_missed,
                 "running": e.running,
             });
@@ -638,6 +643,24 @@ fn print_run(m: &Manager, run: &RunSummary, json: bool) {
         }
         if e.solved_sent > 0 {
             println!("solved entries sent out with jobs: {}", e.solved_sent);
+        }
+        if e.search_seconds > 0.0 && (e.solved_sent > 0 || e.send_seconds > 0.01 * e.search_seconds)
+        {
+            // What the virtual clock leaves out: a real rank sends what
+            // it solved and loads what every other one sent, beside its
+            // own search.
+            println!(
+                "the ranks' time on this machine: searching {:.1} s, sending {:.1} s ({:.2} of it), loading what the others sent {:.1} s ({:.2}){}",
+                e.search_seconds,
+                e.send_seconds,
+                e.send_seconds / e.search_seconds,
+                e.load_seconds,
+                e.load_seconds / e.search_seconds,
+                match e.load_cost() {
+                    Some(c) => format!(", a loaded entry {c:.3} nodes of search"),
+                    None => String::new(),
+                }
+            );
         }
         if e.solved_missed > 0 {
             println!(

@@ -85,6 +85,20 @@ pub struct Emulation {
     /// The tick of the coarser model ([`EmulatedWorkers::ticked`]), in
     /// nodes; 0 for the model of steps at their own moments.
     pub tick: u64,
+    /// Wall time of this machine's threads, all ranks together, in the
+    /// jobs' searches.
+    pub search_seconds: f64,
+    /// The nodes those searches made.
+    pub search_nodes: u64,
+    /// Wall time of the ranks' sending: what a job's search solved taken
+    /// out of its solver at each exchange, and a job's end (its heaviest
+    /// solved entries, its witness and the answers around it).
+    pub send_seconds: f64,
+    /// Wall time of the ranks' loads of what the others sent (the
+    /// `solved_sent` entries) and of their jobs' warm starts: a real rank
+    /// spends it too, beside its search, where the virtual clock counts
+    /// only nodes.
+    pub load_seconds: f64,
 }
 
 impl Emulation {
@@ -110,6 +124,18 @@ impl Emulation {
             speedup / self.workers.max(1) as f64,
             self.work as f64 / baseline.max(1) as f64,
         )
+    }
+
+    /// What a loaded entry cost on this machine, in nodes of search: the
+    /// loads' time per entry over the searches' time per node (`None`
+    /// before any entry was loaded or any node searched). A real rank
+    /// loads what every other sent, so its loads add this times
+    /// `solved_sent` over `search_nodes` to its time.
+    pub fn load_cost(&self) -> Option<f64> {
+        (self.solved_sent > 0 && self.search_nodes > 0 && self.search_seconds > 0.0).then(|| {
+            (self.load_seconds / self.solved_sent as f64)
+                / (self.search_seconds / self.search_nodes as f64)
+        })
     }
 
     /// For a run stopped short of its proof: the most its workers can
@@ -427,13 +453,17 @@ impl EmulatedWorkers {
             if load {
                 let new = self.shared.take_for(rank);
                 self.measured.solved_sent += new.len() as u64;
+                let since = Instant::now();
                 s.load_entries(&new);
+                self.measured.load_seconds += since.elapsed().as_secs_f64();
             }
             if steer && self.config.share_paths {
                 s.steer_clear_of(self.paths.ahead_of(rank));
             }
         }
-        advance(r, solver, &self.stop, &self.config, slice);
+        let mut times = StepTimes::default();
+        advance(r, solver, &self.stop, &self.config, slice, &mut times);
+        times.add_to(&mut self.measured);
         let next = r.next;
         self.queue.push(Reverse((next, id)));
     }
@@ -481,8 +511,10 @@ impl EmulatedWorkers {
         }
         let (solvers, stop, config) = (&self.solvers, &self.stop, &self.config);
         let shared = &self.shared;
+        // Each rank's (load, step) wall time and its steps' nodes.
         let run_rank = |(group, (load, clear)): (&mut Vec<(u64, &mut Running)>, &RankLoad)| {
             let solver = |r: &Running| solvers[r.worker].as_ref().expect("a worker with a job");
+            let since = Instant::now();
             if let (Some((_, r)), Some(from)) = (group.first(), load) {
                 if let JobSolver::ProofNumber(s) = solver(r) {
                     for run in shared.since(*from) {
@@ -490,6 +522,10 @@ impl EmulatedWorkers {
                     }
                 }
             }
+            let mut times = StepTimes {
+                load: since.elapsed(),
+                ..StepTimes::default()
+            };
             if let Some(clear) = clear {
                 for (_, r) in group.iter() {
                     if let JobSolver::ProofNumber(s) = solver(r) {
@@ -497,17 +533,20 @@ impl EmulatedWorkers {
                     }
                 }
             }
+            // A job's start loads its warm start and what came with it.
+            let since = Instant::now();
             for (_, r) in group.iter_mut() {
                 if let Some(job) = r.pending.take() {
                     r.run = Some(JobRun::begin(solver(r), &job, config));
                 }
             }
+            times.load += since.elapsed();
             loop {
                 let mut stepped = false;
                 for (_, r) in group.iter_mut() {
                     if r.run.is_some() && r.next < end {
                         let nodes = turn.min(end - r.next);
-                        advance(r, solver(r), stop, config, nodes);
+                        advance(r, solver(r), stop, config, nodes, &mut times);
                         stepped = true;
                     }
                 }
@@ -515,15 +554,20 @@ impl EmulatedWorkers {
                     break;
                 }
             }
+            times
         };
-        match &self.threads {
+        let times: Vec<StepTimes> = match &self.threads {
             Some(pool) => pool.install(|| {
                 groups
                     .par_iter_mut()
                     .zip(loads.par_iter())
-                    .for_each(run_rank)
+                    .map(run_rank)
+                    .collect()
             }),
-            None => groups.iter_mut().zip(loads.iter()).for_each(run_rank),
+            None => groups.iter_mut().zip(loads.iter()).map(run_rank).collect(),
+        };
+        for t in times {
+            t.add_to(&mut self.measured);
         }
         let mut ended = Vec::new();
         for group in groups {
@@ -588,14 +632,19 @@ fn advance(
     stop: &AtomicBool,
     config: &WorkerConfig,
     nodes: u64,
+    times: &mut StepTimes,
 ) {
     let run = r.run.as_mut().expect("a job under way");
     // The emulated run has no stop of its own: a cancel acts on the
     // virtual clock.
     let never = AtomicBool::new(false);
     let before = run.nodes();
+    let since = Instant::now();
     let end = run.step(solver, stop, &never, nodes);
+    times.search += since.elapsed();
+    times.nodes += run.nodes() - before;
     r.next += (run.nodes() - before).max(1);
+    let since = Instant::now();
     match end {
         Some(end) => {
             let run = r.run.take().expect("a job under way");
@@ -615,6 +664,26 @@ fn advance(
                 r.steer = true;
             }
         }
+    }
+    times.send += since.elapsed();
+}
+
+/// Where a rank's wall time went in its steps ([`Emulation`]'s seconds):
+/// loading what the others sent, searching, and sending.
+#[derive(Clone, Copy, Debug, Default)]
+struct StepTimes {
+    load: Duration,
+    search: Duration,
+    nodes: u64,
+    send: Duration,
+}
+
+impl StepTimes {
+    fn add_to(&self, e: &mut Emulation) {
+        e.load_seconds += self.load.as_secs_f64();
+        e.search_seconds += self.search.as_secs_f64();
+        e.search_nodes += self.nodes;
+        e.send_seconds += self.send.as_secs_f64();
     }
 }
 
@@ -660,7 +729,10 @@ impl Workers for EmulatedWorkers {
             };
             self.measured.solved_sent += job.solved.len() as u64;
             let solver = self.solvers[w].as_ref().expect("made above");
+            // Its start loads those, and its warm start.
+            let since = Instant::now();
             r.run = Some(JobRun::begin(solver, &job, &self.config));
+            self.measured.load_seconds += since.elapsed().as_secs_f64();
             self.queue.push(Reverse((self.clock, id)));
         }
         self.running.insert(id, r);

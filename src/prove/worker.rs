@@ -906,6 +906,56 @@ impl PathBoard {
     }
 }
 
+/// A hasher for the pool's position keys: a key mixed by the 64-bit
+/// finalizer of MurmurHash3, where the standard library's SipHash, made
+/// to resist chosen keys, took a sixth of an emulation's time (a job's
+/// end hands the pool up to `--share-solved` entries, a million and more,
+/// most of them there already). Position keys are no one's choice.
+#[derive(Clone, Copy, Default)]
+pub struct KeyHash;
+
+impl std::hash::BuildHasher for KeyHash {
+    type Hasher = KeyHasher;
+
+    fn build_hasher(&self) -> KeyHasher {
+        KeyHasher(0)
+    }
+}
+
+/// The hasher [`KeyHash`] builds: a `u128` key (or any bytes, a word at
+/// a time) folded into 64 bits and mixed.
+pub struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0 ^ x)
+            .rotate_left(29)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+
+    fn write_u128(&mut self, x: u128) {
+        self.write_u64(x as u64);
+        self.write_u64((x >> 64) as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 33;
+        x = x.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+        x ^= x >> 33;
+        x = x.wrapping_mul(0xC4CE_B9FE_1A85_EC53);
+        x ^ (x >> 33)
+    }
+}
+
 /// The solved transposition-table entries that jobs handed back
 /// ([`JobResult::solved`]), each key once, in the order they came, and
 /// how many of them each worker has been sent: what a pool of workers
@@ -923,7 +973,7 @@ pub struct SolvedPool {
     /// The number of entries the pool has forgotten: `entries[0]` is the
     /// pool's entry number `forgotten`.
     forgotten: usize,
-    keys: HashSet<u128>,
+    keys: HashSet<u128, KeyHash>,
     cap: usize,
     /// By worker: how many of the pool's entries, forgotten ones
     /// included, it has been sent or has missed.
@@ -948,7 +998,7 @@ impl SolvedPool {
         SolvedPool {
             entries: VecDeque::new(),
             forgotten: 0,
-            keys: HashSet::new(),
+            keys: HashSet::default(),
             cap: cap.max(1),
             sent: vec![0; workers],
             missed: 0,

@@ -922,6 +922,19 @@ fn emulated_run_gives_the_values_of_solve(share: &str, every: &str, extra: &[&st
     // Sharing workers send out what they solved; the others nothing.
     let sent = e["solved_sent"].as_u64().unwrap();
     assert_eq!(sent > 0, share != "0", "{e}");
+    // Where this machine's time went: the steps searched every node of
+    // the logged jobs (and of the cancelled ones, whole steps past their
+    // cancel included), in some time; what a load cost in nodes is given
+    // where entries were loaded.
+    let seconds = |k: &str| e[k].as_f64().unwrap_or_else(|| panic!("{k}: {e}"));
+    let search_nodes = e["search_nodes"].as_u64().unwrap();
+    assert!(search_nodes >= j["nodes"].as_u64().unwrap(), "{j}");
+    assert!(seconds("search_seconds") > 0.0, "{e}");
+    assert!(
+        seconds("send_seconds") >= 0.0 && seconds("load_seconds") >= 0.0,
+        "{e}"
+    );
+    assert_eq!(e["load_cost_nodes"].is_number(), sent > 0, "{e}");
     // A proof this small never outgrows the pool's window.
     assert_eq!(e["solved_missed"], 0, "{e}");
     let peak = e["peak_busy"].as_u64().unwrap();
