@@ -577,6 +577,7 @@ fn print_run(m: &Manager, run: &RunSummary, json: bool) {
                 x["baseline_nodes"] = json!(b);
                 if m.complete() {
                     x["speedup"] = json!(round(speedup));
+                    x["speedup_with_exchanges"] = json!(e.speedup_with_exchanges(b).map(round));
                     x["efficiency"] = json!(round(efficiency));
                     x["work_over_baseline"] = json!(round(work));
                 } else {
@@ -661,6 +662,13 @@ fn print_run(m: &Manager, run: &RunSummary, json: bool) {
                     None => String::new(),
                 }
             );
+            if let (Some(b), true) = (baseline, m.complete()) {
+                if let Some(x) = e.speedup_with_exchanges(b) {
+                    println!(
+                        "counted in time, each rank's sending and loading spread over its search: about {x:.2}x as fast as one solve"
+                    );
+                }
+            }
         }
         if e.solved_missed > 0 {
             println!(

@@ -138,6 +138,23 @@ impl Emulation {
         })
     }
 
+    /// The ranks' sending and loading over their searching, in this
+    /// machine's time (`None` before any search): what a real rank adds
+    /// to each second of its search, at this machine's rates.
+    pub fn exchange_share(&self) -> Option<f64> {
+        (self.search_seconds > 0.0)
+            .then(|| (self.send_seconds + self.load_seconds) / self.search_seconds)
+    }
+
+    /// [`Emulation::against`]'s speedup with each rank's exchanges counted
+    /// as the time they took here ([`Emulation::exchange_share`]), spread
+    /// evenly over the ranks: an estimate of the speedup in time of real
+    /// ranks whose node is as fast as the solve's.
+    pub fn speedup_with_exchanges(&self, baseline: u64) -> Option<f64> {
+        self.exchange_share()
+            .map(|share| self.against(baseline).0 / (1.0 + share))
+    }
+
     /// For a run stopped short of its proof: the most its workers can
     /// still be as fast as one solve of `baseline` nodes, that over how
     /// far the clock [`Emulation::reached`].

@@ -609,6 +609,16 @@ fn an_emulation_counts_its_speedup_against_the_baseline_given() {
     near("speedup", baseline as f64 / span);
     near("efficiency", baseline as f64 / span / 8.0);
     near("work_over_baseline", work / baseline as f64);
+    // In time, the ranks' sending and loading slow it by their share of
+    // its search.
+    let secs = |k: &str| e[k].as_f64().unwrap();
+    let share = (secs("send_seconds") + secs("load_seconds")) / secs("search_seconds");
+    let in_time = e["speedup_with_exchanges"].as_f64().unwrap();
+    assert!(
+        (in_time - baseline as f64 / span / (1.0 + share)).abs() < 0.002
+            && in_time <= e["speedup"].as_f64().unwrap(),
+        "{e}"
+    );
     // A run stopped short has no speedup yet, only a bound: the clock
     // went at least as far as it reached.
     let (_dir, j) = emulated_6x6_exits(
