@@ -528,7 +528,7 @@ impl EmulatedWorkers {
         }
         let (solvers, stop, config) = (&self.solvers, &self.stop, &self.config);
         let shared = &self.shared;
-        // Each rank's (load, step) wall time and its steps' nodes.
+        // Each rank's load, search and send times (StepTimes).
         let run_rank = |(group, (load, clear)): (&mut Vec<(u64, &mut Running)>, &RankLoad)| {
             let solver = |r: &Running| solvers[r.worker].as_ref().expect("a worker with a job");
             let since = Instant::now();
