@@ -668,11 +668,11 @@ fn an_emulation_counts_its_speedup_against_the_baseline_given() {
 
 #[test]
 fn an_interrupted_emulation_says_its_jobs_in_flight_are_not_counted() {
-    // Stopped by the wall clock in the middle of its first jobs (each of
-    // 5x7's 40,000-node jobs takes longer than the second it is given),
-    // an emulation comes back with jobs in flight whose nodes are not in
-    // its work; the text report says so beside the busy average they
-    // would have raised.
+    // Stopped by the wall clock after a second, long before its proof
+    // ends (5x7 on sixteen emulated workers takes some ten seconds, with
+    // up to sixteen jobs in flight at any moment), an emulation comes
+    // back with jobs in flight whose nodes are not in its work; the text
+    // report says so beside the busy average they would have raised.
     let stopped = |name: &str, json: bool| {
         let dir = temp_dir(name);
         let d = dir.to_str().unwrap();
