@@ -36,7 +36,9 @@
 #    250,000 nodes on W threads, stopped by `--emulate-until` at
 #    Q_BASELINE / 10 of virtual time: complete, the sixteen are at least
 #    10x as fast as one solve; stopped, they are not. Q_JOB (first jobs,
-#    default 100,000,000; they grow to 4 times). With Q_HASH_MB=512
+#    default 100,000,000; they grow to 4 times); Q_SECONDS (a limit of
+#    wall seconds, `--max-seconds`: a run stopped so still prints its
+#    report, which an outer `timeout` kills with it). With Q_HASH_MB=512
 #    Q_JOB=10000000, all a 24 GiB machine holds, the default question is
 #    measured (not complete, at most 9.99x, docs/SCALING.md), and so it
 #    is with Q_HASH_MB=1024 and with Q_JOB=100000000. With the defaults
@@ -134,7 +136,8 @@ for part in $PARTS; do
            --dir "$OUT/emulate6x8" --method pn --emulate 16 --hash-mb "${Q_HASH_MB:-6144}" \
            --job-nodes "$job" --max-job-nodes $((4 * job)) --share-solved 65536 \
            --share-every 250000 --emulate-tick 250000 --emulate-threads "$W" \
-           --baseline-nodes "$Q_BASELINE" --emulate-until $((Q_BASELINE / 10))
+           --baseline-nodes "$Q_BASELINE" --emulate-until $((Q_BASELINE / 10)) \
+           ${Q_SECONDS:+--max-seconds "$Q_SECONDS"}
        fi ;;
     9) if [ -z "${PEASANT_B:-}" ]; then
          echo "lent_machine: part 9 needs PEASANT_B, other binaries; skipped"
