@@ -8,6 +8,7 @@
 pub(crate) mod alphabeta;
 pub(crate) mod config;
 pub(crate) mod crosscheck;
+pub(crate) mod heaviest;
 pub(crate) mod leaf;
 pub(crate) mod order;
 pub(crate) mod pns;

@@ -35,6 +35,7 @@ use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crate::rules::value::Wdl;
 use crate::solve::config::{PnConfig, PnEpsilon, PnInit};
+use crate::solve::heaviest::Heaviest;
 use crate::solve::leaf::{leaf_value, Counters, LeafValue, Tally};
 use crate::solve::order::{attacked_squares, guess_cost, pn_order};
 use crate::solve::profile::{self, End};
@@ -288,7 +289,15 @@ impl TranspositionTable {
     /// Stores every one of `entries` the transposition table does not hold
     /// yet.
     fn load(&self, entries: &[PnEntry]) {
-        for e in entries {
+        // Each entry's bucket and tags are most likely out of every cache:
+        // asked for a few entries ahead, their misses overlap instead of
+        // following one another.
+        const AHEAD: usize = 8;
+        for (i, e) in entries.iter().enumerate() {
+            if let Some(next) = entries.get(i + AHEAD) {
+                self.0.prefetch(next.key & !1);
+                self.0.prefetch_bucket(next.key & !1);
+            }
             self.insert_absent(e);
         }
     }
@@ -642,7 +651,25 @@ impl<'s, 'a> Teams<'s, 'a> {
 }
 
 /// The `max` entries of `tt` that `wanted` takes with the most work below
-/// them, largest first ([`PnSolver::heaviest`]).
+/// them, largest first ([`PnSolver::heaviest`]): by [`Entry::keep`], the
+/// lightest kept on top of a heap that the table's entries pass through
+/// in its order, each pushing out the lightest once the heap is full if
+/// it is heavier (among entries of equal weight at the cut, those the
+/// table's order meets first, then the largest).
+///
+/// Two reads of the table instead of one. The first counts the entries by
+/// a coarse measure of their weight ([`weight_class`]), which finds the
+/// lightest class some of the `max` heaviest fall in; the second passes
+/// only the entries of that class and heavier through the heap. The
+/// answer is the same: an entry lighter than that class never stays, and
+/// until the heap holds `max` entries at least as heavy as the cut, which
+/// such entries do not hasten, every entry of the cut's weight is pushed
+/// (unit test against the heap over every entry). Over every entry, the
+/// heap of the million heaviest that a job's end asks for in an exchange
+/// of every solved entry filled with light ones first and then traded
+/// them away one by one, a cache miss at every level of every trade: at
+/// every 10,000 nodes on Peasants' Chess 6x8, half of an emulation's
+/// time.
 fn heaviest_where(
     tt: &TranspositionTable,
     max: usize,
@@ -650,14 +677,34 @@ fn heaviest_where(
 ) -> Vec<PnEntry> {
     use std::cmp::Reverse;
     use std::collections::BinaryHeap;
-    // The lightest kept so far on top, to be pushed out.
-    let mut heap: BinaryHeap<Reverse<(u64, PnEntry)>> = BinaryHeap::new();
     if max == 0 {
         return Vec::new();
     }
+    let mut counts = vec![0usize; WEIGHT_CLASSES];
+    tt.0.for_each_bucket(|b| {
+        for e in b.iter().filter(|e| !e.is_empty() && wanted(e)) {
+            counts[weight_class(e.keep())] += 1;
+        }
+    });
+    // The lightest class that, with the heavier ones, holds `max` (or
+    // every class, if they hold fewer).
+    let mut lightest = 0;
+    let mut above = 0usize;
+    for (class, &n) in counts.iter().enumerate().rev() {
+        above += n;
+        if above >= max {
+            lightest = class;
+            break;
+        }
+    }
+    // The lightest kept so far on top, to be pushed out.
+    let mut heap: BinaryHeap<Reverse<(u64, PnEntry)>> = BinaryHeap::with_capacity(above.min(max));
     tt.0.for_each_bucket(|b| {
         for e in b.iter().filter(|e| !e.is_empty() && wanted(e)) {
             let keep = e.keep();
+            if weight_class(keep) < lightest {
+                continue;
+            }
             if heap.len() == max {
                 if heap.peek().is_some_and(|Reverse(top)| top.0 >= keep) {
                     continue;
@@ -669,11 +716,26 @@ fn heaviest_where(
     });
     // Largest first, as `into_sorted_vec` of the reversed pairs gives
     // them, but by a sort that reads the vector in order: the heap's own
-    // sort missed the cache at every step, half of an emulation's time
-    // where a job's end asks for a table's million heaviest entries.
+    // sort missed the cache at every step.
     let mut kept = heap.into_vec();
     kept.sort_unstable();
     kept.into_iter().map(|Reverse((_, e))| e).collect()
+}
+
+/// The number of [`weight_class`]es.
+const WEIGHT_CLASSES: usize = 2048 + 53 * 64;
+
+/// A coarse measure of an entry's weight ([`Entry::keep`]), in the same
+/// order: the weight itself below 2,048, above it its power of two and the
+/// six bits that follow the leading one (a sixty-fourth of an octave).
+#[inline]
+fn weight_class(keep: u64) -> usize {
+    if keep < 2048 {
+        keep as usize
+    } else {
+        let e = 63 - keep.leading_zeros() as usize;
+        2048 + (e - 11) * 64 + ((keep >> (e - 6)) & 63) as usize
+    }
 }
 
 /// A proof-number transposition table several [`PnSolver`]s share (see
@@ -732,7 +794,7 @@ pub struct PnSolver<'a> {
     recent: Mutex<Vec<PnEntry>>,
     /// The heaviest nodes solved while recording, lightest on top (work,
     /// key), as [`PnSolver::take_recent_solved`] last left them.
-    top: Mutex<std::collections::BinaryHeap<std::cmp::Reverse<(u32, u128)>>>,
+    top: Mutex<Heaviest>,
     /// While recording: the least work of a solved node that can still
     /// join `top` (its lightest when the last take left it full, else 0).
     /// Lighter nodes are not kept in `recent`: `top` only ever trades its
@@ -766,7 +828,7 @@ impl<'a> PnSolver<'a> {
             root: AtomicU64::new(0),
             recording: AtomicBool::new(false),
             recent: Mutex::new(Vec::new()),
-            top: Mutex::new(std::collections::BinaryHeap::new()),
+            top: Mutex::new(Heaviest::default()),
             floor: AtomicU32::new(0),
             jobs_team: None,
             clear_of: Mutex::new(None),
@@ -792,7 +854,7 @@ impl<'a> PnSolver<'a> {
             root: AtomicU64::new(0),
             recording: AtomicBool::new(false),
             recent: Mutex::new(Vec::new()),
-            top: Mutex::new(std::collections::BinaryHeap::new()),
+            top: Mutex::new(Heaviest::default()),
             floor: AtomicU32::new(0),
             // Threads on one question have a team of their own.
             jobs_team: (config.spread_jobs && config.search.threads <= 1)
@@ -860,30 +922,23 @@ impl<'a> PnSolver<'a> {
     /// the whole table (the proof manager's `--share-every` exchanges).
     /// The rest are forgotten.
     pub fn take_recent_solved(&self, max: usize) -> Vec<PnEntry> {
-        use std::cmp::Reverse;
-        let recent = std::mem::take(&mut *self.recent.lock().expect("the recent entries"));
+        let mut recent = std::mem::take(&mut *self.recent.lock().expect("the recent entries"));
         let mut top = self.top.lock().expect("the heaviest solved");
+        // Heaviest first: once one is too light to join, so are the rest,
+        // and one that joined is never pushed out by a later one (the same
+        // heaviest `max` as in any order).
+        recent.sort_unstable_by_key(|e| std::cmp::Reverse((e.work, e.key)));
         let mut joined = Vec::new();
         for e in recent {
-            if top.len() < max {
-                top.push(Reverse((e.work, e.key)));
-            } else if top.peek().is_some_and(|Reverse(t)| (e.work, e.key) > *t) {
-                top.pop();
-                top.push(Reverse((e.work, e.key)));
-            } else {
-                continue;
+            if !top.offer(e.work, e.key, max) {
+                break;
             }
             joined.push(e);
         }
-        // Those pushed out again by heavier ones since are not sent (all
-        // the others are at least the lightest kept).
-        let mut floor = 0;
-        if let Some(&Reverse(lightest)) = top.peek() {
-            joined.retain(|e| (e.work, e.key) >= lightest);
-            if top.len() >= max {
-                floor = lightest.0;
-            }
-        }
+        let floor = match top.lightest() {
+            Some((work, _)) if top.len() >= max => work,
+            _ => 0,
+        };
         self.floor.store(floor, Relaxed);
         joined.sort_unstable_by(|a, b| b.work.cmp(&a.work).then(a.key.cmp(&b.key)));
         joined
@@ -1792,6 +1847,175 @@ mod tests {
         assert_eq!(four.take_recent_solved(4), all[..4]);
         assert!(four.take_recent_solved(4).is_empty());
         assert!(solver(false).take_recent_solved(usize::MAX).is_empty());
+    }
+
+    /// The heaviest entries of a table, solved or any, are what a heap
+    /// that every entry passes through in the table's order keeps (the
+    /// lightest on top, pushed out by a heavier one), in the same order,
+    /// and their weights those a plain sort of all the entries puts first,
+    /// for every count asked: on a searched table (small weights, many
+    /// ties), on one loaded with random entries (weights up to 2^34, every
+    /// weight class) and on one whose entries all weigh the same. Classes
+    /// out of the weights' order, or a class at the cut left out, fail it.
+    #[test]
+    fn the_heaviest_are_what_a_heap_over_every_entry_keeps() {
+        use std::cmp::Reverse;
+        use std::collections::BinaryHeap;
+        let heap_over_all = |s: &PnSolver, max: usize, solved_only: bool| {
+            let mut heap: BinaryHeap<Reverse<(u64, PnEntry)>> = BinaryHeap::new();
+            s.tt.0.for_each_bucket(|b| {
+                for e in b
+                    .iter()
+                    .filter(|e| !e.is_empty() && (!solved_only || e.solved()))
+                {
+                    let keep = e.keep();
+                    if max == 0 || heap.len() == max && heap.peek().unwrap().0 .0 >= keep {
+                        continue;
+                    }
+                    if heap.len() == max {
+                        heap.pop();
+                    }
+                    heap.push(Reverse((keep, e.to_pn())));
+                }
+            });
+            heap.into_sorted_vec()
+                .into_iter()
+                .map(|Reverse((_, e))| e)
+                .collect::<Vec<_>>()
+        };
+        let check = |s: &PnSolver| {
+            let mut all: Vec<(u64, u128, bool)> = Vec::new();
+            s.tt.0.for_each_bucket(|b| {
+                for e in b.iter().filter(|e| !e.is_empty()) {
+                    all.push((e.keep(), e.key(), e.solved()));
+                }
+            });
+            let weight: std::collections::HashMap<u128, u64> =
+                all.iter().map(|&(keep, key, _)| (key, keep)).collect();
+            all.sort_unstable_by_key(|&(keep, _, _)| Reverse(keep));
+            assert!(all.len() > 1000);
+            for max in [0, 1, 2, 17, 500, all.len() - 1, all.len(), usize::MAX] {
+                for solved_only in [false, true] {
+                    let got = if solved_only {
+                        s.heaviest_solved(max)
+                    } else {
+                        s.heaviest(max)
+                    };
+                    assert_eq!(got, heap_over_all(s, max, solved_only), "max {max}");
+                    let weights: Vec<u64> = got.iter().map(|e| weight[&e.key]).collect();
+                    let want: Vec<u64> = all
+                        .iter()
+                        .filter(|x| !solved_only || x.2)
+                        .take(max)
+                        .map(|x| x.0)
+                        .collect();
+                    assert_eq!(weights, want, "max {max}");
+                }
+            }
+        };
+        let searched = PnSolver::new(PnConfig::default(), None).unwrap();
+        let pos = crate::rules::parse::test_position("pawngame", "5x6");
+        searched.answer(&pos, Question::Wins, None).unwrap();
+        check(&searched);
+        let loaded = PnSolver::new(PnConfig::default(), None).unwrap();
+        let mut rng = crate::rng::SplitMix64::new(3);
+        let entries: Vec<PnEntry> = (0..5000)
+            .map(|_| {
+                let solved = rng.below(2) == 0;
+                PnEntry {
+                    key: u128::from(rng.next_u64()) << 1,
+                    phi: if solved { 0 } else { 1 + rng.below(9) as u32 },
+                    delta: 1 + rng.below(9) as u32,
+                    work: match rng.below(3) {
+                        0 => rng.below(8) as u32,
+                        1 => rng.below(5000) as u32,
+                        _ => rng.next_u64() as u32,
+                    },
+                }
+            })
+            .collect();
+        loaded.load_entries(&entries);
+        check(&loaded);
+        // One weight for all: the class at the cut is the whole table.
+        let flat = PnSolver::new(PnConfig::default(), None).unwrap();
+        let same: Vec<PnEntry> = entries.iter().map(|&e| PnEntry { work: 3, ..e }).collect();
+        flat.load_entries(&same);
+        check(&flat);
+        // The classes follow the weights, within their number.
+        let mut last = 0;
+        let keeps =
+            (1..70_000u64).chain((17..64).flat_map(|i| [3u64 << (i - 2), !0 >> (64 - i), 1 << i]));
+        for keep in keeps.chain([u64::MAX]) {
+            let c = weight_class(keep);
+            assert!(c < WEIGHT_CLASSES && c >= last, "{keep}");
+            last = c;
+        }
+    }
+
+    /// Takes of random batches (works from a small range, so ties are
+    /// broken by key; some keys again with the same work) against the
+    /// plain reading of [`PnSolver::take_recent_solved`]: of everything
+    /// put in since recording began, the heaviest `max`, and of those the
+    /// ones the take's batch brought, heaviest first, ties by key; the
+    /// floor is the lightest of them once there are `max`. A take that
+    /// kept the batch in the order it came and stopped at the first that
+    /// did not join, or sent one that was pushed out, fails it.
+    #[test]
+    fn takes_hand_out_the_heaviest_as_a_plain_sort_finds_them() {
+        let mut rng = crate::rng::SplitMix64::new(7);
+        for max in [1, 5, 64, 1000] {
+            let s = PnSolver::new(PnConfig::default(), None).unwrap();
+            s.record_solved(true);
+            let mut all: Vec<(u32, u128)> = Vec::new();
+            for _ in 0..40 {
+                let batch: Vec<PnEntry> = (0..rng.below(60))
+                    .map(|_| {
+                        let (work, key) = match all.len() {
+                            n if n > 0 && rng.below(8) == 0 => all[rng.index(n)],
+                            _ => (rng.below(40) as u32, u128::from(rng.below(1 << 20)) << 1),
+                        };
+                        PnEntry {
+                            key,
+                            phi: 0,
+                            delta: u32::MAX,
+                            work,
+                        }
+                    })
+                    .collect();
+                all.extend(batch.iter().map(|e| (e.work, e.key)));
+                s.recent.lock().unwrap().extend_from_slice(&batch);
+                let got: Vec<(u32, u128)> = s
+                    .take_recent_solved(max)
+                    .iter()
+                    .map(|e| (e.work, e.key))
+                    .collect();
+                let mut top = all.clone();
+                top.sort_unstable_by(|a, b| b.cmp(a));
+                top.truncate(max);
+                let lightest = *top.last().unwrap_or(&(0, 0));
+                // The batch's entries above the cut, and at the cut as
+                // many copies as the heaviest `max` has room for.
+                let mut room = top.iter().filter(|&&t| t == lightest).count();
+                room -= all[..all.len() - batch.len()]
+                    .iter()
+                    .filter(|&&t| t == lightest)
+                    .count()
+                    .min(room);
+                let mut want: Vec<(u32, u128)> = Vec::new();
+                let mut sorted: Vec<(u32, u128)> = batch.iter().map(|e| (e.work, e.key)).collect();
+                sorted.sort_unstable_by(|a, b| b.cmp(a));
+                for t in sorted {
+                    if t > lightest || (t == lightest && room > 0) {
+                        room -= usize::from(t == lightest);
+                        want.push(t);
+                    }
+                }
+                want.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+                assert_eq!(got, want, "max {max}");
+                let floor = if top.len() >= max { lightest.0 } else { 0 };
+                assert_eq!(s.floor.load(Relaxed), floor, "max {max}");
+            }
+        }
     }
 
     /// A search stopped by its budget leaves the path it was in, root
