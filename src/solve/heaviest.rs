@@ -6,8 +6,8 @@
 //!
 //! A binary heap of a million such nodes misses the cache at every level
 //! of every trade, and a worker that exchanges every 10,000 nodes makes
-//! millions of trades (on Peasants' Chess 6x8, sixteen ranks spent more
-//! time in them than in their search). Works are small numbers shared by
+//! millions of trades (on Peasants' Chess 6x8, a fifth of an emulation's
+//! time went to them). Works are small numbers shared by
 //! many nodes, so here the nodes are kept by their work: the keys of each
 //! work above the lightest in a plain vector, pushed in any order, and
 //! those of the lightest work sorted once, lightest last, with a small
