@@ -465,6 +465,7 @@ impl EmulatedWorkers {
         }
         let load = std::mem::take(&mut r.load);
         let steer = std::mem::take(&mut r.steer);
+        let mut times = StepTimes::default();
         if let JobSolver::ProofNumber(s) = solver {
             // What the other ranks sent out meanwhile.
             if load {
@@ -472,13 +473,12 @@ impl EmulatedWorkers {
                 self.measured.solved_sent += new.len() as u64;
                 let since = Instant::now();
                 s.load_entries(&new);
-                self.measured.load_seconds += since.elapsed().as_secs_f64();
+                times.load = since.elapsed();
             }
             if steer && self.config.share_paths {
                 s.steer_clear_of(self.paths.ahead_of(rank));
             }
         }
-        let mut times = StepTimes::default();
         advance(r, solver, &self.stop, &self.config, slice, &mut times);
         times.add_to(&mut self.measured);
         let next = r.next;
@@ -685,7 +685,8 @@ fn advance(
     times.send += since.elapsed();
 }
 
-/// Where a rank's wall time went in its steps ([`Emulation`]'s seconds):
+/// Where a rank's wall time went in its steps and its jobs' starts
+/// ([`Emulation`]'s seconds, every one of them added through here):
 /// loading what the others sent, searching, and sending.
 #[derive(Clone, Copy, Debug, Default)]
 struct StepTimes {
@@ -749,7 +750,11 @@ impl Workers for EmulatedWorkers {
             // Its start loads those, and its warm start.
             let since = Instant::now();
             r.run = Some(JobRun::begin(solver, &job, &self.config));
-            self.measured.load_seconds += since.elapsed().as_secs_f64();
+            StepTimes {
+                load: since.elapsed(),
+                ..StepTimes::default()
+            }
+            .add_to(&mut self.measured);
             self.queue.push(Reverse((self.clock, id)));
         }
         self.running.insert(id, r);

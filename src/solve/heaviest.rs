@@ -39,15 +39,17 @@ impl Lightest {
         }
     }
 
+    /// Drops the lightest key ([`Lightest::min`]).
     fn pop(&mut self) {
-        let from_sorted = match (self.sorted.last(), self.joined.peek()) {
-            (Some(&a), Some(&Reverse(b))) => a <= b,
-            (a, _) => a.is_some(),
-        };
-        if from_sorted {
-            self.sorted.pop();
-        } else {
+        let sorted_last = self.sorted.last().copied();
+        if self
+            .joined
+            .peek()
+            .is_some_and(|&Reverse(b)| sorted_last.is_none_or(|a| b < a))
+        {
             self.joined.pop();
+        } else {
+            self.sorted.pop();
         }
     }
 

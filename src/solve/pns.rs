@@ -935,9 +935,13 @@ impl<'a> PnSolver<'a> {
             }
             joined.push(e);
         }
-        let floor = match top.lightest() {
-            Some((work, _)) if top.len() >= max => work,
-            _ => 0,
+        // Asked only of a full heaviest: asked while it fills, its
+        // lightest work would be sorted, and sorted again each time a
+        // lighter one came in.
+        let floor = if top.len() >= max {
+            top.lightest().map_or(0, |(work, _)| work)
+        } else {
+            0
         };
         self.floor.store(floor, Relaxed);
         joined.sort_unstable_by(|a, b| b.work.cmp(&a.work).then(a.key.cmp(&b.key)));
