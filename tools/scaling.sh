@@ -111,11 +111,11 @@ nodes = e.get("work_nodes", r["nodes"])
 searched = nodes + (c["nodes"] if c and not e else 0)
 rate = f"{cpu:.1f}({searched / cpu / 1e6:.2f})" if cpu > 0 else "-"
 print(f"{wall:.2f}", nodes, e.get("makespan_nodes", "-"), r.get("value") or "-", seconds, rate)
-# An emulation's sending and loading over its search, in this machine's
-# time, for its speedup counted in time (emulated below).
-with open(sys.argv[1] + ".share", "w") as f:
-    s = e.get("search_seconds") or 0
-    print((e.get("send_seconds", 0) + e.get("load_seconds", 0)) / s if s else "-", file=f)
+# An emulation's speedup counted in time, as its own report gives it
+# (with --baseline-nodes, emulated below), for its row.
+with open(sys.argv[1] + ".in_time", "w") as f:
+    x = e.get("speedup_with_exchanges")
+    print(f"{x:.2f}x" if x else "-", file=f)
 PY
 }
 
@@ -134,15 +134,13 @@ emulated() {
   rm -rf "$TMP/dir"
   read -r _ work span value _ cpu < <(measure "$BIN" prove "${pos[@]}" --dir "$TMP/dir" \
     --method $method --emulate "$n" --hash-mb $((hash / n > 16 ? hash / n : 16)) \
-    "$@" "${tick[@]}" "${flags[@]}")
-  local speedup share
+    --baseline-nodes "$bnodes" "$@" "${tick[@]}" "${flags[@]}")
+  local speedup in_time
   speedup=$(ratio "$bnodes" "$span")
-  share=$(cat "$TMP/out.share")
-  if [ "$share" != - ]; then
-    # The ranks' sending and loading spread over their search, as the
-    # emulation's own report counts it ("counted in time").
-    speedup="$speedup ($(python3 -c "import sys; b, s, x = map(float, sys.argv[1:]); print(f'{b / s / (1 + x):.2f}x')" "$bnodes" "$span" "$share") in time)"
-  fi
+  in_time=$(cat "$TMP/out.in_time")
+  # The ranks' sending and loading spread over their search, as the
+  # emulation's own report counts it ("counted in time").
+  if [ "$in_time" != - ]; then speedup="$speedup ($in_time in time)"; fi
   row "$bench" "$n" 1 "$text" "$(commas "$span")" "$(commas "$work")" \
     "$speedup" "$(per "$bnodes" "$span" "$n")" "$value" - "$cpu"
 }
