@@ -43,10 +43,9 @@ use crate::prove::worker::{
     Job, JobResult, JobRun, JobSolver, PathBoard, SolvedPool, WorkerConfig, WorkerError, WorkerTt,
     Workers,
 };
-use crate::solve::{PnEntry, SolveError};
+use crate::solve::{KeySet, PnEntry, SolveError};
 use rayon::prelude::*;
 use std::cmp::Reverse;
-use std::collections::HashSet;
 use std::collections::{BinaryHeap, HashMap};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -207,7 +206,7 @@ struct Running {
 }
 
 /// The keys a rank's searches steer clear of ([`PathBoard::ahead_of`]).
-type Steer = Option<Arc<HashSet<u128>>>;
+type Steer = Option<Arc<KeySet>>;
 
 /// What a rank loads at a tick's start: where in the pool the entries new
 /// to it begin (if it loads), and if it steers anew the paths its searches

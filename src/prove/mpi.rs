@@ -46,11 +46,11 @@ use crate::prove::worker::{
     WorkerError, WorkerTt, Workers,
 };
 use crate::rules::{position_key, Position, Variant};
-use crate::solve::{PnEntry, Question};
+use crate::solve::{KeySet, PnEntry, Question};
 use crate::table::Tablebase;
 use mpi::topology::{Communicator, Rank, SimpleCommunicator};
 use mpi::traits::*;
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -642,7 +642,7 @@ fn answer_jobs(
                                 if let Ok((new, clear_of)) = answers_rx.recv() {
                                     s.load_entries(new.as_deref().unwrap_or_default());
                                     if config.share_paths {
-                                        let keys: HashSet<u128> = clear_of.into_iter().collect();
+                                        let keys: KeySet = clear_of.into_iter().collect();
                                         s.steer_clear_of(Some(Arc::new(keys)));
                                     }
                                 }

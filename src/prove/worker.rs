@@ -13,8 +13,8 @@ use crate::prove::log::Answer;
 use crate::prove::warm::Warm;
 use crate::rules::{canonical, position_key, Move, Position, Variant};
 use crate::solve::{
-    Method, PnConfig, PnEntry, PnSolver, Question, SharedPnTt, SharedTt, Solve, SolveError, Solver,
-    SolverConfig,
+    KeyHash, KeySet, Method, PnConfig, PnEntry, PnSolver, Question, SharedPnTt, SharedTt, Solve,
+    SolveError, Solver, SolverConfig,
 };
 use crate::table::Tablebase;
 use std::collections::{HashSet, VecDeque};
@@ -895,64 +895,14 @@ impl PathBoard {
 
     /// The keys on the paths of the ranks before `rank`, for
     /// [`PnSolver::steer_clear_of`]; none if there are none.
-    pub fn ahead_of(&self, rank: usize) -> Option<Arc<HashSet<u128>>> {
-        let keys: HashSet<u128> = self
+    pub fn ahead_of(&self, rank: usize) -> Option<Arc<KeySet>> {
+        let keys: KeySet = self
             .paths
             .values()
             .filter(|(r, _)| *r < rank)
             .flat_map(|(_, p)| p.iter().copied())
             .collect();
         (!keys.is_empty()).then(|| Arc::new(keys))
-    }
-}
-
-/// A hasher for the pool's position keys: a key mixed by the 64-bit
-/// finalizer of MurmurHash3, where the standard library's SipHash, made
-/// to resist chosen keys, took a sixth of an emulation's time (a job's
-/// end hands the pool up to `--share-solved` entries, a million and more,
-/// most of them there already). Position keys are no one's choice.
-#[derive(Clone, Copy, Default)]
-pub struct KeyHash;
-
-impl std::hash::BuildHasher for KeyHash {
-    type Hasher = KeyHasher;
-
-    fn build_hasher(&self) -> KeyHasher {
-        KeyHasher(0)
-    }
-}
-
-/// The hasher [`KeyHash`] builds: a `u128` key (or any bytes, a word at
-/// a time) folded into 64 bits and mixed.
-pub struct KeyHasher(u64);
-
-impl std::hash::Hasher for KeyHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(word));
-        }
-    }
-
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0 ^ x)
-            .rotate_left(29)
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-
-    fn write_u128(&mut self, x: u128) {
-        self.write_u64(x as u64);
-        self.write_u64((x >> 64) as u64);
-    }
-
-    fn finish(&self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 33;
-        x = x.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
-        x ^= x >> 33;
-        x = x.wrapping_mul(0xC4CE_B9FE_1A85_EC53);
-        x ^ (x >> 33)
     }
 }
 

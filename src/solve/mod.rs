@@ -9,6 +9,7 @@ pub(crate) mod alphabeta;
 pub(crate) mod config;
 pub(crate) mod crosscheck;
 pub(crate) mod heaviest;
+pub(crate) mod keyset;
 pub(crate) mod leaf;
 pub(crate) mod order;
 pub(crate) mod pns;
@@ -23,6 +24,7 @@ pub use config::{Method, PnConfig, PnEpsilon, PnInit, SearchConfig, Shortcuts, S
 pub use crosscheck::{
     cross_check, CrossCheckConfig, CrossCheckError, CrossCheckReport, Disagreement,
 };
+pub use keyset::{KeyHash, KeyHasher, KeySet};
 pub use order::move_order;
 pub use pns::{PnEntry, PnSolver, ProofStep, SharedPnTt};
 pub use savefile::{

@@ -36,6 +36,7 @@ use crate::rules::position::Position;
 use crate::rules::value::Wdl;
 use crate::solve::config::{PnConfig, PnEpsilon, PnInit};
 use crate::solve::heaviest::Heaviest;
+use crate::solve::keyset::KeySet;
 use crate::solve::leaf::{leaf_value, Counters, LeafValue, Tally};
 use crate::solve::order::{attacked_squares, guess_cost, pn_order};
 use crate::solve::profile::{self, End};
@@ -43,7 +44,6 @@ use crate::solve::tt::{WordTt, Words, Zeroed};
 use crate::solve::types::{Proven, Question, RootSolution, Solution, SolveError, SolveStats};
 use crate::table::Tablebase;
 use rayon::prelude::*;
-use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 
@@ -350,7 +350,7 @@ struct Worker<'t> {
     depth: usize,
     /// The nodes other ranks' searches were in, which this search keeps
     /// clear of ([`PnSolver::steer_clear_of`]).
-    clear_of: Option<Arc<HashSet<u128>>>,
+    clear_of: Option<Arc<KeySet>>,
     /// Whether the path it stops in is kept, for [`PnSolver::stopped_path`]
     /// ([`Worker::path`], which a team's thread keeps anyway).
     track: bool,
@@ -549,7 +549,7 @@ const CLEAR_OF: u64 = 1000;
 /// `delta`, a child's δ as the choice of child sees it, made [`CLEAR_OF`]
 /// times as large where the child is open and in `clear_of`.
 #[inline]
-fn cleared(c: &Child, delta: Number, clear_of: &HashSet<u128>) -> Number {
+fn cleared(c: &Child, delta: Number, clear_of: &KeySet) -> Number {
     if c.delta != 0 && c.delta < BIG && clear_of.contains(&c.key) {
         (delta as u64 * CLEAR_OF).min(BIG as u64) as Number
     } else {
@@ -806,7 +806,7 @@ pub struct PnSolver<'a> {
     /// solver on it, whose searches see where the others are.
     jobs_team: Option<Arc<Team>>,
     /// The nodes other ranks' searches were in ([`PnSolver::steer_clear_of`]).
-    clear_of: Mutex<Option<Arc<HashSet<u128>>>>,
+    clear_of: Mutex<Option<Arc<KeySet>>>,
     /// Whether a search keeps its path ([`PnSolver::track_path`]).
     track: AtomicBool,
     /// The path of the last search that stopped ([`PnSolver::stopped_path`]).
@@ -1460,14 +1460,14 @@ impl<'a> PnSolver<'a> {
     /// whose solver searches as one team with the other jobs on its table
     /// ([`PnConfig::spread_jobs`]) steers by both; a search on several
     /// threads of its own neither steers nor keeps a path.
-    pub fn steer_clear_of(&self, keys: Option<Arc<HashSet<u128>>>) {
+    pub fn steer_clear_of(&self, keys: Option<Arc<KeySet>>) {
         *self.clear_of.lock().expect("clear_of") = keys.filter(|k| !k.is_empty());
     }
 
     /// The nodes [`PnSolver::steer_clear_of`] last gave (none: it steers
     /// by none).
     #[cfg(test)]
-    pub(crate) fn steering(&self) -> Option<Arc<HashSet<u128>>> {
+    pub(crate) fn steering(&self) -> Option<Arc<KeySet>> {
         self.clear_of.lock().expect("clear_of").clone()
     }
 
@@ -2032,7 +2032,7 @@ mod tests {
     #[test]
     fn a_steered_search_leaves_the_path_another_is_in() {
         let pos = crate::rules::parse::test_position("pawngame", "6x6");
-        let stopped = |track: bool, clear_of: Option<Arc<HashSet<u128>>>| {
+        let stopped = |track: bool, clear_of: Option<Arc<KeySet>>| {
             let s = PnSolver::new(PnConfig::default(), None).unwrap();
             s.track_path(track);
             s.steer_clear_of(clear_of);
@@ -2043,14 +2043,14 @@ mod tests {
         let first = stopped(true, None);
         assert!(first.len() >= 4, "{first:?}");
         assert!(stopped(false, None).is_empty());
-        assert_eq!(stopped(true, Some(Arc::new(HashSet::new()))), first);
-        let keys: HashSet<u128> = first.iter().copied().collect();
+        assert_eq!(stopped(true, Some(Arc::new(KeySet::default()))), first);
+        let keys: KeySet = first.iter().copied().collect();
         let second = stopped(true, Some(Arc::new(keys)));
         assert_eq!(second[0], first[0], "the same root");
         assert_ne!(second[1], first[1], "another child of the root");
         // A job's solver in a team with the other jobs on its table
         // (spread_jobs) keeps its path and steers as well.
-        let team = |clear_of: Option<Arc<HashSet<u128>>>| {
+        let team = |clear_of: Option<Arc<KeySet>>| {
             let config = PnConfig {
                 spread_jobs: true,
                 ..PnConfig::default()
@@ -2066,7 +2066,7 @@ mod tests {
         };
         let in_team = team(None);
         assert_eq!(in_team[0], first[0]);
-        let keys: HashSet<u128> = in_team.iter().copied().collect();
+        let keys: KeySet = in_team.iter().copied().collect();
         assert_ne!(team(Some(Arc::new(keys)))[1], in_team[1]);
         let small = crate::rules::parse::test_position("pawngame", "4x4");
         let s = PnSolver::new(PnConfig::default(), None).unwrap();

@@ -399,13 +399,12 @@ fn proofs_read_from_the_table_hold_by_minimax() {
 /// --share-every` makes them, 1,000 nodes or more.)
 #[test]
 fn steered_pn_equals_minimax() {
-    use std::collections::HashSet;
     use std::sync::Arc;
     for (w, h) in TINY {
         for v in variants(w, h) {
             let mut memo = MinimaxMemo::default();
             let all = reachable_positions(v, true, 300);
-            let half: HashSet<u128> = all
+            let half: KeySet = all
                 .iter()
                 .step_by(2)
                 .flat_map(|p| {
