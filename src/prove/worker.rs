@@ -630,12 +630,6 @@ impl JobRun {
         let start = Instant::now();
         let job = &self.job;
         let nodes = solver.nodes() - self.n0;
-        let warm = || match solver {
-            JobSolver::ProofNumber(s) if config.warm_entries > 0 => {
-                Some(s.heaviest(config.warm_entries))
-            }
-            _ => None,
-        };
         // The warm start is taken after the nodes are counted, as the
         // harvest is: neither searches. Workers sharing one table take
         // none for an `open` job: the pair's next job, on whichever worker,
@@ -644,21 +638,34 @@ impl JobRun {
         // (16 workers on 8 GiB, Peasants' Chess 5x8: 17.8 s with it, 14.8
         // s without). A stop still takes one, for the run that resumes on
         // a cold table.
+        let wants_warm = config.warm_entries > 0
+            && match end {
+                JobEnd::Open { .. } => !config.shared_tt,
+                JobEnd::Interrupted { .. } => true,
+                _ => false,
+            };
+        let ended = !matches!(end, JobEnd::Cancelled | JobEnd::Failed(_));
+        // The warm start and the heaviest solved entries in the same two
+        // reads of the table.
+        let (warm, solved) = match solver {
+            JobSolver::ProofNumber(s) if wants_warm || ended => {
+                let (warm, solved) = s.heaviest_and_solved(
+                    if wants_warm { config.warm_entries } else { 0 },
+                    if ended { config.share_solved } else { 0 },
+                );
+                (wants_warm.then_some(warm), solved)
+            }
+            _ => (None, Vec::new()),
+        };
         let end = match end {
-            JobEnd::Open { .. } if config.shared_tt => JobEnd::Open { warm: None },
-            JobEnd::Open { .. } => JobEnd::Open { warm: warm() },
-            JobEnd::Interrupted { .. } => JobEnd::Interrupted { warm: warm() },
+            JobEnd::Open { .. } => JobEnd::Open { warm },
+            JobEnd::Interrupted { .. } => JobEnd::Interrupted { warm },
             end => end,
         };
-        let (known, solved) = match (&end, solver) {
-            (JobEnd::Cancelled | JobEnd::Failed(_), _) => (Vec::new(), Vec::new()),
-            (_, solver) => (
-                harvest(solver, &job.pos, job.question, config.harvest_plies),
-                match solver {
-                    JobSolver::ProofNumber(s) => s.heaviest_solved(config.share_solved),
-                    JobSolver::AlphaBeta(_) => Vec::new(),
-                },
-            ),
+        let known = if ended {
+            harvest(solver, &job.pos, job.question, config.harvest_plies)
+        } else {
+            Vec::new()
         };
         JobResult {
             id: job.id,

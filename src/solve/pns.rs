@@ -650,8 +650,8 @@ impl<'s, 'a> Teams<'s, 'a> {
     }
 }
 
-/// The `max` entries of `tt` that `wanted` takes with the most work below
-/// them, largest first ([`PnSolver::heaviest`]): by [`Entry::keep`], the
+/// The `max` entries of `tt` (with `solved_only`, of its solved ones) with
+/// the most work below them, largest first ([`PnSolver::heaviest`]): by [`Entry::keep`], the
 /// lightest kept on top of a heap that the table's entries pass through
 /// in its order, each pushing out the lightest once the heap is full if
 /// it is heavier (among entries of equal weight at the cut, those the
@@ -670,56 +670,88 @@ impl<'s, 'a> Teams<'s, 'a> {
 /// them away one by one, a cache miss at every level of every trade: at
 /// every 10,000 nodes on Peasants' Chess 6x8, half of an emulation's
 /// time.
-fn heaviest_where(
+fn heaviest_where(tt: &TranspositionTable, max: usize, solved_only: bool) -> Vec<PnEntry> {
+    let [kept] = heaviest_of(tt, [(max, solved_only)]);
+    kept
+}
+
+/// [`heaviest_where`] for several selections, each `(max, solved_only)`, in
+/// the same two reads of the table: a job that runs out wants its warm
+/// start (the heaviest entries) and its heaviest solved ones, and each
+/// read of a table of gigabytes takes a rank tens of milliseconds. Each
+/// selection gets what [`heaviest_where`] alone gives it (a unit test).
+fn heaviest_of<const N: usize>(
     tt: &TranspositionTable,
-    max: usize,
-    wanted: impl Fn(&Entry) -> bool,
-) -> Vec<PnEntry> {
+    selections: [(usize, bool); N],
+) -> [Vec<PnEntry>; N] {
     use std::cmp::Reverse;
     use std::collections::BinaryHeap;
-    if max == 0 {
-        return Vec::new();
+    let live: Vec<usize> = (0..N).filter(|&i| selections[i].0 > 0).collect();
+    if live.is_empty() {
+        return std::array::from_fn(|_| Vec::new());
     }
-    let mut counts = vec![0usize; WEIGHT_CLASSES];
+    let mut counts = [[0usize; N]; WEIGHT_CLASSES];
     tt.0.for_each_bucket(|b| {
-        for e in b.iter().filter(|e| !e.is_empty() && wanted(e)) {
-            counts[weight_class(e.keep())] += 1;
+        for e in b.iter().filter(|e| !e.is_empty()) {
+            let class = &mut counts[weight_class(e.keep())];
+            let solved = e.solved();
+            for &i in &live {
+                if solved || !selections[i].1 {
+                    class[i] += 1;
+                }
+            }
         }
     });
-    // The lightest class that, with the heavier ones, holds `max` (or
-    // every class, if they hold fewer).
-    let mut lightest = 0;
-    let mut above = 0usize;
-    for (class, &n) in counts.iter().enumerate().rev() {
-        above += n;
-        if above >= max {
-            lightest = class;
-            break;
+    // For each selection, the lightest class that, with the heavier ones,
+    // holds its `max` (or every class, if they hold fewer), and the
+    // entries of those classes.
+    let mut lightest = [0usize; N];
+    let mut above = [0usize; N];
+    for &i in &live {
+        for (class, n) in counts.iter().enumerate().rev() {
+            above[i] += n[i];
+            if above[i] >= selections[i].0 {
+                lightest[i] = class;
+                break;
+            }
         }
     }
-    // The lightest kept so far on top, to be pushed out.
-    let mut heap: BinaryHeap<Reverse<(u64, PnEntry)>> = BinaryHeap::with_capacity(above.min(max));
+    let floor = live.iter().map(|&i| lightest[i]).min().unwrap_or(0);
+    // For each, the lightest kept so far on top, to be pushed out.
+    let mut heaps: [BinaryHeap<Reverse<(u64, PnEntry)>>; N] =
+        std::array::from_fn(|i| BinaryHeap::with_capacity(above[i].min(selections[i].0)));
     tt.0.for_each_bucket(|b| {
-        for e in b.iter().filter(|e| !e.is_empty() && wanted(e)) {
+        for e in b.iter().filter(|e| !e.is_empty()) {
             let keep = e.keep();
-            if weight_class(keep) < lightest {
+            let class = weight_class(keep);
+            if class < floor {
                 continue;
             }
-            if heap.len() == max {
-                if heap.peek().is_some_and(|Reverse(top)| top.0 >= keep) {
+            let solved = e.solved();
+            for &i in &live {
+                let (max, solved_only) = selections[i];
+                if class < lightest[i] || (solved_only && !solved) {
                     continue;
                 }
-                heap.pop();
+                let heap = &mut heaps[i];
+                if heap.len() == max {
+                    if heap.peek().is_some_and(|Reverse(top)| top.0 >= keep) {
+                        continue;
+                    }
+                    heap.pop();
+                }
+                heap.push(Reverse((keep, e.to_pn())));
             }
-            heap.push(Reverse((keep, e.to_pn())));
         }
     });
     // Largest first, as `into_sorted_vec` of the reversed pairs gives
     // them, but by a sort that reads the vector in order: the heap's own
     // sort missed the cache at every step.
-    let mut kept = heap.into_vec();
-    kept.sort_unstable();
-    kept.into_iter().map(|Reverse((_, e))| e).collect()
+    heaps.map(|heap| {
+        let mut kept = heap.into_vec();
+        kept.sort_unstable();
+        kept.into_iter().map(|Reverse((_, e))| e).collect()
+    })
 }
 
 /// The number of [`weight_class`]es.
@@ -775,7 +807,7 @@ impl SharedPnTt {
     /// Its `max` entries with the most work below them, largest first, as
     /// [`PnSolver::heaviest`] gives them.
     pub fn heaviest(&self, max: usize) -> Vec<PnEntry> {
-        heaviest_where(&self.0, max, |_| true)
+        heaviest_where(&self.0, max, false)
     }
 }
 
@@ -1663,7 +1695,7 @@ impl<'a> PnSolver<'a> {
     /// ([`PnSolver::load_entries`]) goes on from there instead of starting
     /// again (`examples/warm_rounds.rs` measures how much).
     pub fn heaviest(&self, max: usize) -> Vec<PnEntry> {
-        heaviest_where(&self.tt, max, |_| true)
+        heaviest_where(&self.tt, max, false)
     }
 
     /// The `max` solved entries of the transposition table (proven or
@@ -1673,7 +1705,19 @@ impl<'a> PnSolver<'a> {
     /// own (`prove --share-solved`), which load them
     /// ([`PnSolver::load_entries`]) before their next job.
     pub fn heaviest_solved(&self, max: usize) -> Vec<PnEntry> {
-        heaviest_where(&self.tt, max, Entry::solved)
+        heaviest_where(&self.tt, max, true)
+    }
+
+    /// [`PnSolver::heaviest`] of `max` and [`PnSolver::heaviest_solved`]
+    /// of `max_solved` (either 0: none), in the two reads of the table
+    /// that each of them alone takes: what a job that runs out hands back.
+    pub fn heaviest_and_solved(
+        &self,
+        max: usize,
+        max_solved: usize,
+    ) -> (Vec<PnEntry>, Vec<PnEntry>) {
+        let [all, solved] = heaviest_of(&self.tt, [(max, false), (max_solved, true)]);
+        (all, solved)
     }
 
     /// A proof of the answer to `question` about `pos` (a
@@ -1859,8 +1903,12 @@ mod tests {
     /// and their weights those a plain sort of all the entries puts first,
     /// for every count asked: on a searched table (small weights, many
     /// ties), on one loaded with random entries (weights up to 2^34, every
-    /// weight class) and on one whose entries all weigh the same. Classes
-    /// out of the weights' order, or a class at the cut left out, fail it.
+    /// weight class), on one whose entries all weigh the same and on one
+    /// whose open entries outweigh every solved one; both selections taken
+    /// in the same reads ([`PnSolver::heaviest_and_solved`]) give the same.
+    /// Classes out of the weights' order, a class at the cut left out, the
+    /// reads' floor at the higher cut of two, or the solved selection's
+    /// cut counted over every entry, fail it.
     #[test]
     fn the_heaviest_are_what_a_heap_over_every_entry_keeps() {
         use std::cmp::Reverse;
@@ -1915,6 +1963,20 @@ mod tests {
                         .collect();
                     assert_eq!(weights, want, "max {max}");
                 }
+                // Both selections in the same reads give what each gives
+                // alone, whatever the other's size.
+                for other in [0, 3, 500, usize::MAX] {
+                    assert_eq!(
+                        s.heaviest_and_solved(max, other),
+                        (s.heaviest(max), s.heaviest_solved(other)),
+                        "max {max}, solved {other}"
+                    );
+                    assert_eq!(
+                        s.heaviest_and_solved(other, max),
+                        (s.heaviest(other), s.heaviest_solved(max)),
+                        "max {other}, solved {max}"
+                    );
+                }
             }
         };
         let searched = PnSolver::new(PnConfig::default(), None).unwrap();
@@ -1945,6 +2007,22 @@ mod tests {
         let same: Vec<PnEntry> = entries.iter().map(|&e| PnEntry { work: 3, ..e }).collect();
         flat.load_entries(&same);
         check(&flat);
+        // Open entries far heavier than every solved one: the solved
+        // selection's cut is counted among the solved alone.
+        let skewed = PnSolver::new(PnConfig::default(), None).unwrap();
+        let skew: Vec<PnEntry> = entries
+            .iter()
+            .map(|&e| PnEntry {
+                work: if e.phi == 0 {
+                    e.work % 8
+                } else {
+                    100_000 + e.work % 5000
+                },
+                ..e
+            })
+            .collect();
+        skewed.load_entries(&skew);
+        check(&skewed);
         // The classes follow the weights, within their number.
         let mut last = 0;
         let keeps =
