@@ -651,11 +651,11 @@ impl<'s, 'a> Teams<'s, 'a> {
 }
 
 /// The `max` entries of `tt` (with `solved_only`, of its solved ones) with
-/// the most work below them, largest first ([`PnSolver::heaviest`]): by [`Entry::keep`], the
-/// lightest kept on top of a heap that the table's entries pass through
-/// in its order, each pushing out the lightest once the heap is full if
-/// it is heavier (among entries of equal weight at the cut, those the
-/// table's order meets first, then the largest).
+/// the most work below them, largest first ([`PnSolver::heaviest`]): by
+/// [`Entry::keep`], the lightest kept on top of a heap that the table's
+/// entries pass through in its order, each pushing out the lightest once
+/// the heap is full if it is heavier (among entries of equal weight at
+/// the cut, those the table's order meets first, then the largest).
 ///
 /// Two reads of the table instead of one. The first counts the entries by
 /// a coarse measure of their weight ([`weight_class`]), which finds the
