@@ -13,8 +13,8 @@ use crate::prove::log::Answer;
 use crate::prove::warm::Warm;
 use crate::rules::{canonical, position_key, Move, Position, Variant};
 use crate::solve::{
-    KeyHash, KeySet, Method, PnConfig, PnEntry, PnSolver, Question, SharedPnTt, SharedTt, Solve,
-    SolveError, Solver, SolverConfig,
+    KeySet, Method, PnConfig, PnEntry, PnSolver, Question, SharedPnTt, SharedTt, Solve, SolveError,
+    Solver, SolverConfig,
 };
 use crate::table::Tablebase;
 use std::collections::{HashSet, VecDeque};
@@ -930,7 +930,7 @@ pub struct SolvedPool {
     /// The number of entries the pool has forgotten: `entries[0]` is the
     /// pool's entry number `forgotten`.
     forgotten: usize,
-    keys: HashSet<u128, KeyHash>,
+    keys: KeySet,
     cap: usize,
     /// By worker: how many of the pool's entries, forgotten ones
     /// included, it has been sent or has missed.
@@ -1464,30 +1464,6 @@ mod tests {
             ..open
         };
         assert!(JobResult::from_text(r.to_text().as_bytes(), other).is_none());
-    }
-
-    /// The pool's key hash spreads keys that differ in a few bits only,
-    /// as position keys do (a side to move in the lowest bit, pawns in
-    /// high ones), over the buckets a hash table takes from its low bits
-    /// and over the tags it takes from its high ones: a hash that kept
-    /// the keys' structure would make the pool's set a list.
-    #[test]
-    fn the_key_hash_spreads_structured_keys() {
-        use std::hash::BuildHasher;
-        let keys = (0..1u128 << 16).map(|i| (i & 0xff) << 70 | (i >> 8) << 1 | (i & 1));
-        let (mut low, mut high) = (HashSet::new(), HashSet::new());
-        for k in keys {
-            let h = KeyHash.hash_one(k);
-            low.insert(h & 0xffff);
-            high.insert(h >> 48);
-        }
-        // Random hashes of 65,536 keys fill about 63% of 65,536 buckets.
-        assert!(
-            low.len() > 40_000 && high.len() > 40_000,
-            "{} {}",
-            low.len(),
-            high.len()
-        );
     }
 
     /// A pool keeps each key once, in the order the entries came, hands

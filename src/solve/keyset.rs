@@ -65,6 +65,29 @@ mod tests {
     use super::*;
     use std::hash::BuildHasher;
 
+    /// The key hash spreads keys that differ in a few bits only,
+    /// as position keys do (a side to move in the lowest bit, pawns in
+    /// high ones), over the buckets a hash table takes from its low bits
+    /// and over the tags it takes from its high ones: a hash that kept
+    /// the keys' structure would make a set of keys a list.
+    #[test]
+    fn the_key_hash_spreads_structured_keys() {
+        let keys = (0..1u128 << 16).map(|i| (i & 0xff) << 70 | (i >> 8) << 1 | (i & 1));
+        let (mut low, mut high) = (HashSet::new(), HashSet::new());
+        for k in keys {
+            let h = KeyHash.hash_one(k);
+            low.insert(h & 0xffff);
+            high.insert(h >> 48);
+        }
+        // Random hashes of 65,536 keys fill about 63% of 65,536 buckets.
+        assert!(
+            low.len() > 40_000 && high.len() > 40_000,
+            "{} {}",
+            low.len(),
+            high.len()
+        );
+    }
+
     /// Keys that differ in one half only, or by a swap of their halves,
     /// hash apart, and a set finds what it holds.
     #[test]
