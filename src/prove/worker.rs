@@ -546,8 +546,7 @@ impl JobRun {
             s.track_path(config.share_paths && config.slice() < u64::MAX);
             s.steer_clear_of(None);
             // What the last job solved after its last exchange joins the
-            // heaviest without being sent: a job that ended sent it, and
-            // a cancelled one's is no longer needed.
+            // heaviest without being sent: its end sent the table's.
             s.take_recent_solved(config.share_solved);
             s.load_entries(&job.solved);
             if let Some(warm) = &job.warm {
@@ -646,33 +645,14 @@ impl JobRun {
                 _ => false,
             };
         let ended = !matches!(end, JobEnd::Cancelled | JobEnd::Failed(_));
-        // A job that exchanged while it searched (`--share-every`) hands
-        // on what it solved since its last exchange, as the next exchange
-        // would have ([`PnSolver::take_recent_solved`]); the table's
-        // heaviest solved entries went out at the exchanges as they were
-        // solved, and reading a table of a GiB or more for them again at
-        // every job's end took the ranks' sending from a fifth to a third
-        // of their search (256 workers as sixteen ranks of sixteen on a
-        // 6x8 question, 1 GiB a rank, docs/SCALING.md). Without exchanges
-        // the end is the only one: the table's heaviest.
-        let exchanging = config.slice() < u64::MAX;
         // The warm start and the heaviest solved entries in the same two
         // reads of the table.
         let (warm, solved) = match solver {
             JobSolver::ProofNumber(s) if wants_warm || ended => {
-                let (warm, heaviest) = s.heaviest_and_solved(
+                let (warm, solved) = s.heaviest_and_solved(
                     if wants_warm { config.warm_entries } else { 0 },
-                    if ended && !exchanging {
-                        config.share_solved
-                    } else {
-                        0
-                    },
+                    if ended { config.share_solved } else { 0 },
                 );
-                let solved = if ended && exchanging {
-                    s.take_recent_solved(config.share_solved)
-                } else {
-                    heaviest
-                };
                 (wants_warm.then_some(warm), solved)
             }
             _ => (None, Vec::new()),
@@ -1827,60 +1807,6 @@ mod tests {
             (run.job.id, run.job.pos, run.job.question, run.job.budget),
             (7, job.pos, Question::AvoidsLoss, 5_000)
         );
-    }
-
-    /// A job that exchanges while it searches (`--share-every`) hands on
-    /// at its end what it solved since its last exchange, none of what
-    /// the exchanges sent; one that does not exchange hands on its
-    /// table's heaviest solved entries.
-    #[test]
-    fn a_job_end_hands_on_what_its_exchanges_did_not() {
-        let never = AtomicBool::new(false);
-        let job = Job {
-            id: 1,
-            pos: peasants_5x8(),
-            question: Question::Wins,
-            budget: 20_000,
-            warm: None,
-            solved: Vec::new(),
-        };
-        let solved = |e: &PnEntry| e.phi == 0 || e.delta == 0;
-        // Every solved node joins the heaviest: the end's share is all
-        // the job solved after its last exchange.
-        let config = WorkerConfig {
-            share_solved: 1 << 20,
-            ..stepping_config(3_000)
-        };
-        let solver = JobSolver::new(config, None, None).unwrap();
-        let mut sent = HashSet::new();
-        let r = run_job_exchanging(&solver, &never, &never, &job, &config, &mut |s, entries| {
-            if entries {
-                sent.extend(
-                    s.take_recent_solved(config.share_solved)
-                        .iter()
-                        .map(|e| e.key),
-                );
-            }
-        });
-        assert!(matches!(r.end, JobEnd::Open { .. }), "{r:?}");
-        assert!(!sent.is_empty() && !r.solved.is_empty());
-        assert!(r.solved.iter().all(solved));
-        let again = r.solved.iter().filter(|e| sent.contains(&e.key)).count();
-        assert_eq!(
-            again,
-            0,
-            "{again} of the end's {} sent before",
-            r.solved.len()
-        );
-        // Without exchanges: the table's heaviest, as many as asked.
-        let config = stepping_config(0);
-        let solver = JobSolver::new(config, None, None).unwrap();
-        let r = run_job(&solver, &never, &never, &job, &config);
-        let JobSolver::ProofNumber(s) = &solver else {
-            unreachable!("a proof-number worker")
-        };
-        assert_eq!(r.solved.len(), config.share_solved);
-        assert_eq!(r.solved, s.heaviest_and_solved(0, config.share_solved).1);
     }
 
     /// A job searched in steps (`--share-every`) exchanges between them,
