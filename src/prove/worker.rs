@@ -395,7 +395,7 @@ impl WorkerTt {
                 c.search.hash_mb = mb;
                 WorkerTt::AlphaBeta(SharedTt::new(&c)?)
             }
-            Method::ProofNumber => WorkerTt::ProofNumber(SharedPnTt::new(mb)?),
+            Method::ProofNumber => WorkerTt::ProofNumber(SharedPnTt::for_workers(mb, workers)?),
         })
     }
 }
@@ -646,12 +646,16 @@ impl JobRun {
             };
         let ended = !matches!(end, JobEnd::Cancelled | JobEnd::Failed(_));
         // The warm start and the heaviest solved entries in the same two
-        // reads of the table.
+        // reads of the table; on a rank's table of several workers, one
+        // read for the jobs that end before each of them has exchanged
+        // again (`share_every`): they would all read nearly the same.
         let (warm, solved) = match solver {
             JobSolver::ProofNumber(s) if wants_warm || ended => {
-                let (warm, solved) = s.heaviest_and_solved(
+                let (warm, solved) = s.heaviest_for_jobs(
                     if wants_warm { config.warm_entries } else { 0 },
                     if ended { config.share_solved } else { 0 },
+                    config.warm_entries,
+                    config.read_apart(),
                 );
                 (wants_warm.then_some(warm), solved)
             }
@@ -826,6 +830,19 @@ impl WorkerConfig {
     fn paths_apart(&self) -> Option<u64> {
         let every = self.share_paths_every;
         (self.share_paths && every > 0 && every < self.share_every).then_some(every)
+    }
+
+    /// How many nodes each worker on a rank's table of several searches
+    /// before a job's end reads the table anew rather than take the last
+    /// read of it ([`crate::solve::PnSolver::heaviest_for_jobs`]): its
+    /// exchanges' [`WorkerConfig::share_every`]; 0 (every end reads)
+    /// without exchanges of solved entries.
+    pub fn read_apart(&self) -> u64 {
+        if self.method == Method::ProofNumber && self.share_solved > 0 {
+            self.share_every
+        } else {
+            0
+        }
     }
 
     /// Whether the exchange a job makes after searching `since` nodes

@@ -771,18 +771,58 @@ fn weight_class(keep: u64) -> usize {
 }
 
 /// A proof-number transposition table several [`PnSolver`]s share (see
-/// [`PnSolver::with_tt`]), and the team their searches form with
-/// [`PnConfig::spread_jobs`].
+/// [`PnSolver::with_tt`]), the team their searches form with
+/// [`PnConfig::spread_jobs`], and the last read of its heaviest entries
+/// ([`PnSolver::heaviest_for_jobs`]).
 #[derive(Clone)]
-pub struct SharedPnTt(Arc<TranspositionTable>, Arc<Team>);
+pub struct SharedPnTt(Arc<TranspositionTable>, Arc<Team>, Arc<TableReads>);
+
+/// What the jobs on one shared table read of it at their ends
+/// ([`PnSolver::heaviest_for_jobs`]): the nodes every solver on it has
+/// searched, and the last read.
+struct TableReads {
+    /// The solvers the table is shared by (the read is shared only among
+    /// several).
+    workers: usize,
+    /// Nodes searched on the table, all its solvers together, added as
+    /// each [`PnSolver::answer`] returns.
+    nodes: AtomicU64,
+    last: Mutex<Option<LastRead>>,
+}
+
+/// One read of a shared table's heaviest entries.
+struct LastRead {
+    /// [`TableReads::nodes`] when it was read.
+    at: u64,
+    /// How many of the heaviest entries it kept.
+    max: usize,
+    /// The table's `max` heaviest entries, largest first.
+    heaviest: Vec<PnEntry>,
+    /// How many of the heaviest solved entries it kept.
+    max_solved: usize,
+    /// The table's `max_solved` heaviest solved entries, largest first.
+    solved: Vec<PnEntry>,
+}
 
 impl SharedPnTt {
     /// An empty transposition table of `mb` MiB; [`SolveError::Memory`] if
     /// it does not fit in memory.
     pub fn new(mb: usize) -> Result<SharedPnTt, SolveError> {
+        SharedPnTt::for_workers(mb, 1)
+    }
+
+    /// [`SharedPnTt::new`] for `workers` solvers, whose jobs' ends share
+    /// their reads of it when there are several
+    /// ([`PnSolver::heaviest_for_jobs`]).
+    pub fn for_workers(mb: usize, workers: usize) -> Result<SharedPnTt, SolveError> {
         Ok(SharedPnTt(
             Arc::new(TranspositionTable::new(mb)?),
             Arc::new(Team::new(true)),
+            Arc::new(TableReads {
+                workers: workers.max(1),
+                nodes: AtomicU64::new(0),
+                last: Mutex::new(None),
+            }),
         ))
     }
 
@@ -843,6 +883,9 @@ pub struct PnSolver<'a> {
     track: AtomicBool,
     /// The path of the last search that stopped ([`PnSolver::stopped_path`]).
     stopped: Mutex<Vec<u128>>,
+    /// On a shared table: its nodes and last read, which every solver on
+    /// it shares ([`PnSolver::heaviest_for_jobs`]).
+    reads: Option<Arc<TableReads>>,
 }
 
 impl<'a> PnSolver<'a> {
@@ -866,6 +909,7 @@ impl<'a> PnSolver<'a> {
             clear_of: Mutex::new(None),
             track: AtomicBool::new(false),
             stopped: Mutex::new(Vec::new()),
+            reads: None,
         })
     }
 
@@ -894,6 +938,7 @@ impl<'a> PnSolver<'a> {
             clear_of: Mutex::new(None),
             track: AtomicBool::new(false),
             stopped: Mutex::new(Vec::new()),
+            reads: Some(Arc::clone(&tt.2)),
         }
     }
 
@@ -1473,10 +1518,16 @@ impl<'a> PnSolver<'a> {
             track,
             ..Worker::new()
         };
+        let before = self.reads.as_ref().map(|_| self.stats().nodes);
         let r = self.reaches_goal(&mut w, pos, question == Question::Wins);
         self.flush(&mut w);
         if track {
             *self.stopped.lock().expect("stopped") = w.stopped.take().unwrap_or_default();
+        }
+        if let (Some(reads), Some(before)) = (&self.reads, before) {
+            reads
+                .nodes
+                .fetch_add(self.stats().nodes.saturating_sub(before), Relaxed);
         }
         r
     }
@@ -1718,6 +1769,55 @@ impl<'a> PnSolver<'a> {
     ) -> (Vec<PnEntry>, Vec<PnEntry>) {
         let [all, solved] = heaviest_of(&self.tt, [(max, false), (max_solved, true)]);
         (all, solved)
+    }
+
+    /// What a job's end on this solver hands back: its `max` heaviest
+    /// entries (a warm start) and its `max_solved` heaviest solved ones,
+    /// as [`PnSolver::heaviest_and_solved`] gives them, but on a table
+    /// several solvers share ([`SharedPnTt::for_workers`], a rank's jobs)
+    /// read once for all their jobs that end close together. A read keeps
+    /// the `keep` heaviest entries (at least `max`) and the `max_solved`
+    /// heaviest solved ones; a job that ends before the table's solvers
+    /// have searched `fresh` nodes times their number since takes those
+    /// (the first `max` of the heaviest) as they were read. Reading a
+    /// table of many GiB takes its rank's thread a good part of a second
+    /// or more, and every job of the rank would read nearly the same
+    /// entries. With one solver on the table, `fresh` 0 or `max` above
+    /// `keep`, it reads as [`PnSolver::heaviest_and_solved`] does.
+    pub fn heaviest_for_jobs(
+        &self,
+        max: usize,
+        max_solved: usize,
+        keep: usize,
+        fresh: u64,
+    ) -> (Vec<PnEntry>, Vec<PnEntry>) {
+        let reads = match &self.reads {
+            Some(r) if r.workers > 1 && fresh > 0 && max <= keep => r,
+            _ => return self.heaviest_and_solved(max, max_solved),
+        };
+        // Held through the read: the jobs that end meanwhile wait for it
+        // and take it, rather than read the table beside it.
+        let mut last = reads.last.lock().expect("the last read");
+        let now = reads.nodes.load(Relaxed);
+        let window = fresh.saturating_mul(reads.workers as u64);
+        if let Some(l) = last.as_ref() {
+            if now.saturating_sub(l.at) < window && l.max >= max && l.max_solved >= max_solved {
+                return (
+                    l.heaviest[..max.min(l.heaviest.len())].to_vec(),
+                    l.solved[..max_solved.min(l.solved.len())].to_vec(),
+                );
+            }
+        }
+        let (heaviest, solved) = self.heaviest_and_solved(keep, max_solved);
+        let warm = heaviest[..max.min(heaviest.len())].to_vec();
+        *last = Some(LastRead {
+            at: now,
+            max: keep,
+            heaviest,
+            max_solved,
+            solved: solved.clone(),
+        });
+        (warm, solved)
     }
 
     /// A proof of the answer to `question` about `pos` (a
@@ -2158,6 +2258,66 @@ mod tests {
     /// out what it would have handed out had they been kept: the nodes of
     /// the second search that are among the heaviest `max` of both
     /// searches, heaviest first.
+    /// The jobs on a table several solvers share read it once while it
+    /// is fresh ([`PnSolver::heaviest_for_jobs`]): a second job's end
+    /// before the solvers have searched `fresh` nodes each takes the
+    /// first read's heaviest and heaviest solved entries, though the
+    /// table changed; after, it reads anew. One solver on a table, or no
+    /// window, always reads. Caught: a read taken however stale (the
+    /// third read), a read never shared (the second), a shared read
+    /// that hands on no solved entries (the second).
+    #[test]
+    fn jobs_on_one_table_share_a_fresh_read() {
+        let pos = crate::rules::parse::test_position("pawngame", "6x6");
+        let fresh = 5_000;
+        // A read of the table as `heaviest_for_jobs` makes one: the 100
+        // heaviest kept, the first `max` handed on.
+        let read = |s: &PnSolver, max: usize| {
+            let (all, solved) = s.heaviest_and_solved(100, 40);
+            (all[..max.min(all.len())].to_vec(), solved)
+        };
+        for workers in [1, 2] {
+            let tt = SharedPnTt::for_workers(16, workers).unwrap();
+            let a = PnSolver::with_tt(PnConfig::default(), None, &tt);
+            let b = PnSolver::with_tt(PnConfig::default(), None, &tt);
+            let _ = a.answer(&pos, Question::Wins, Some(3_000));
+            let first = read(&a, 60);
+            assert!(!first.1.is_empty(), "a search of 3,000 nodes solves some");
+            let (warm, solved) = a.heaviest_for_jobs(50, 40, 100, fresh);
+            if workers == 1 {
+                assert_eq!((warm, solved), a.heaviest_and_solved(50, 40));
+            } else {
+                assert_eq!((warm, solved), (first.0[..50].to_vec(), first.1.clone()));
+            }
+            // The other job ends after 4,000 nodes, fewer than 5,000 a
+            // solver: the read is fresh, though the table changed.
+            let _ = b.answer(&pos, Question::AvoidsLoss, Some(4_000));
+            let now = read(&b, 60);
+            assert_ne!(now.0, first.0, "the table changed since the read");
+            let shared = b.heaviest_for_jobs(60, 40, 100, fresh);
+            if workers == 1 {
+                assert_eq!(shared, b.heaviest_and_solved(60, 40));
+                continue;
+            }
+            assert_eq!(shared, first);
+            // Past the window (two solvers, 5,000 nodes each), a read anew.
+            let since = a.stats().nodes;
+            let _ = a.answer(&pos, Question::Wins, Some(7_000));
+            assert!(a.stats().nodes - since > 6_000, "searched on");
+            let now = read(&b, 60);
+            assert_eq!(b.heaviest_for_jobs(60, 40, 100, fresh), now);
+            // No window, or more than a read keeps: always a read.
+            assert_eq!(
+                a.heaviest_for_jobs(60, 40, 100, 0),
+                a.heaviest_and_solved(60, 40)
+            );
+            assert_eq!(
+                a.heaviest_for_jobs(200, 40, 100, fresh),
+                a.heaviest_and_solved(200, 40)
+            );
+        }
+    }
+
     #[test]
     fn nodes_too_light_for_the_heaviest_are_not_kept() {
         let root = crate::rules::parse::test_position("pawngame", "5x6");
