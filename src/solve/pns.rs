@@ -2253,11 +2253,6 @@ mod tests {
         assert!(s.stopped_path().is_empty());
     }
 
-    /// Once a take leaves the heaviest `max` full, the nodes lighter than
-    /// the lightest of them are not kept at all, and the next take hands
-    /// out what it would have handed out had they been kept: the nodes of
-    /// the second search that are among the heaviest `max` of both
-    /// searches, heaviest first.
     /// The jobs on a table several solvers share read it once while it
     /// is fresh ([`PnSolver::heaviest_for_jobs`]): a second job's end
     /// before the solvers have searched `fresh` nodes each takes the
@@ -2318,6 +2313,11 @@ mod tests {
         }
     }
 
+    /// Once a take leaves the heaviest `max` full, the nodes lighter than
+    /// the lightest of them are not kept at all, and the next take hands
+    /// out what it would have handed out had they been kept: the nodes of
+    /// the second search that are among the heaviest `max` of both
+    /// searches, heaviest first.
     #[test]
     fn nodes_too_light_for_the_heaviest_are_not_kept() {
         let root = crate::rules::parse::test_position("pawngame", "5x6");
