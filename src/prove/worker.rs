@@ -836,7 +836,7 @@ impl WorkerConfig {
     /// before a job's end reads the table anew rather than take the last
     /// read of it ([`crate::solve::PnSolver::heaviest_for_jobs`]): its
     /// exchanges' [`WorkerConfig::share_every`]; 0 (every end reads)
-    /// without exchanges of solved entries.
+    /// without exchanges during jobs or without solved entries to share.
     pub fn read_apart(&self) -> u64 {
         if self.method == Method::ProofNumber && self.share_solved > 0 {
             self.share_every

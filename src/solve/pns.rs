@@ -1518,16 +1518,15 @@ impl<'a> PnSolver<'a> {
             track,
             ..Worker::new()
         };
-        let before = self.reads.as_ref().map(|_| self.stats().nodes);
+        let before = self.stats().nodes;
         let r = self.reaches_goal(&mut w, pos, question == Question::Wins);
         self.flush(&mut w);
         if track {
             *self.stopped.lock().expect("stopped") = w.stopped.take().unwrap_or_default();
         }
-        if let (Some(reads), Some(before)) = (&self.reads, before) {
-            reads
-                .nodes
-                .fetch_add(self.stats().nodes.saturating_sub(before), Relaxed);
+        if let Some(reads) = &self.reads {
+            let searched = self.stats().nodes.saturating_sub(before);
+            reads.nodes.fetch_add(searched, Relaxed);
         }
         r
     }
@@ -1800,16 +1799,14 @@ impl<'a> PnSolver<'a> {
         let mut last = reads.last.lock().expect("the last read");
         let now = reads.nodes.load(Relaxed);
         let window = fresh.saturating_mul(reads.workers as u64);
+        let first = |v: &[PnEntry], n: usize| v[..n.min(v.len())].to_vec();
         if let Some(l) = last.as_ref() {
             if now.saturating_sub(l.at) < window && l.max >= max && l.max_solved >= max_solved {
-                return (
-                    l.heaviest[..max.min(l.heaviest.len())].to_vec(),
-                    l.solved[..max_solved.min(l.solved.len())].to_vec(),
-                );
+                return (first(&l.heaviest, max), first(&l.solved, max_solved));
             }
         }
         let (heaviest, solved) = self.heaviest_and_solved(keep, max_solved);
-        let warm = heaviest[..max.min(heaviest.len())].to_vec();
+        let warm = first(&heaviest, max);
         *last = Some(LastRead {
             at: now,
             max: keep,
