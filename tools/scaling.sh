@@ -38,7 +38,8 @@
 # Environment: PEASANT (binary; default target/release/peasant, built
 # first if missing), CONFIGS (real runs as RxT, default "1x1 2x1 1x2";
 # e.g. "1x1 2x1 4x1 8x1 16x1 1x16 4x4" on 16 cores), EMULATE (emulated
-# worker counts for the prove benchmarks, default "16"; empty for none),
+# worker counts for the prove benchmarks, default "16"; empty for none;
+# NxT for N workers of T threads each, `--threads T`, proof-number only),
 # SHARE_SOLVED (the emulated proof-number workers' `--share-solved N`,
 # default 65536; 0: they send out nothing), SHARE_EVERY (with it, their
 # `--share-every N`, default 250000; 0: between jobs only),
@@ -123,10 +124,12 @@ row() { printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$@"
 ratio() { python3 -c "import sys; a, b = map(float, sys.argv[1:]); print(f'{a / b:.2f}x')" "$@"; }
 per() { python3 -c "import sys; a, b, t = map(float, sys.argv[1:]); print(f'{a / b / t:.2f}')" "$@"; }
 # One emulated run of the benchmark in hand (bench, pos, method, hash,
-# flags, bnodes) on N workers with the flags after TEXT; its row says TEXT.
+# flags, bnodes) on N workers of ET threads each (the caller's ET) with
+# the flags after TEXT; its row says TEXT.
 emulated() {
-  local n=$1 text=$2 work span value cpu tick=()
+  local n=$1 text=$2 work span value cpu tick=() threads=()
   shift 2
+  [ "$ET" = 1 ] || threads=(--threads "$ET")
   if [ -n "${EMULATE_TICK:-}" ]; then
     tick=(--emulate-tick "$EMULATE_TICK")
     text="$text, in ticks of $EMULATE_TICK"
@@ -134,15 +137,15 @@ emulated() {
   rm -rf "$TMP/dir"
   read -r _ work span value _ cpu < <(measure "$BIN" prove "${pos[@]}" --dir "$TMP/dir" \
     --method $method --emulate "$n" --hash-mb $((hash / n > 16 ? hash / n : 16)) \
-    --baseline-nodes "$bnodes" "$@" "${tick[@]}" "${flags[@]}")
+    --baseline-nodes "$bnodes" "$@" "${tick[@]}" "${threads[@]}" "${flags[@]}")
   local speedup in_time
   speedup=$(ratio "$bnodes" "$span")
   in_time=$(cat "$TMP/out.in_time")
   # The ranks' sending and loading spread over their search, as the
   # emulation's own report counts it ("counted in time").
   if [ "$in_time" != - ]; then speedup="$speedup ($in_time in time)"; fi
-  row "$bench" "$n" 1 "$text" "$(commas "$span")" "$(commas "$work")" \
-    "$speedup" "$(per "$bnodes" "$span" "$n")" "$value" - "$cpu"
+  row "$bench" "$n" "$ET" "$text" "$(commas "$span")" "$(commas "$work")" \
+    "$speedup" "$(per "$bnodes" "$span" $((n * ET)))" "$value" - "$cpu"
 }
 commas() { python3 -c "import sys; print(f'{int(sys.argv[1]):,}')" "$1"; }
 
@@ -210,6 +213,9 @@ for bench in "$@"; do
   done
   if [ $kind = prove ]; then
     for n in $EMULATE; do
+      ET=1
+      if [[ $n == *x* ]]; then ET=${n#*x}; n=${n%x*}; fi
+      [ "$ET" = 1 ] || [ $method = pn ] || continue
       share=()
       kind_text=emulated
       if [ $method = pn ] && [ "$SHARE_SOLVED" != 0 ]; then

@@ -553,6 +553,7 @@ fn print_run(m: &Manager, run: &RunSummary, json: bool) {
         if let Some(e) = emulation {
             j["emulation"] = json!({
                 "workers": e.workers,
+                "threads": e.threads,
                 "ranks": e.ranks,
                 "tick_nodes": e.tick,
                 "work_nodes": e.work,
@@ -599,8 +600,12 @@ fn print_run(m: &Manager, run: &RunSummary, json: bool) {
     );
     if let Some(e) = emulation {
         println!(
-            "emulated {} workers{}{}: work {} nodes{}, makespan {} nodes, {:.1} busy on average (idle {:.0}%), at most {} at once",
+            "emulated {} workers{}{}{}: work {} nodes{}, makespan {} nodes, {:.1} busy on average (idle {:.0}%), at most {} at once",
             e.workers,
+            match e.threads {
+                t if t > 1 => format!(" of {t} threads taking turns"),
+                _ => String::new(),
+            },
             match e.ranks {
                 r if r > 1 && r < e.workers => format!(" in {r} ranks of {}", e.workers / r),
                 _ => String::new(),
@@ -931,8 +936,6 @@ impl ProveArgs {
             "--threads must be at least 1"
         } else if self.threads > 1 && self.method() != Method::ProofNumber {
             "--threads above 1 needs proof-number jobs: not with --method ab"
-        } else if self.threads > 1 && self.emulate.is_some() {
-            "--emulate counts one thread a worker: not with --threads"
         } else if self.threads > MAX_THREADS {
             "--threads: more threads than any machine has cores"
         } else if self.emulate.is_some() && self.tables.is_some() {

@@ -51,15 +51,27 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// The most nodes a thread of a worker of several searches in one turn
+/// before the next thread's, where no step of a rank's table
+/// (`--emulate-shared`) is shorter: a turn starts again from the job's
+/// position, at the cost of a path, and holds the other threads where
+/// their last turns stopped, so the shorter the turns the nearer the
+/// threads of a real worker, which search side by side node by node.
+pub const TURN: u64 = 10_000;
+
 /// What an emulated run measured, in nodes.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Emulation {
     /// The number of emulated workers.
     pub workers: usize,
+    /// The threads each worker puts on its job (`--threads`, taking turns
+    /// in each step: [`JobRun::in_turns`]).
+    pub threads: usize,
     /// The number of ranks they fall into, each with a table of its own:
     /// `workers` with tables of their own, 1 when all share one.
     pub ranks: usize,
-    /// Nodes of all jobs, cancelled ones up to their cancel.
+    /// The threads' time of all jobs, in nodes, cancelled ones up to their
+    /// cancel: with one thread a worker, their nodes.
     pub work: u64,
     /// The virtual time at the last finished job.
     pub makespan: u64,
@@ -101,8 +113,8 @@ pub struct Emulation {
 }
 
 impl Emulation {
-    /// Work over makespan: how many workers were busy on average (the
-    /// speedup only if the work is what one worker would do).
+    /// Work over makespan: how many workers' threads were busy on average
+    /// (the speedup only if the work is what one worker would do).
     pub fn busy(&self) -> f64 {
         if self.makespan == 0 {
             1.0
@@ -114,13 +126,13 @@ impl Emulation {
     /// Against one solve of `baseline` nodes (one thread's `solve
     /// --value-only` of the same question): how many times as fast the
     /// emulated workers are (its nodes over the makespan), that per
-    /// worker (the efficiency), and how many times its work they did. A
+    /// thread (the efficiency), and how many times its work they did. A
     /// makespan of 0 (nothing ran) counts as one node.
     pub fn against(&self, baseline: u64) -> (f64, f64, f64) {
         let speedup = baseline as f64 / self.makespan.max(1) as f64;
         (
             speedup,
-            speedup / self.workers.max(1) as f64,
+            speedup / self.cores() as f64,
             self.work as f64 / baseline.max(1) as f64,
         )
     }
@@ -161,12 +173,18 @@ impl Emulation {
         baseline as f64 / self.reached.max(1) as f64
     }
 
+    /// The workers' threads together (at least one): the cores they
+    /// stand for.
+    pub fn cores(&self) -> usize {
+        (self.workers * self.threads.max(1)).max(1)
+    }
+
     /// The share of worker time spent without a job.
     pub fn idle(&self) -> f64 {
         if self.makespan == 0 {
             0.0
         } else {
-            1.0 - self.work as f64 / (self.workers as f64 * self.makespan as f64)
+            1.0 - self.work as f64 / (self.cores() as f64 * self.makespan as f64)
         }
     }
 }
@@ -224,6 +242,9 @@ pub struct EmulatedWorkers {
     step: u64,
     /// Workers a rank.
     per_rank: usize,
+    /// Threads a worker, taking turns on its job ([`JobRun::in_turns`]);
+    /// its solver searches on one.
+    worker_threads: usize,
     solvers: Vec<Option<JobSolver<'static>>>,
     idle: Vec<usize>,
     clock: u64,
@@ -281,11 +302,16 @@ impl EmulatedWorkers {
             tables.len()
         };
         debug_assert_eq!(count % ranks, 0, "whole ranks");
+        let threads = config.threads.max(1);
         EmulatedWorkers {
-            config,
+            config: WorkerConfig {
+                threads: 1,
+                ..config
+            },
             tables,
             step,
             per_rank: count / ranks,
+            worker_threads: threads,
             solvers: (0..count).map(|_| None).collect(),
             idle: (0..count).rev().collect(),
             clock: 0,
@@ -295,6 +321,7 @@ impl EmulatedWorkers {
             stop: AtomicBool::new(false),
             measured: Emulation {
                 workers: count,
+                threads,
                 ranks,
                 ..Emulation::default()
             },
@@ -425,12 +452,29 @@ impl EmulatedWorkers {
         self.clock.max(self.horizon)
     }
 
-    /// The most nodes of a job's step.
+    /// The most nodes of time of a job's step: with a table of its own,
+    /// up to its next exchange (after [`WorkerConfig::slice`] nodes of its
+    /// threads together) and a turn of its threads ([`TURN`]).
     fn slice(&self) -> u64 {
         if self.tables.is_empty() {
-            self.config.slice()
+            let exchange = match self.config.slice() {
+                u64::MAX => u64::MAX,
+                n => n.div_ceil(self.worker_threads as u64),
+            };
+            exchange.min(self.turn())
         } else {
             self.step
+        }
+    }
+
+    /// The most nodes of a thread's turn on a worker's job, outside the
+    /// steps of a rank's table: [`TURN`] with several threads a worker,
+    /// unbounded with one.
+    fn turn(&self) -> u64 {
+        if self.worker_threads > 1 {
+            TURN
+        } else {
+            u64::MAX
         }
     }
 
@@ -497,7 +541,7 @@ impl EmulatedWorkers {
         // A rank's step: its own tick with a table of its own, its table's
         // turns when its workers share one.
         let turn = if self.tables.is_empty() {
-            u64::MAX
+            self.turn()
         } else {
             self.step
         };
@@ -526,6 +570,7 @@ impl EmulatedWorkers {
             loads.push((from, clear));
         }
         let (solvers, stop, config) = (&self.solvers, &self.stop, &self.config);
+        let worker_threads = self.worker_threads;
         let shared = &self.shared;
         // Each rank's load, search and send times (StepTimes).
         let run_rank = |(group, (load, clear)): (&mut Vec<(u64, &mut Running)>, &RankLoad)| {
@@ -553,7 +598,9 @@ impl EmulatedWorkers {
             let since = Instant::now();
             for (_, r) in group.iter_mut() {
                 if let Some(job) = r.pending.take() {
-                    r.run = Some(JobRun::begin(solver(r), &job, config));
+                    r.run = Some(
+                        JobRun::begin(solver(r), &job, config).in_turns(worker_threads, solver(r)),
+                    );
                 }
             }
             times.load += since.elapsed();
@@ -612,7 +659,7 @@ impl EmulatedWorkers {
             if let Some(Reverse((_, id))) = self.ready.pop() {
                 let r = self.running.remove(&id).expect("a job that came back");
                 self.paths.remove(r.worker as u64);
-                self.measured.work += r.next - r.start;
+                self.measured.work += (r.next - r.start) * self.worker_threads as u64;
                 self.measured.makespan = self.measured.makespan.max(r.next);
                 self.idle.push(r.worker);
                 return r.result;
@@ -654,12 +701,12 @@ fn advance(
     // The emulated run has no stop of its own: a cancel acts on the
     // virtual clock.
     let never = AtomicBool::new(false);
-    let before = run.nodes();
+    let (before, took) = (run.nodes(), run.elapsed());
     let since = Instant::now();
     let end = run.step(solver, stop, &never, nodes);
     times.search += since.elapsed();
     times.nodes += run.nodes() - before;
-    r.next += (run.nodes() - before).max(1);
+    r.next += (run.elapsed() - took).max(1);
     let since = Instant::now();
     match end {
         Some(end) => {
@@ -748,7 +795,9 @@ impl Workers for EmulatedWorkers {
             let solver = self.solvers[w].as_ref().expect("made above");
             // Its start loads those, and its warm start.
             let since = Instant::now();
-            r.run = Some(JobRun::begin(solver, &job, &self.config));
+            r.run = Some(
+                JobRun::begin(solver, &job, &self.config).in_turns(self.worker_threads, solver),
+            );
             StepTimes {
                 load: since.elapsed(),
                 ..StepTimes::default()
@@ -801,7 +850,10 @@ impl Workers for EmulatedWorkers {
                 r.pending = None;
                 r.outbox.clear();
                 r.next = self.clock;
-                r.result = Some(JobResult::cancelled(id, self.clock - r.start));
+                r.result = Some(JobResult::cancelled(
+                    id,
+                    (self.clock - r.start) * self.worker_threads as u64,
+                ));
                 self.ready.push(Reverse((self.clock, id)));
             }
             return;
@@ -816,7 +868,10 @@ impl Workers for EmulatedWorkers {
                 }
                 r.next = self.clock;
                 r.run = None;
-                r.result = Some(JobResult::cancelled(id, self.clock - r.start));
+                r.result = Some(JobResult::cancelled(
+                    id,
+                    (self.clock - r.start) * self.worker_threads as u64,
+                ));
                 self.queue.push(Reverse((self.clock, id)));
             }
         }
@@ -859,7 +914,7 @@ impl Workers for EmulatedWorkers {
             let r = self.running.remove(&id).expect("checked above");
             self.paths.remove(r.worker as u64);
             self.clock = at;
-            self.measured.work += at - r.start;
+            self.measured.work += (at - r.start) * self.worker_threads as u64;
             self.measured.makespan = self.clock;
             self.idle.push(r.worker);
             return Ok(Some(r.result.expect("checked above")));
@@ -1177,6 +1232,34 @@ mod tests {
     /// manager then starts begins at that tick's end: the worker waits
     /// out the rest of the tick, which is idle time, not work. Mutant:
     /// the next job started at the moment the first ended.
+    /// A worker of four threads (`--threads 4`) runs its job in turns of
+    /// its threads ([`TURN`] nodes at most) and takes the time of each
+    /// step's longest turn: "does white win the pawn game 6x6?" gets one
+    /// thread's answer, in less time than its nodes and no less than a
+    /// quarter of them, and the threads' time is four times the time.
+    #[test]
+    fn a_worker_of_several_threads_takes_its_longest_turns_time() {
+        let (start, _) = pawn_game_6x6_and_last_move();
+        let config = WorkerConfig {
+            threads: 4,
+            ..pn_workers(0, 0)
+        };
+        let mut w = EmulatedWorkers::new(1, config);
+        w.start(whole_job(1, start, Question::Wins)).unwrap();
+        let r = w.wait(NEXT).unwrap().unwrap();
+        assert_eq!(r.answer(), Answer::No);
+        let e = w.emulation();
+        assert_eq!((e.threads, e.cores()), (4, 4));
+        assert!(
+            e.makespan < r.nodes && e.makespan * 4 >= r.nodes,
+            "{} nodes in {}",
+            r.nodes,
+            e.makespan
+        );
+        assert_eq!(e.work, 4 * e.makespan);
+        assert_eq!(e.idle(), 0.0);
+    }
+
     #[test]
     fn a_ticked_result_comes_back_at_its_ticks_end_and_the_next_job_starts_there() {
         let (start, _) = pawn_game_6x6_and_last_move();

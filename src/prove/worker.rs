@@ -532,6 +532,12 @@ pub struct JobRun {
     n0: u64,
     /// Nodes the steps searched so far.
     done: u64,
+    /// The time its steps took, in nodes: [`JobRun::done`] for a search on
+    /// one thread, the longest turn of each step for threads taking turns.
+    elapsed: u64,
+    /// With [`JobRun::in_turns`]: where each of its threads' last turn
+    /// stopped (a path of keys, root first); empty for one thread.
+    turns: Vec<Vec<u128>>,
 }
 
 impl JobRun {
@@ -567,12 +573,37 @@ impl JobRun {
             busy: start.elapsed(),
             n0: solver.nodes(),
             done: 0,
+            elapsed: 0,
+            turns: Vec::new(),
         }
+    }
+
+    /// The job searched by `threads` threads of a proof-number worker taking
+    /// turns, as an emulated worker of several threads runs it (`prove
+    /// --emulate N --threads T`): each step gives every thread a turn of up
+    /// to its nodes ([`JobRun::step`]), each beside the others held where
+    /// their last turns stopped ([`PnSolver::answer_beside`]), and takes
+    /// the time of its longest turn ([`JobRun::elapsed`]) where its nodes
+    /// ([`JobRun::nodes`], which the budget counts) are the turns' sum. One
+    /// thread, or an alpha-beta job: one search, as before.
+    pub fn in_turns(self, threads: usize, solver: &JobSolver) -> JobRun {
+        let turns = match solver {
+            JobSolver::ProofNumber(_) if threads > 1 => vec![Vec::new(); threads],
+            _ => Vec::new(),
+        };
+        JobRun { turns, ..self }
     }
 
     /// Nodes searched so far.
     pub fn nodes(&self) -> u64 {
         self.done
+    }
+
+    /// The time the steps took so far, in nodes: on one thread its nodes;
+    /// for threads taking turns ([`JobRun::in_turns`]) the longest turn of
+    /// each step, as the threads of a real worker search side by side.
+    pub fn elapsed(&self) -> u64 {
+        self.elapsed
     }
 
     /// Searches at most `nodes` more nodes (and no more than the job's
@@ -599,17 +630,46 @@ impl JobRun {
         interrupted: &AtomicBool,
         nodes: u64,
     ) -> Option<JobEnd> {
-        let job = &self.job;
-        let left = job.budget.saturating_sub(self.done);
-        let before = solver.nodes();
-        let r = solver.answer(&job.pos, job.question, Some(left.min(nodes)));
-        let best = match r {
-            Ok(true) => witness(solver, &job.pos, job.question, job.budget),
-            _ => None,
-        };
+        let (pos, question, budget) = (self.job.pos, self.job.question, self.job.budget);
+        // One search, or a turn of each thread: stopped by its budget
+        // (`spent`) or its step's end unless it ends the job.
+        let (mut r, mut spent, mut longest) = (Err(SolveError::Stopped), false, 0);
+        for k in 0..self.turns.len().max(1) {
+            let left = budget.saturating_sub(self.done);
+            if k > 0 && left == 0 {
+                break;
+            }
+            spent = left <= nodes;
+            let before = solver.nodes();
+            r = match solver {
+                JobSolver::ProofNumber(s) if !self.turns.is_empty() => {
+                    let others: Vec<&[u128]> = (self.turns.iter().enumerate())
+                        .filter(|&(j, _)| j != k)
+                        .map(|(_, p)| p.as_slice())
+                        .collect();
+                    let (r, path) = s.answer_beside(&pos, question, Some(left.min(nodes)), &others);
+                    self.turns[k] = path;
+                    r
+                }
+                _ => solver.answer(&pos, question, Some(left.min(nodes))),
+            };
+            let searched = solver.nodes() - before;
+            self.done += searched;
+            longest = longest.max(searched);
+            if !matches!(r, Err(SolveError::Stopped)) || stop.load(Ordering::SeqCst) {
+                break;
+            }
+        }
         // The search for the move that proves a yes is the job's work too
         // (an emulated worker's clock counts it).
-        self.done += solver.nodes() - before;
+        let before = solver.nodes();
+        let best = match r {
+            Ok(true) => witness(solver, &pos, question, budget),
+            _ => None,
+        };
+        let searched = solver.nodes() - before;
+        self.done += searched;
+        self.elapsed += longest + searched;
         Some(match r {
             Ok(answer) => JobEnd::Answered { answer, best },
             Err(SolveError::Stopped) if stop.load(Ordering::SeqCst) => {
@@ -619,7 +679,7 @@ impl JobRun {
                     JobEnd::Cancelled
                 }
             }
-            Err(SolveError::Stopped) if self.done < job.budget && nodes < left => return None,
+            Err(SolveError::Stopped) if self.done < budget && !spent => return None,
             Err(SolveError::Stopped) => JobEnd::Open { warm: None },
             Err(e) => JobEnd::Failed(WorkerError::Search(e.to_string())),
         })

@@ -45,7 +45,7 @@ use crate::solve::types::{Proven, Question, RootSolution, Solution, SolveError, 
 use crate::table::Tablebase;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, Ordering::Relaxed};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// A proof or disproof number; [`INF`] means the other number is 0.
 type Number = u32;
@@ -886,6 +886,9 @@ pub struct PnSolver<'a> {
     /// On a shared table: its nodes and last read, which every solver on
     /// it shares ([`PnSolver::heaviest_for_jobs`]).
     reads: Option<Arc<TableReads>>,
+    /// The team of the threads that take turns on one question
+    /// ([`PnSolver::answer_beside`]), made at the first turn.
+    turns: OnceLock<Box<Team>>,
 }
 
 impl<'a> PnSolver<'a> {
@@ -910,6 +913,7 @@ impl<'a> PnSolver<'a> {
             track: AtomicBool::new(false),
             stopped: Mutex::new(Vec::new()),
             reads: None,
+            turns: OnceLock::new(),
         })
     }
 
@@ -939,6 +943,7 @@ impl<'a> PnSolver<'a> {
             track: AtomicBool::new(false),
             stopped: Mutex::new(Vec::new()),
             reads: Some(Arc::clone(&tt.2)),
+            turns: OnceLock::new(),
         }
     }
 
@@ -1529,6 +1534,49 @@ impl<'a> PnSolver<'a> {
             reads.nodes.fetch_add(searched, Relaxed);
         }
         r
+    }
+
+    /// [`PnSolver::answer`] searched as one turn of a thread among threads
+    /// that take turns on one question, as an emulated worker of several
+    /// threads runs its job (`prove --emulate N --threads T`): the other
+    /// threads are held where their last turns stopped (`others`, each a
+    /// path of keys, root first), counted into the nodes of their paths,
+    /// so that this turn's search steers away from them as a thread of a
+    /// team does from the threads searching beside it ([`Team`], the
+    /// virtual δ of SPDFPN) and comes back to read again the children
+    /// they are near. Gives the answer (or [`SolveError::Stopped`] at the
+    /// budget) and the path this turn stopped in, for the turns after it.
+    /// As on real threads of one question, the search neither steers clear
+    /// of other ranks' paths nor keeps one for them
+    /// ([`PnSolver::steer_clear_of`], [`PnSolver::stopped_path`]). An
+    /// order only: what it proves is what [`PnSolver::answer`] proves.
+    pub fn answer_beside(
+        &self,
+        pos: &Position,
+        question: Question,
+        budget: Option<u64>,
+        others: &[&[u128]],
+    ) -> (Result<bool, SolveError>, Vec<u128>) {
+        self.counters.set_budget(budget);
+        let team = self.turns.get_or_init(|| Box::new(Team::new(self.config.spread)));
+        let held: Vec<Inside> = others
+            .iter()
+            .flat_map(|path| path.iter())
+            .map(|&k| Inside::enter(team, k))
+            .collect();
+        let mut w = Worker {
+            track: true,
+            ..Worker::in_team(team)
+        };
+        let before = self.stats().nodes;
+        let r = self.reaches_goal(&mut w, pos, question == Question::Wins);
+        self.flush(&mut w);
+        drop(held);
+        if let Some(reads) = &self.reads {
+            let searched = self.stats().nodes.saturating_sub(before);
+            reads.nodes.fetch_add(searched, Relaxed);
+        }
+        (r, w.stopped.take().unwrap_or_default())
     }
 
     /// Keeps the searches of [`PnSolver::answer`] from here on clear of
@@ -2248,6 +2296,69 @@ mod tests {
         s.track_path(true);
         s.answer(&small, Question::Wins, None).unwrap();
         assert!(s.stopped_path().is_empty());
+    }
+
+    /// Threads taking turns on one question ([`PnSolver::answer_beside`],
+    /// an emulated worker of several threads): a turn stopped by its
+    /// budget gives the path it was in, and a turn beside a thread held in
+    /// that path leaves it below the root (one that ignored the held
+    /// threads would take the same line again), keeping no path for other
+    /// ranks. Turn after turn, two or three threads give the answer of one
+    /// search to both questions of small boards' starts.
+    #[test]
+    fn a_turn_beside_held_threads_searches_elsewhere() {
+        let pos = crate::rules::parse::test_position("pawngame", "6x6");
+        let turn = |others: &[&[u128]]| {
+            let s = PnSolver::new(PnConfig::default(), None).unwrap();
+            s.track_path(true);
+            let (r, path) = s.answer_beside(&pos, Question::Wins, Some(2_000), others);
+            assert!(matches!(r, Err(SolveError::Stopped)));
+            assert!(s.stopped_path().is_empty());
+            path
+        };
+        let alone = turn(&[]);
+        assert!(alone.len() >= 4, "{alone:?}");
+        let beside = turn(&[&alone]);
+        assert_eq!(beside[0], alone[0], "the same root");
+        let common = beside
+            .iter()
+            .zip(&alone)
+            .take_while(|(a, b)| a == b)
+            .count();
+        assert!(
+            common < beside.len().min(alone.len()),
+            "a turn beside a held thread took its line: {beside:?}"
+        );
+        for (setup, board) in [
+            ("pawngame", "4x4"),
+            ("pawngame", "5x5"),
+            ("peasants", "4x6"),
+            ("peasants", "5x6"),
+        ] {
+            let pos = crate::rules::parse::test_position(setup, board);
+            for question in [Question::Wins, Question::AvoidsLoss] {
+                let one = PnSolver::new(PnConfig::default(), None).unwrap();
+                let want = one.answer(&pos, question, None).unwrap();
+                for threads in [2, 3] {
+                    let s = PnSolver::new(PnConfig::default(), None).unwrap();
+                    let mut paths = vec![Vec::new(); threads];
+                    let got = (0..).find_map(|i| {
+                        let k = i % threads;
+                        let others: Vec<&[u128]> = (paths.iter().enumerate())
+                            .filter(|&(j, _)| j != k)
+                            .map(|(_, p)| p.as_slice())
+                            .collect();
+                        let (r, path) = s.answer_beside(&pos, question, Some(300), &others);
+                        paths[k] = path;
+                        match r {
+                            Err(SolveError::Stopped) => None,
+                            r => Some(r.unwrap()),
+                        }
+                    });
+                    assert_eq!(got, Some(want), "{setup} {board} {question:?} {threads}");
+                }
+            }
+        }
     }
 
     /// The jobs on a table several solvers share read it once while it
