@@ -65,7 +65,7 @@ pub struct Emulation {
     /// The number of emulated workers.
     pub workers: usize,
     /// The threads each worker puts on its job (`--threads`, taking turns
-    /// in each step: [`JobRun::in_turns`]).
+    /// in each step, as `JobRun::in_turns` runs a job).
     pub threads: usize,
     /// The number of ranks they fall into, each with a table of its own:
     /// `workers` with tables of their own, 1 when all share one.

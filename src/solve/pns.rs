@@ -1542,9 +1542,9 @@ impl<'a> PnSolver<'a> {
     /// threads are held where their last turns stopped (`others`, each a
     /// path of keys, root first), counted into the nodes of their paths,
     /// so that this turn's search steers away from them as a thread of a
-    /// team does from the threads searching beside it ([`Team`], the
-    /// virtual δ of SPDFPN) and comes back to read again the children
-    /// they are near. Gives the answer (or [`SolveError::Stopped`] at the
+    /// team does from the threads searching beside it (the team's counts
+    /// of threads in a node: SPDFPN's virtual δ) and comes back to read
+    /// again the children they are near. Gives the answer (or [`SolveError::Stopped`] at the
     /// budget) and the path this turn stopped in, for the turns after it.
     /// As on real threads of one question, the search neither steers clear
     /// of other ranks' paths nor keeps one for them
@@ -1558,7 +1558,9 @@ impl<'a> PnSolver<'a> {
         others: &[&[u128]],
     ) -> (Result<bool, SolveError>, Vec<u128>) {
         self.counters.set_budget(budget);
-        let team = self.turns.get_or_init(|| Box::new(Team::new(self.config.spread)));
+        let team = self
+            .turns
+            .get_or_init(|| Box::new(Team::new(self.config.spread)));
         let held: Vec<Inside> = others
             .iter()
             .flat_map(|path| path.iter())
