@@ -34,6 +34,12 @@
 //! machine's threads do, and the ranks send one another solved entries
 //! (`--share-solved`, `--share-every`) as MPI ranks do.
 //!
+//! With `--threads T` each worker is a machine's T threads on one job
+//! (`prove --workers 1 --threads T` in an MPI rank): they take turns in
+//! each step ([`JobRun::in_turns`]), every turn beside the others held
+//! where their last turns stopped, and the step takes the time of its
+//! longest turn; the work is then the threads' time.
+//!
 //! One thing differs from a real cluster: a step runs whole when it
 //! starts, so a job cancelled during a step leaves that step's work in its
 //! worker's table, which the worker's next job may find (never another
