@@ -1544,8 +1544,9 @@ impl<'a> PnSolver<'a> {
     /// so that this turn's search steers away from them as a thread of a
     /// team does from the threads searching beside it (the team's counts
     /// of threads in a node: SPDFPN's virtual δ) and comes back to read
-    /// again the children they are near. Gives the answer (or [`SolveError::Stopped`] at the
-    /// budget) and the path this turn stopped in, for the turns after it.
+    /// again the children they are near. Gives the answer (or
+    /// [`SolveError::Stopped`] at the budget) and the path this turn
+    /// stopped in, for the turns after it.
     /// As on real threads of one question, the search neither steers clear
     /// of other ranks' paths nor keeps one for them
     /// ([`PnSolver::steer_clear_of`], [`PnSolver::stopped_path`]). An
