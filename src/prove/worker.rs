@@ -643,13 +643,7 @@ impl JobRun {
             let before = solver.nodes();
             r = match solver {
                 JobSolver::ProofNumber(s) if !self.turns.is_empty() => {
-                    let others: Vec<&[u128]> = (self.turns.iter().enumerate())
-                        .filter(|&(j, _)| j != k)
-                        .map(|(_, p)| p.as_slice())
-                        .collect();
-                    let (r, path) = s.answer_beside(&pos, question, Some(left.min(nodes)), &others);
-                    self.turns[k] = path;
-                    r
+                    s.answer_beside(&pos, question, Some(left.min(nodes)), &mut self.turns, k)
                 }
                 _ => solver.answer(&pos, question, Some(left.min(nodes))),
             };

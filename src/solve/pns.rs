@@ -1523,12 +1523,25 @@ impl<'a> PnSolver<'a> {
             track,
             ..Worker::new()
         };
-        let before = self.stats().nodes;
-        let r = self.reaches_goal(&mut w, pos, question == Question::Wins);
-        self.flush(&mut w);
+        let r = self.search_counted(&mut w, pos, question);
         if track {
             *self.stopped.lock().expect("stopped") = w.stopped.take().unwrap_or_default();
         }
+        r
+    }
+
+    /// `w`'s search for the answer to `question` about `pos`, its nodes
+    /// flushed into the solver's counts and, on a shared table, added to
+    /// the nodes its solvers searched ([`TableReads`]).
+    fn search_counted(
+        &self,
+        w: &mut Worker,
+        pos: &Position,
+        question: Question,
+    ) -> Result<bool, SolveError> {
+        let before = self.stats().nodes;
+        let r = self.reaches_goal(w, pos, question == Question::Wins);
+        self.flush(w);
         if let Some(reads) = &self.reads {
             let searched = self.stats().nodes.saturating_sub(before);
             reads.nodes.fetch_add(searched, Relaxed);
@@ -1538,15 +1551,16 @@ impl<'a> PnSolver<'a> {
 
     /// [`PnSolver::answer`] searched as one turn of a thread among threads
     /// that take turns on one question, as an emulated worker of several
-    /// threads runs its job (`prove --emulate N --threads T`): the other
-    /// threads are held where their last turns stopped (`others`, each a
-    /// path of keys, root first), counted into the nodes of their paths,
+    /// threads runs its job (`prove --emulate N --threads T`): `paths`
+    /// holds where each thread's last turn stopped (a path of keys, root
+    /// first; empty before its first), this is thread `turn`'s, and the
+    /// other threads are held in their paths, counted into their nodes,
     /// so that this turn's search steers away from them as a thread of a
     /// team does from the threads searching beside it (the team's counts
     /// of threads in a node: SPDFPN's virtual δ) and comes back to read
     /// again the children they are near. Gives the answer (or
-    /// [`SolveError::Stopped`] at the budget) and the path this turn
-    /// stopped in, for the turns after it.
+    /// [`SolveError::Stopped`] at the budget) and leaves in `paths[turn]`
+    /// the path this turn stopped in, for the turns after it.
     /// As on real threads of one question, the search neither steers clear
     /// of other ranks' paths nor keeps one for them
     /// ([`PnSolver::steer_clear_of`], [`PnSolver::stopped_path`]). An
@@ -1556,30 +1570,26 @@ impl<'a> PnSolver<'a> {
         pos: &Position,
         question: Question,
         budget: Option<u64>,
-        others: &[&[u128]],
-    ) -> (Result<bool, SolveError>, Vec<u128>) {
+        paths: &mut [Vec<u128>],
+        turn: usize,
+    ) -> Result<bool, SolveError> {
         self.counters.set_budget(budget);
         let team = self
             .turns
             .get_or_init(|| Box::new(Team::new(self.config.spread)));
-        let held: Vec<Inside> = others
-            .iter()
-            .flat_map(|path| path.iter())
+        let held: Vec<Inside> = (paths.iter().enumerate())
+            .filter(|&(j, _)| j != turn)
+            .flat_map(|(_, path)| path.iter())
             .map(|&k| Inside::enter(team, k))
             .collect();
         let mut w = Worker {
             track: true,
             ..Worker::in_team(team)
         };
-        let before = self.stats().nodes;
-        let r = self.reaches_goal(&mut w, pos, question == Question::Wins);
-        self.flush(&mut w);
+        let r = self.search_counted(&mut w, pos, question);
         drop(held);
-        if let Some(reads) = &self.reads {
-            let searched = self.stats().nodes.saturating_sub(before);
-            reads.nodes.fetch_add(searched, Relaxed);
-        }
-        (r, w.stopped.take().unwrap_or_default())
+        paths[turn] = w.stopped.take().unwrap_or_default();
+        r
     }
 
     /// Keeps the searches of [`PnSolver::answer`] from here on clear of
@@ -2311,17 +2321,19 @@ mod tests {
     #[test]
     fn a_turn_beside_held_threads_searches_elsewhere() {
         let pos = crate::rules::parse::test_position("pawngame", "6x6");
-        let turn = |others: &[&[u128]]| {
+        // Thread 1's turn beside thread 0 held in `held`.
+        let turn = |held: Vec<u128>| {
             let s = PnSolver::new(PnConfig::default(), None).unwrap();
             s.track_path(true);
-            let (r, path) = s.answer_beside(&pos, Question::Wins, Some(2_000), others);
+            let mut paths = vec![held, Vec::new()];
+            let r = s.answer_beside(&pos, Question::Wins, Some(2_000), &mut paths, 1);
             assert!(matches!(r, Err(SolveError::Stopped)));
             assert!(s.stopped_path().is_empty());
-            path
+            paths.pop().unwrap()
         };
-        let alone = turn(&[]);
+        let alone = turn(Vec::new());
         assert!(alone.len() >= 4, "{alone:?}");
-        let beside = turn(&[&alone]);
+        let beside = turn(alone.clone());
         assert_eq!(beside[0], alone[0], "the same root");
         let common = beside
             .iter()
@@ -2346,14 +2358,7 @@ mod tests {
                     let s = PnSolver::new(PnConfig::default(), None).unwrap();
                     let mut paths = vec![Vec::new(); threads];
                     let got = (0..).find_map(|i| {
-                        let k = i % threads;
-                        let others: Vec<&[u128]> = (paths.iter().enumerate())
-                            .filter(|&(j, _)| j != k)
-                            .map(|(_, p)| p.as_slice())
-                            .collect();
-                        let (r, path) = s.answer_beside(&pos, question, Some(300), &others);
-                        paths[k] = path;
-                        match r {
+                        match s.answer_beside(&pos, question, Some(300), &mut paths, i % threads) {
                             Err(SolveError::Stopped) => None,
                             r => Some(r.unwrap()),
                         }
