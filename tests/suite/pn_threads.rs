@@ -135,3 +135,70 @@ fn a_team_stops_at_its_budget_and_goes_on() {
         expected
     );
 }
+
+/// Threads taking turns on one question, as an emulated worker of several
+/// threads runs its job (`prove --emulate N --threads T`,
+/// [`PnSolver::answer_beside`]): minimax's answer to both questions on
+/// every position reachable from every setup of the board (and random
+/// positions), each turn searching beside the other threads held in the
+/// paths where their last turns stopped. The turns' budgets start at one
+/// node and grow by one a round, so that a question takes many turns
+/// (each from the root, steered by the held paths) rather than ending in
+/// the first. One solver keeps its table from one question to the next,
+/// as a worker does between jobs; every 50th position is asked of a
+/// fresh solver as well, whose table knows nothing of it, so that the
+/// turns search it from the start.
+#[test]
+fn turns_beside_held_threads_equal_minimax_on_small_boards() {
+    let (mut fresh, mut past_first_round, mut most_turns) = (0u64, 0u64, 0);
+    for (w, h) in [(4, 4), (6, 4), (3, 5), (4, 5), (5, 5), (3, 6)] {
+        for v in variants(w, h) {
+            let mut memo = MinimaxMemo::default();
+            let all = reachable_positions(v, true, 100);
+            assert!(!all.is_empty());
+            for (threads, hash_mb) in [(2, 0), (3, 1)] {
+                let kept = PnSolver::new(config(hash_mb, 1, true), None).unwrap();
+                for (k, p) in all.iter().enumerate() {
+                    let wdl = crate::common::minimax(p, &mut memo).wdl();
+                    let new = (k % 50 == 0)
+                        .then(|| PnSolver::new(config(hash_mb, 1, true), None).unwrap());
+                    for s in [Some(&kept), new.as_ref()].into_iter().flatten() {
+                        for (question, want) in [
+                            (Question::Wins, wdl == Wdl::Win),
+                            (Question::AvoidsLoss, wdl != Wdl::Loss),
+                        ] {
+                            let mut paths = vec![Vec::new(); threads];
+                            let mut turns = 0;
+                            let got = (0..).find_map(|i| {
+                                turns = i + 1;
+                                let budget = 1 + (i / threads) as u64;
+                                match s.answer_beside(
+                                    p,
+                                    question,
+                                    Some(budget),
+                                    &mut paths,
+                                    i % threads,
+                                ) {
+                                    Err(SolveError::Stopped) => None,
+                                    r => Some(r.unwrap()),
+                                }
+                            });
+                            assert_eq!(got, Some(want), "{v} {threads} threads {question:?}: {p}");
+                            if !std::ptr::eq(s, &kept) {
+                                fresh += 1;
+                                past_first_round += (turns > threads) as u64;
+                                most_turns = most_turns.max(turns);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // Thousands of questions asked afresh took turns of every thread,
+    // steered by the others (most are settled at the root by the rules'
+    // shortcuts: a free runner, a dead position).
+    eprintln!("{past_first_round} of {fresh} fresh questions past the first round of turns, at most {most_turns} turns");
+    assert!(past_first_round >= 2_000, "{past_first_round} of {fresh}");
+    assert!(most_turns >= 20, "{most_turns}");
+}
