@@ -54,10 +54,29 @@
 #    one question (--board 6x7 --hash-mb 2048): whether a change to the
 #    shared search pays on W cores, with the run-to-run spread of each
 #    build beside it (about 25 s a binary a round on sixteen cores).
+# 10. (not run unless PARTS names it) the question of billions on ranks
+#    of one worker of sixteen threads each (`--emulate R --threads 16`,
+#    the threads taking turns, docs/PROVE.md), the shape of a cluster of
+#    16-core machines: Q_POS and Q_BASELINE as in part 8 (the same
+#    default), R = Q10_RANKS (default 16: 256 threads), each rank's table
+#    Q10_HASH_MB MiB (default 4096: 64 GiB for sixteen), jobs of Q10_JOB
+#    nodes of threads' time growing to 4 times (default 40,000,000), in
+#    ticks of 10,000 nodes with the paths every 10,000 (the setting of
+#    docs/SCALING.md's 94.2x on 256), on W threads, stopped by
+#    `--emulate-until` at Q_BASELINE / Q10_SPEEDUP (default 100) of
+#    virtual time: complete, the ranks are at least that much faster than
+#    one solve. Q_SECONDS as in part 8. The 1,024-thread point of the
+#    issue's plan is `Q10_RANKS=64 Q10_HASH_MB=1024 Q10_SPEEDUP=350`
+#    (64 GiB). Q_BOARD (default 6x8) is the board of Q_POS. The 24 GiB
+#    machine ran the default question with 1 GiB a rank (not complete,
+#    at most 99.98x). The part searches at most 16 R threads times
+#    Q_BASELINE / Q10_SPEEDUP nodes: 8.4 G for the defaults, 9.6 G for
+#    the 1,024 threads, some ten minutes of sixteen cores at 0.9 M nodes
+#    a second each: a call of its own, with Q_SECONDS.
 #
 # Environment: PEASANT (binary; default target/release/peasant), PEASANT_B
 # (part 9's other binaries, a list of paths), PARTS
-# (which of 2 to 9 to run, default "2 3 4 5 6"; the first lent machine
+# (which of 2 to 10 to run, default "2 3 4 5 6"; the first lent machine
 # ran commit e213975's binary with "2 3", docs/SCALING.md), SPEED_ARGS
 # (more arguments for thread_speed.py, e.g. "--board 4x8 --hash-mb 256"
 # for a quick try of the script on a small machine). Takes about eight
@@ -139,6 +158,22 @@ for part in $PARTS; do
            --baseline-nodes "$Q_BASELINE" --emulate-until $((Q_BASELINE / 10)) \
            ${Q_SECONDS:+--max-seconds "$Q_SECONDS"}
        fi ;;
+    10) if [ -z "${Q_POS:-}" ] && [ -z "${Q_BASELINE:-}" ]; then
+          Q_POS='6/pppppp/1p1ppp/p1p3/P5/1PPPPP/PPPPPP/6 w -' Q_BASELINE=3290206065
+        fi
+        if [ -z "${Q_POS:-}" ] || [ -z "${Q_BASELINE:-}" ]; then
+          echo "lent_machine: part 10 needs Q_POS and Q_BASELINE (its one solve's nodes) together; skipped"
+        else
+          rm -rf "$OUT/ranks16threads"
+          job=${Q10_JOB:-40000000}
+          /usr/bin/time -v "$BIN" prove "$Q_POS" --board "${Q_BOARD:-6x8}" \
+            --dir "$OUT/ranks16threads" --method pn --emulate "${Q10_RANKS:-16}" --threads 16 \
+            --hash-mb "${Q10_HASH_MB:-4096}" --job-nodes "$job" --max-job-nodes $((4 * job)) \
+            --share-solved 65536 --share-every 250000 --share-paths-every 10000 \
+            --emulate-tick 10000 --emulate-threads "$W" --baseline-nodes "$Q_BASELINE" \
+            --emulate-until $((Q_BASELINE / ${Q10_SPEEDUP:-100})) \
+            ${Q_SECONDS:+--max-seconds "$Q_SECONDS"}
+        fi ;;
     9) if [ -z "${PEASANT_B:-}" ]; then
          echo "lent_machine: part 9 needs PEASANT_B, other binaries; skipped"
        else
