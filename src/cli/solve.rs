@@ -60,7 +60,11 @@ pub struct SolveArgs {
     #[arg(long, hide = true, value_name = "SHIFT", default_value = "stick",
           value_parser = setting::<PnEpsilon>)]
     pub pn_epsilon: PnEpsilon,
-    /// With --method pn: weak proof numbers (max instead of sum; to measure).
+    /// With --method pn: weak proof numbers (max instead of sum; to
+    /// measure). The same search to the node with the default
+    /// --pn-epsilon stick, which searches one open child of a node at a
+    /// time (the others' numbers still 1): they differ only where the
+    /// search turns (another --pn-epsilon).
     #[arg(long, hide = true)]
     pub pn_weak: bool,
     /// With --method pn and --threads above 1: threads do not steer away
