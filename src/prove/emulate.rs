@@ -193,7 +193,11 @@ impl Emulation {
     /// The share of worker time spent without a job (none where the
     /// cancelled jobs' steps fill it, [`Emulation::busy`]).
     pub fn idle(&self) -> f64 {
-        1.0 - self.busy() / self.cores() as f64
+        if self.makespan == 0 {
+            0.0
+        } else {
+            1.0 - self.busy() / self.cores() as f64
+        }
     }
 }
 
