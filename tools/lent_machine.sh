@@ -27,9 +27,9 @@
 #    threads), stopped after EMULATE_SECONDS (default 300): its speedup,
 #    or the most it can still reach.
 # 8. (not run unless PARTS names it) the scaling issue's question of billions on
-#    sixteen workers with tables of their own: Peasants' Chess 6x8, the
-#    position Q_POS whose one solve took Q_BASELINE nodes (given both or
-#    neither; default 6/pppppp/1p1ppp/p1p3/P5/1PPPPP/PPPPPP/6 w -, one
+#    sixteen workers with tables of their own: Peasants' Chess 6x8 (or
+#    Q_BOARD), the position Q_POS whose one solve took Q_BASELINE nodes
+#    (given both or neither; default 6/pppppp/1p1ppp/p1p3/P5/1PPPPP/PPPPPP/6 w -, one
 #    solve 3,290,206,065 nodes with a 6 GiB table, docs/SCALING.md), 16
 #    emulated ranks of one worker with tables of Q_HASH_MB MiB each
 #    (default 6144, the solve's: 96 GiB for the sixteen), in ticks of
@@ -67,7 +67,7 @@
 #    virtual time: complete, the ranks are at least that much faster than
 #    one solve. Q_SECONDS as in part 8. The 1,024-thread point of the
 #    issue's plan is `Q10_RANKS=64 Q10_HASH_MB=1024 Q10_SPEEDUP=350`
-#    (64 GiB). Q_BOARD (default 6x8) is the board of Q_POS. The 24 GiB
+#    (64 GiB). The 24 GiB
 #    machine ran the default question with 1 GiB a rank (not complete,
 #    at most 99.98x). The part searches at most 16 R threads times
 #    Q_BASELINE / Q10_SPEEDUP nodes: 8.4 G for the defaults, 9.6 G for
@@ -100,6 +100,19 @@ baseline() {
 import json, sys
 r = json.load(open(sys.argv[1]))[0]
 print("%.2f %d" % (r["wall"], r["nodes"]))' "$OUT/thread_speed.json" 2>/dev/null
+}
+# The question of parts 8 and 10: Q_POS on Q_BOARD (default 6x8) and
+# Q_BASELINE, its one solve's nodes, given together, or neither for the
+# question of 3.29 G nodes; false (the part skipped) if only one is given.
+question() {
+  if [ -z "${Q_POS:-}" ] && [ -z "${Q_BASELINE:-}" ]; then
+    Q_POS='6/pppppp/1p1ppp/p1p3/P5/1PPPPP/PPPPPP/6 w -' Q_BASELINE=3290206065
+  fi
+  Q_BOARD=${Q_BOARD:-6x8}
+  if [ -z "${Q_POS:-}" ] || [ -z "${Q_BASELINE:-}" ]; then
+    echo "lent_machine: part $1 needs Q_POS and Q_BASELINE (its one solve's nodes) together; skipped"
+    return 1
+  fi
 }
 # "RxT" for each count of the list that is at least 1.
 configs() {
@@ -143,37 +156,16 @@ for part in $PARTS; do
          --job-nodes 2500000 --max-job-nodes 10000000 --share-solved 65536 \
          --share-every 250000 --emulate-tick 250000 --emulate-threads "$W" \
          --baseline-nodes 605824460 --max-seconds "${EMULATE_SECONDS:-300}" ;;
-    8) if [ -z "${Q_POS:-}" ] && [ -z "${Q_BASELINE:-}" ]; then
-         Q_POS='6/pppppp/1p1ppp/p1p3/P5/1PPPPP/PPPPPP/6 w -' Q_BASELINE=3290206065
-       fi
-       if [ -z "${Q_POS:-}" ] || [ -z "${Q_BASELINE:-}" ]; then
-         echo "lent_machine: part 8 needs Q_POS and Q_BASELINE (its one solve's nodes) together; skipped"
-       else
+    8) if question 8; then
          rm -rf "$OUT/emulate6x8"
          job=${Q_JOB:-100000000}
-         /usr/bin/time -v "$BIN" prove "$Q_POS" --board 6x8 \
+         /usr/bin/time -v "$BIN" prove "$Q_POS" --board "$Q_BOARD" \
            --dir "$OUT/emulate6x8" --method pn --emulate 16 --hash-mb "${Q_HASH_MB:-6144}" \
            --job-nodes "$job" --max-job-nodes $((4 * job)) --share-solved 65536 \
            --share-every 250000 --emulate-tick 250000 --emulate-threads "$W" \
            --baseline-nodes "$Q_BASELINE" --emulate-until $((Q_BASELINE / 10)) \
            ${Q_SECONDS:+--max-seconds "$Q_SECONDS"}
        fi ;;
-    10) if [ -z "${Q_POS:-}" ] && [ -z "${Q_BASELINE:-}" ]; then
-          Q_POS='6/pppppp/1p1ppp/p1p3/P5/1PPPPP/PPPPPP/6 w -' Q_BASELINE=3290206065
-        fi
-        if [ -z "${Q_POS:-}" ] || [ -z "${Q_BASELINE:-}" ]; then
-          echo "lent_machine: part 10 needs Q_POS and Q_BASELINE (its one solve's nodes) together; skipped"
-        else
-          rm -rf "$OUT/ranks16threads"
-          job=${Q10_JOB:-40000000}
-          /usr/bin/time -v "$BIN" prove "$Q_POS" --board "${Q_BOARD:-6x8}" \
-            --dir "$OUT/ranks16threads" --method pn --emulate "${Q10_RANKS:-16}" --threads 16 \
-            --hash-mb "${Q10_HASH_MB:-4096}" --job-nodes "$job" --max-job-nodes $((4 * job)) \
-            --share-solved 65536 --share-every 250000 --share-paths-every 10000 \
-            --emulate-tick 10000 --emulate-threads "$W" --baseline-nodes "$Q_BASELINE" \
-            --emulate-until $((Q_BASELINE / ${Q10_SPEEDUP:-100})) \
-            ${Q_SECONDS:+--max-seconds "$Q_SECONDS"}
-        fi ;;
     9) if [ -z "${PEASANT_B:-}" ]; then
          echo "lent_machine: part 9 needs PEASANT_B, other binaries; skipped"
        else
@@ -192,6 +184,17 @@ for part in $PARTS; do
            done
          done
        fi ;;
+    10) if question 10; then
+          rm -rf "$OUT/ranks16threads"
+          job=${Q10_JOB:-40000000}
+          /usr/bin/time -v "$BIN" prove "$Q_POS" --board "$Q_BOARD" \
+            --dir "$OUT/ranks16threads" --method pn --emulate "${Q10_RANKS:-16}" --threads 16 \
+            --hash-mb "${Q10_HASH_MB:-4096}" --job-nodes "$job" --max-job-nodes $((4 * job)) \
+            --share-solved 65536 --share-every 250000 --share-paths-every 10000 \
+            --emulate-tick 10000 --emulate-threads "$W" --baseline-nodes "$Q_BASELINE" \
+            --emulate-until $((Q_BASELINE / ${Q10_SPEEDUP:-100})) \
+            ${Q_SECONDS:+--max-seconds "$Q_SECONDS"}
+        fi ;;
     *) echo "lent_machine: no part $part" >&2; exit 2 ;;
   esac 2>&1 | tee "$OUT/part$part.txt"
 done
