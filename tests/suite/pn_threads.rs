@@ -162,29 +162,15 @@ fn turns_beside_held_threads_equal_minimax_on_small_boards() {
                     let wdl = crate::common::minimax(p, &mut memo).wdl();
                     let new = (k % 50 == 0)
                         .then(|| PnSolver::new(config(hash_mb, 1, true), None).unwrap());
-                    for s in [Some(&kept), new.as_ref()].into_iter().flatten() {
+                    let solvers = [(Some(&kept), false), (new.as_ref(), true)];
+                    for (s, is_fresh) in solvers.into_iter().filter_map(|(s, f)| Some((s?, f))) {
                         for (question, want) in [
                             (Question::Wins, wdl == Wdl::Win),
                             (Question::AvoidsLoss, wdl != Wdl::Loss),
                         ] {
-                            let mut paths = vec![Vec::new(); threads];
-                            let mut turns = 0;
-                            let got = (0..).find_map(|i| {
-                                turns = i + 1;
-                                let budget = 1 + (i / threads) as u64;
-                                match s.answer_beside(
-                                    p,
-                                    question,
-                                    Some(budget),
-                                    &mut paths,
-                                    i % threads,
-                                ) {
-                                    Err(SolveError::Stopped) => None,
-                                    r => Some(r.unwrap()),
-                                }
-                            });
-                            assert_eq!(got, Some(want), "{v} {threads} threads {question:?}: {p}");
-                            if !std::ptr::eq(s, &kept) {
+                            let (got, turns) = in_turns(s, p, question, threads);
+                            assert_eq!(got, want, "{v} {threads} threads {question:?}: {p}");
+                            if is_fresh {
                                 fresh += 1;
                                 past_first_round += (turns > threads) as u64;
                                 most_turns = most_turns.max(turns);
@@ -201,4 +187,19 @@ fn turns_beside_held_threads_equal_minimax_on_small_boards() {
     eprintln!("{past_first_round} of {fresh} fresh questions past the first round of turns, at most {most_turns} turns");
     assert!(past_first_round >= 2_000, "{past_first_round} of {fresh}");
     assert!(most_turns >= 20, "{most_turns}");
+}
+
+/// The answer to `question` about `p` by `threads` threads taking turns
+/// on `s`, each turn's budget one node more a round, and how many turns
+/// it took.
+fn in_turns(s: &PnSolver, p: &Position, question: Question, threads: usize) -> (bool, usize) {
+    let mut paths = vec![Vec::new(); threads];
+    for i in 0.. {
+        let budget = 1 + (i / threads) as u64;
+        match s.answer_beside(p, question, Some(budget), &mut paths, i % threads) {
+            Err(SolveError::Stopped) => {}
+            r => return (r.unwrap(), i + 1),
+        }
+    }
+    unreachable!("the turns' budgets grow without end")
 }
