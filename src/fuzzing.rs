@@ -439,6 +439,7 @@ pub fn reference_log() -> &'static ReferenceLog {
         writer.append_root(&record).expect("the root line");
         let config = WorkerConfig {
             locked_reads: false,
+            spread_every: false,
             spread_jobs: false,
             hash_mb: 1,
             shared_tt: true,

@@ -116,6 +116,11 @@ pub struct ProveArgs {
     /// measure what reads without the lock are worth).
     #[arg(long, hide = true)]
     pub pn_locked_reads: bool,
+    /// With --threads above 1 (or workers searching as one team): threads
+    /// steer away from one another at every node, not only where a move
+    /// has already failed for the side to move (to measure).
+    #[arg(long, hide = true)]
+    pub pn_spread_every: bool,
     /// With --method pn and workers sharing one transposition table: each
     /// job's search sees which nodes the other workers' searches are in
     /// and steers away from them, as threads on one question do. The
@@ -1050,6 +1055,7 @@ impl ProveArgs {
             share_paths_every: self.share_paths_every,
             threads: self.threads,
             locked_reads: self.pn_locked_reads,
+            spread_every: self.pn_spread_every,
             spread_jobs: (workers >= SPREAD_JOBS_FROM || self.pn_spread_jobs)
                 && !self.pn_no_spread_jobs,
         };

@@ -71,6 +71,11 @@ pub struct SolveArgs {
     /// from the positions other threads are searching (to measure).
     #[arg(long, hide = true)]
     pub pn_no_spread: bool,
+    /// With --method pn and --threads above 1: threads steer away from
+    /// one another at every node, not only where a move has already
+    /// failed for the side to move (to measure).
+    #[arg(long, hide = true)]
+    pub pn_spread_every: bool,
     /// With --method pn on one thread: read the transposition table under
     /// each bucket's lock, as threads of one question do (to measure).
     #[arg(long, hide = true)]
@@ -382,6 +387,7 @@ impl SolveArgs {
                 epsilon: self.pn_epsilon,
                 weak: self.pn_weak,
                 spread: !self.pn_no_spread,
+                spread_every: self.pn_spread_every,
                 lock_free_reads: !self.pn_locked_reads,
                 spread_jobs: false,
             }),

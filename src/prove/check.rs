@@ -173,6 +173,7 @@ pub fn check(log: &LogContents, options: CheckOptions) -> Result<CheckReport, So
         let solver = Solver::new(
             solver_config(WorkerConfig {
                 locked_reads: false,
+                spread_every: false,
                 spread_jobs: false,
                 hash_mb: options.hash_mb,
                 shared_tt: false,

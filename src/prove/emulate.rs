@@ -953,6 +953,7 @@ mod tests {
         .unwrap();
         let config = WorkerConfig {
             locked_reads: false,
+            spread_every: false,
             spread_jobs: false,
             hash_mb: 1,
             shared_tt: false,
@@ -1079,6 +1080,7 @@ mod tests {
     fn pn_workers(share_solved: usize, share_every: u64) -> WorkerConfig {
         WorkerConfig {
             locked_reads: false,
+            spread_every: false,
             spread_jobs: false,
             hash_mb: 1,
             shared_tt: false,

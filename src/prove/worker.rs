@@ -847,6 +847,9 @@ pub struct WorkerConfig {
     /// under each bucket's lock ([`PnConfig::lock_free_reads`] off; to
     /// measure).
     pub locked_reads: bool,
+    /// Threads on one question steer away from one another at every node
+    /// ([`PnConfig::spread_every`]; to measure).
+    pub spread_every: bool,
     /// Proof-number workers sharing one table search as one team
     /// ([`PnConfig::spread_jobs`]; `prove` turns it on from eight
     /// workers).
@@ -928,6 +931,7 @@ pub fn pn_config(config: WorkerConfig) -> PnConfig {
             ..PnConfig::default().search
         },
         lock_free_reads: !config.locked_reads,
+        spread_every: config.spread_every,
         spread_jobs: config.spread_jobs,
         ..PnConfig::default()
     }
@@ -1391,6 +1395,7 @@ pub(crate) fn check_solved_entries_sent_out<W: Workers>(
     for share in [0, 64] {
         let mut w = make(WorkerConfig {
             locked_reads: false,
+            spread_every: false,
             spread_jobs: false,
             hash_mb: 1,
             shared_tt: false,
@@ -1628,6 +1633,7 @@ mod tests {
         let pos = peasants_5x8();
         let config = WorkerConfig {
             locked_reads: false,
+            spread_every: false,
             spread_jobs: false,
             hash_mb: 16,
             shared_tt: true,
@@ -1692,6 +1698,7 @@ mod tests {
         for (method, open) in [(Method::AlphaBeta, 20_000), (Method::ProofNumber, 10_000)] {
             let config = WorkerConfig {
                 locked_reads: false,
+                spread_every: false,
                 spread_jobs: false,
                 hash_mb: 16,
                 shared_tt: false,
@@ -1765,6 +1772,7 @@ mod tests {
         for method in [Method::AlphaBeta, Method::ProofNumber] {
             let config = WorkerConfig {
                 locked_reads: false,
+                spread_every: false,
                 spread_jobs: false,
                 hash_mb: 64,
                 shared_tt: false,
@@ -1807,6 +1815,7 @@ mod tests {
     fn stepping_config(share_every: u64) -> WorkerConfig {
         WorkerConfig {
             locked_reads: false,
+            spread_every: false,
             spread_jobs: false,
             hash_mb: 16,
             shared_tt: false,
@@ -1976,6 +1985,7 @@ mod tests {
         let pos = peasants_5x8();
         let config = WorkerConfig {
             locked_reads: false,
+            spread_every: false,
             spread_jobs: false,
             hash_mb: 16,
             shared_tt: true,

@@ -136,6 +136,13 @@ pub struct PnConfig {
     /// the others are in (virtual proof numbers). Off only to measure what
     /// it is worth.
     pub spread: bool,
+    /// With [`PnConfig::spread`]: the threads steer away from one another
+    /// at every node. Off (the default): only at a node one of whose
+    /// moves has already failed for its mover, where the proof likely
+    /// needs every move searched; elsewhere the threads go where one
+    /// thread would, where its first good move is likely all that is
+    /// needed. On only to measure what that is worth.
+    pub spread_every: bool,
     /// A search on one thread reads the transposition table without
     /// taking a bucket's lock (a seqlock read; threads of one question
     /// always lock). Off only to measure what it is worth.
@@ -168,6 +175,7 @@ impl Default for PnConfig {
             epsilon: PnEpsilon::Stick,
             weak: false,
             spread: true,
+            spread_every: false,
             lock_free_reads: true,
             spread_jobs: false,
         }

@@ -160,6 +160,7 @@ impl ProofRun {
             share_paths_every: 0,
             threads: self.threads,
             locked_reads: false,
+            spread_every: false,
             spread_jobs: self.spread_jobs,
         };
         // Proof-number workers keep their warm starts in the directory.

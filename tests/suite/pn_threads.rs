@@ -23,6 +23,15 @@ fn config(hash_mb: usize, threads: usize, spread: bool) -> PnConfig {
     }
 }
 
+/// `c` with its threads steering away from one another at every node, not
+/// only where a move has failed (`PnConfig::spread_every`).
+fn everywhere(c: PnConfig) -> PnConfig {
+    PnConfig {
+        spread_every: true,
+        ..c
+    }
+}
+
 /// Every configuration gives minimax's value on every position reachable
 /// from every setup of the board (and from random positions), each solver
 /// keeping its transposition table from one position to the next.
@@ -51,6 +60,10 @@ fn threads_equal_minimax_on_tiny_boards() {
                 ("2 threads, one bucket", config(0, 2, true)),
                 ("4 threads, 1 MiB", config(1, 4, true)),
                 ("3 threads, 1 MiB, no spread", config(1, 3, false)),
+                (
+                    "4 threads, 1 MiB, spread everywhere",
+                    everywhere(config(1, 4, true)),
+                ),
             ],
         );
     }
@@ -66,6 +79,10 @@ fn threads_equal_minimax_on_small_boards() {
             &[
                 ("4 threads, one bucket", config(0, 4, true)),
                 ("3 threads, 4 MiB", config(4, 3, true)),
+                (
+                    "4 threads, 1 MiB, spread everywhere",
+                    everywhere(config(1, 4, true)),
+                ),
             ],
         );
     }

@@ -351,6 +351,7 @@ fn workers_that_send_out_solved_positions_equal_solve() {
             share_paths_every: 0,
             threads: 1,
             locked_reads: false,
+            spread_every: false,
             spread_jobs: false,
         };
         let mut honest = SharingWorkers {
@@ -484,6 +485,7 @@ fn answers_known_below_a_job_settle_positions_without_jobs() {
             share_paths_every: 0,
             threads: 1,
             locked_reads: false,
+            spread_every: false,
             spread_jobs: false,
         };
         let mut pool = LyingWorkers(ThreadWorkers::new(1, config, None).unwrap());
