@@ -13,7 +13,9 @@
 #    the lock and blind to one another, W workers with tables of their
 #    own, W threads on one question), W the machine's cores;
 # 3. tools/scaling.sh peasants6x7 (one solve, W threads, W/4 threads);
-# 4. tools/scaling.sh pawngame-b4a5 (one solve, W alpha-beta workers);
+# 4. tools/scaling.sh pawngame-b4a5 (one solve, W alpha-beta workers,
+#    one worker of W threads on one question, and those W threads
+#    emulated in turns beside them);
 # 5. tools/scaling.sh peasants5x8 with W/8, W/4 and W/2 workers: the
 #    curve below W (against part 2's one solve, when part 2 ran);
 # 6. W workers on 5x8 as one team and blind on a table of 2 GiB instead
@@ -140,7 +142,7 @@ for part in $PARTS; do
     2) python3 -u tools/thread_speed.py --workers "$W" --peasant "$BIN" \
          --json "$OUT/thread_speed.json" ${SPEED_ARGS:-} ;;
     3) CONFIGS=$(configs "1x$W" "1x$((W / 4))") tools/scaling.sh peasants6x7 ;;
-    4) CONFIGS=$(configs "${W}x1") tools/scaling.sh pawngame-b4a5 ;;
+    4) CONFIGS=$(configs "${W}x1" "1x${W}") TURNS=$W tools/scaling.sh pawngame-b4a5 ;;
     5) read -r BASELINE_WALL BASELINE_NODES < <(baseline) || true
        export BASELINE_WALL BASELINE_NODES
        CONFIGS=$(configs "$((W / 8))x1" "$((W / 4))x1" "$((W / 2))x1") \

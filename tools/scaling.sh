@@ -51,6 +51,10 @@
 # N/RANK_WORKERS ranks of RANK_WORKERS workers, each rank on one table,
 # the ranks sending one another solved entries as above,
 # `--emulate-ranks`; e.g. 16 for machines of sixteen cores),
+# TURNS (alpha-beta benchmarks: thread counts T emulated as T threads on
+# one question taking turns, `solve --value-only --threads T
+# --emulate-turns K`, its makespan against the baseline's nodes; e.g.
+# "4 16"), TURN_NODES (their K, default 1000),
 # EMULATE_TICK (non-empty: every emulated run takes the coarser model of
 # ticks of this many nodes, `--emulate-tick`, its ranks side by side on
 # the machine's cores; the same figures on any number of cores, e.g.
@@ -111,7 +115,8 @@ nodes = e.get("work_nodes", r["nodes"])
 # The rate counts every node searched, the cancelled jobs' too.
 searched = nodes + (c["nodes"] if c and not e else 0)
 rate = f"{cpu:.1f}({searched / cpu / 1e6:.2f})" if cpu > 0 else "-"
-print(f"{wall:.2f}", nodes, e.get("makespan_nodes", "-"), r.get("value") or "-", seconds, rate)
+span = e.get("makespan_nodes", r.get("makespan") or "-")
+print(f"{wall:.2f}", nodes, span, r.get("value") or "-", seconds, rate)
 # An emulation's speedup counted in time, as its own report gives it
 # (with --baseline-nodes, emulated below), for its row.
 with open(sys.argv[1] + ".in_time", "w") as f:
@@ -211,6 +216,16 @@ for bench in "$@"; do
         "$(per "$bwall" "$w2" "$t")" "$v2" - "$cpu"
     fi
   done
+  if [ $method = ab ]; then
+    k=${TURN_NODES:-1000}
+    for t in ${TURNS:-}; do
+      read -r _ work span value _ cpu < <(measure "$BIN" solve "${pos[@]}" --value-only \
+        --threads "$t" --method ab --hash-mb $hash --emulate-turns "$k")
+      row "$bench" 1 "$t" "emulated, threads in turns of $k nodes" "$(commas "$span")" \
+        "$(commas "$work")" "$(ratio "$bnodes" "$span")" "$(per "$bnodes" "$span" "$t")" \
+        "$value" - "$cpu"
+    done
+  fi
   if [ $kind = prove ]; then
     for n in $EMULATE; do
       ET=1

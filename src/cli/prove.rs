@@ -75,8 +75,8 @@ pub struct ProveArgs {
     #[arg(long, value_name = "N")]
     pub workers: Option<String>,
     /// Threads each worker puts on its job's question, sharing the
-    /// worker's transposition table (proof-number jobs only): `--workers R
-    /// --threads T` runs R jobs at a time on R times T threads.
+    /// worker's transposition table: `--workers R --threads T` runs R
+    /// jobs at a time on R times T threads.
     #[arg(long, value_name = "T", default_value_t = 1)]
     pub threads: usize,
     /// Node budget of a position's first job.
@@ -939,8 +939,9 @@ impl ProveArgs {
         let launched = false;
         let bad = if self.threads == 0 {
             "--threads must be at least 1"
-        } else if self.threads > 1 && self.method() != Method::ProofNumber {
-            "--threads above 1 needs proof-number jobs: not with --method ab"
+        } else if self.threads > 1 && self.method() != Method::ProofNumber && self.emulate.is_some()
+        {
+            "--emulate runs alpha-beta workers of one thread: --threads above 1 needs --method pn"
         } else if self.threads > MAX_THREADS {
             "--threads: more threads than any machine has cores"
         } else if self.emulate.is_some() && self.tables.is_some() {

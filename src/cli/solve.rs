@@ -24,7 +24,7 @@ use peasant::{
     rules::{CanonicalRules, Move, Position, SettingError},
     solve::{
         PnConfig, PnEpsilon, PnInit, PnSolver, ProvenError, RootSolution, SearchConfig, Shortcuts,
-        Solution, SolveError, SolveStats, Solver, SolverConfig,
+        Solution, SolveError, SolveStats, Solver, SolverConfig, DEFER_PLIES,
     },
     table::Tablebase,
 };
@@ -76,6 +76,17 @@ pub struct SolveArgs {
     /// failed for the side to move (to measure).
     #[arg(long, hide = true)]
     pub pn_spread_every: bool,
+    /// With --method ab, --value-only and --threads above 1: how many
+    /// plies below the root a thread puts off the moves another thread is
+    /// searching (0: never; to measure).
+    #[arg(long, hide = true, value_name = "PLIES", default_value_t = DEFER_PLIES)]
+    pub ab_defer_plies: usize,
+    /// With --method ab, --value-only and --threads above 1: the threads
+    /// take turns of about K nodes, one at a time, and the solve reports
+    /// its makespan (the finishing thread's nodes): T threads emulated on
+    /// any machine, node for node the same on each (to measure).
+    #[arg(long, hide = true, value_name = "K")]
+    pub emulate_turns: Option<u64>,
     /// With --method pn on one thread: read the transposition table under
     /// each bucket's lock, as threads of one question do (to measure).
     #[arg(long, hide = true)]
@@ -241,6 +252,8 @@ struct Solved<'a> {
     line: Vec<Move>,
     stats: SolveStats,
     seconds: f64,
+    /// With --emulate-turns: the makespan in nodes.
+    makespan: Option<u64>,
     /// Proven positions loaded from the save file.
     loaded: usize,
     /// The save file and the positions written to it.
@@ -312,6 +325,17 @@ impl SolveArgs {
         if let Some(dir) = &self.tables {
             tables_dir_is_there(dir)?;
         }
+        if let Some(k) = self.emulate_turns {
+            if k == 0 {
+                return Err(CliError::input("--emulate-turns K: K must be at least 1"));
+            }
+            if self.method() != Method::AlphaBeta || !self.value_only || self.threads < 2 {
+                return Err(CliError::input(
+                    "--emulate-turns takes turns of threads on one alpha-beta question: \
+                     it needs --method ab, --value-only and --threads above 1",
+                ));
+            }
+        }
         if let Some(path) = &self.save {
             save_path_writable(path)?;
         }
@@ -374,6 +398,8 @@ impl SolveArgs {
                 safe_landing: !self.no_safe_landing,
                 etc: !self.no_etc,
                 null_window: self.null_window,
+                defer_plies: self.ab_defer_plies,
+                turns: self.emulate_turns,
             }),
             Method::ProofNumber => Search::ProofNumber(PnConfig {
                 search: SearchConfig {
@@ -404,6 +430,7 @@ impl Plan {
             seconds,
             saved,
             stats,
+            makespan,
         } = end;
         // A save that failed (a full disk) is reported after the result,
         // which is still printed: exit status 1.
@@ -437,6 +464,7 @@ impl Plan {
             line,
             stats,
             seconds,
+            makespan,
             loaded: session.loaded(),
             saved: session.path().zip(saved),
         };
@@ -484,6 +512,7 @@ impl Plan {
             "bound_cuts": stats.bound_hits,
             "tt_hits": stats.tt_hits,
             "seconds": s.seconds,
+            "makespan": s.makespan,
             "threads": self.search.common().threads,
             "hash_mb": self.search.common().hash_mb,
             "method": self.search.method().to_string(),
@@ -532,6 +561,16 @@ impl Plan {
             self.search.common().threads,
             self.search.common().hash_mb
         );
+        if let (Some(span), Search::AlphaBeta(c)) = (s.makespan, &self.search) {
+            println!(
+                "emulated: {} threads taking turns of {} nodes: makespan {span} nodes \
+                 ({:.2}x the work's {} nodes in time)",
+                c.search.threads,
+                c.turns.unwrap_or(0),
+                stats.nodes as f64 / span.max(1) as f64,
+                stats.nodes
+            );
+        }
         if let Some((path, n)) = s.saved {
             println!(
                 "saved:  {n} proven positions in {} ({} loaded)",

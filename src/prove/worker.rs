@@ -915,7 +915,7 @@ pub fn solver_config(config: WorkerConfig) -> SolverConfig {
     SolverConfig {
         search: crate::solve::SearchConfig {
             hash_mb: config.hash_mb,
-            threads: 1,
+            threads: config.threads,
             ..SolverConfig::default().search
         },
         ..SolverConfig::default()

@@ -36,8 +36,9 @@ use crate::solve::tt::{Tt, Zeroed};
 use crate::solve::types::{Proven, Question, RootSolution, Solution, SolveError, SolveStats};
 use crate::table::Tablebase;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicU64};
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Condvar, Mutex};
 
 const INF: i32 = 30_000;
 
@@ -51,6 +52,17 @@ struct Entry {
     best: u16,
     /// log2 of the nodes its search took: what replacement keeps.
     work: u8,
+}
+
+/// What two entries of one position say together, as the table's store
+/// merges them: the narrower bounds, the newer best move, the more work.
+fn merged(a: Entry, b: Entry) -> Entry {
+    Entry {
+        lower: a.lower.max(b.lower),
+        upper: a.upper.min(b.upper),
+        best: if b.best != NO_MOVE { b.best } else { a.best },
+        work: a.work.max(b.work),
+    }
 }
 
 /// A canonical key packed losslessly into 13 bytes: a searched position has
@@ -199,6 +211,22 @@ struct Worker {
     /// forms and keys (kept to spare allocations).
     children: Vec<Vec<(Move, Position, u128)>>,
     tally: Tally,
+    /// Its number among the threads of one question ([`Team`]); `None`
+    /// for a search on its own.
+    teammate: Option<usize>,
+    /// With threads taking turns: the turns, its node count when its
+    /// turn began, and what it stored in its turn (the others see it from
+    /// the next round on, [`Turns`]).
+    turns: Option<Arc<Turns>>,
+    turn_began: u64,
+    stored: HashMap<u128, Entry>,
+    /// The best move its last search of a root (ply 0) stored.
+    root_best: u16,
+    /// In a team: the key and window of each node on its path, root
+    /// first, and the ply it goes back to where another thread has
+    /// settled a node on the path ([`Solver::team_checkpoint`]).
+    path: Vec<(u128, i32, i32)>,
+    unwind_to: Option<usize>,
 }
 
 impl Worker {
@@ -207,8 +235,174 @@ impl Worker {
             killers: vec![[NO_MOVE; 2]; 256],
             children: Vec::new(),
             tally: Tally::default(),
+            teammate: None,
+            turns: None,
+            turn_began: 0,
+            stored: HashMap::new(),
+            root_best: NO_MOVE,
+            path: Vec::new(),
+            unwind_to: None,
         }
     }
+}
+
+/// Slots of [`Team::busy`] (a power of two): far more than the nodes
+/// sixteen threads are in at once within [`SolverConfig::defer_plies`].
+const BUSY_SLOTS: usize = 1 << 15;
+
+/// What the threads of one question share beside the transposition
+/// table (ABDADA, Weill 1996, in the simplified form of Kerrigan's
+/// engines): which positions a thread is searching, so that another
+/// thread at the same parent puts that move off and searches the next
+/// one, and whether the question is answered.
+struct Team {
+    /// A slot for each position being searched, by its key's hash: the
+    /// hash (never 0) while a thread is in it, 0 when none is known to
+    /// be. Two positions that share a slot only put a move off that need
+    /// not be: a move's value never depends on it.
+    busy: Box<[AtomicU64]>,
+    /// Set by the first thread to finish the question: the others stop at
+    /// their next look at the counters.
+    done: AtomicBool,
+    /// With [`SolverConfig::turns`]: the threads take turns of this many
+    /// nodes.
+    turns: Option<u64>,
+    /// Nodes of the team's searches so far: all threads' (`work`), and the
+    /// finishing thread's own (`makespan`, with turns its virtual time).
+    work: AtomicU64,
+    makespan: AtomicU64,
+    /// With turns: what the threads stored in this round's turns, for the
+    /// table at the round's end.
+    pending: Mutex<Vec<(u128, Entry)>>,
+}
+
+impl Team {
+    fn new(turns: Option<u64>) -> Team {
+        Team {
+            busy: (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect(),
+            done: AtomicBool::new(false),
+            turns,
+            work: AtomicU64::new(0),
+            makespan: AtomicU64::new(0),
+            pending: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The slot and the mark of a position.
+    #[inline]
+    fn slot(&self, key: u128) -> (&AtomicU64, u64) {
+        let h = ((key as u64) ^ (key >> 64) as u64 ^ (key >> 101) as u64)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        (&self.busy[(h >> 49) as usize & (BUSY_SLOTS - 1)], h | 1)
+    }
+
+    /// Whether another thread is (as far as is known) searching `key`.
+    #[inline]
+    fn is_busy(&self, key: u128) -> bool {
+        let (slot, mark) = self.slot(key);
+        slot.load(Relaxed) == mark
+    }
+
+    /// Marks `key` as searched; [`Team::leave`] clears the mark after.
+    #[inline]
+    fn enter(&self, key: u128) {
+        let (slot, mark) = self.slot(key);
+        if slot.load(Relaxed) != mark {
+            slot.store(mark, Relaxed);
+        }
+    }
+
+    /// Clears `key`'s mark, unless the slot has gone to another position.
+    #[inline]
+    fn leave(&self, key: u128) {
+        let (slot, mark) = self.slot(key);
+        let _ = slot.compare_exchange(mark, 0, Relaxed, Relaxed);
+    }
+}
+
+/// Threads of one question taking turns of about `every` nodes each, in
+/// the order of their numbers, only one searching at a time: what many
+/// threads do side by side, emulated node for node the same on any
+/// machine ([`SolverConfig::turns`]). A round of turns stands for one
+/// stretch of time in which every thread searches side by side: what a
+/// thread stores in its turn it sees at once, the others only from the
+/// next round on (else each thread would go on from where the one before
+/// it stopped in the same stretch, a sequential search counted as a
+/// parallel one).
+struct Turns {
+    every: u64,
+    state: Mutex<TurnState>,
+    /// Each thread's signal that its turn has come.
+    wake: Vec<Condvar>,
+}
+
+struct TurnState {
+    /// Whose turn it is.
+    current: usize,
+    /// The threads still searching.
+    live: Vec<bool>,
+    /// Whether the turn that began last began a round.
+    new_round: bool,
+}
+
+impl Turns {
+    /// `threads` threads about to begin, thread 0's turn first.
+    fn new(every: u64, threads: usize) -> Turns {
+        Turns {
+            every: every.max(1),
+            state: Mutex::new(TurnState {
+                current: 0,
+                live: vec![true; threads],
+                new_round: false,
+            }),
+            wake: (0..threads).map(|_| Condvar::new()).collect(),
+        }
+    }
+
+    /// Waits for thread `id`'s turn; whether it begins a round.
+    fn wait(&self, id: usize) -> bool {
+        let mut s = self.state.lock().unwrap();
+        while s.current != id {
+            s = self.wake[id].wait(s).unwrap();
+        }
+        std::mem::take(&mut s.new_round)
+    }
+
+    /// Thread `id` ends its turn (and with `leaving`, its search): the
+    /// next thread still searching takes its turn.
+    fn pass(&self, id: usize, leaving: bool) {
+        let mut s = self.state.lock().unwrap();
+        let n = s.live.len();
+        if leaving {
+            s.live[id] = false;
+        }
+        if s.current == id {
+            if let Some(next) = (1..=n).map(|d| (id + d) % n).find(|&j| s.live[j]) {
+                s.current = next;
+                s.new_round = next <= id;
+                self.wake[next].notify_one();
+            }
+        }
+    }
+}
+
+/// What the thread that answered a team's question found: the score, the
+/// best move it stored at the root and its own nodes.
+type Answered = (i32, u16, u64);
+
+/// The counters of a solver of `config`: with threads taking turns, they
+/// look at the counters (and pass the turn) at least every turn.
+fn counters(config: &SolverConfig) -> Counters {
+    let mut c = Counters::new(config.search.max_nodes);
+    if let Some(k) = config.turns {
+        c.check_every(k);
+    }
+    c
+}
+
+/// The team of a solver of `config`: with several threads.
+fn team(config: &SolverConfig) -> Option<Team> {
+    (config.search.threads > 1).then(|| Team::new(config.turns))
 }
 
 /// Solves positions of one variant by search, with tables where they exist.
@@ -217,6 +411,8 @@ pub struct Solver<'a> {
     tables: Option<&'a Tablebase>,
     tt: Arc<TranspositionTable>,
     counters: Counters,
+    /// With `config.search.threads` > 1: the threads of one question.
+    team: Option<Team>,
 }
 
 /// A transposition table several [`Solver`]s share, each with its own
@@ -252,7 +448,8 @@ impl<'a> Solver<'a> {
             config,
             tables,
             tt: Arc::new(TranspositionTable::new(config.search.hash_mb)?),
-            counters: Counters::new(config.search.max_nodes),
+            counters: counters(&config),
+            team: team(&config),
         })
     }
 
@@ -271,7 +468,8 @@ impl<'a> Solver<'a> {
             },
             tables,
             tt: Arc::clone(&tt.tt),
-            counters: Counters::new(config.search.max_nodes),
+            counters: counters(&config),
+            team: team(&config),
         }
     }
 
@@ -439,6 +637,56 @@ impl<'a> Solver<'a> {
         canonical_with(pos, self.config.search.canonical)
     }
 
+    /// The table's entry of `key` as thread `w` sees it: with turns, what
+    /// it stored in its turn as well.
+    #[inline]
+    fn probe(&self, w: &Worker, key: u128) -> Option<Entry> {
+        let e = self.tt.probe(key);
+        if w.turns.is_none() {
+            return e;
+        }
+        match (e, w.stored.get(&key)) {
+            (Some(a), Some(b)) => Some(merged(a, *b)),
+            (a, b) => a.or(b.copied()),
+        }
+    }
+
+    /// Stores what thread `w` found of `key`; with turns, for the others
+    /// only from the next round on.
+    #[inline]
+    fn store(&self, w: &mut Worker, key: u128, lower: i32, upper: i32, best: u16, work: u8) {
+        if w.turns.is_none() {
+            return self.tt.store(key, lower, upper, best, work);
+        }
+        let e = Entry {
+            lower: lower as i16,
+            upper: upper as i16,
+            best,
+            work,
+        };
+        w.stored
+            .entry(key)
+            .and_modify(|a| *a = merged(*a, e))
+            .or_insert(e);
+    }
+
+    /// Hands what thread `w` stored in its turn to its team, for the
+    /// table at the round's end.
+    fn hand_in(&self, w: &mut Worker) {
+        if let Some(team) = &self.team {
+            team.pending.lock().unwrap().extend(w.stored.drain());
+        }
+    }
+
+    /// Puts what the team's threads stored in the round's turns into the
+    /// table.
+    fn round_ends(&self, team: &Team) {
+        for (key, e) in std::mem::take(&mut *team.pending.lock().unwrap()) {
+            self.tt
+                .store(key, e.lower as i32, e.upper as i32, e.best, e.work);
+        }
+    }
+
     /// Orders `moves` of `pos`: best guesses first.
     fn order(&self, w: &Worker, pos: &Position, moves: &mut [Move], tt_best: u16, ply: usize) {
         if !self.config.ordering {
@@ -482,6 +730,13 @@ impl<'a> Solver<'a> {
         ply: usize,
     ) -> Result<i32, SolveError> {
         w.tally.node(&self.counters)?;
+        // Right after a look at the counters (which zeroes the thread's
+        // count), a thread of a team looks at its team.
+        if w.tally.stats.nodes == 0 {
+            if let Some(id) = w.teammate {
+                self.team_checkpoint(w, id, ply)?;
+            }
+        }
         let class = profile::enter(pos, ply);
         match leaf_value(
             pos,
@@ -501,7 +756,7 @@ impl<'a> Solver<'a> {
         let (mut alpha, mut beta) = (alpha, beta);
         let (mut lower, mut upper) = (-INF, INF);
         let mut tt_best = NO_MOVE;
-        if let Some(e) = self.tt.probe(key) {
+        if let Some(e) = self.probe(w, key) {
             w.tally.stats.tt_hits += 1;
             lower = e.lower as i32;
             upper = e.upper as i32;
@@ -545,6 +800,10 @@ impl<'a> Solver<'a> {
         }
         self.order(w, pos, moves.as_mut_slice(), tt_best, ply);
         let (a0, b0) = (alpha, beta);
+        if w.teammate.is_some() {
+            w.path.truncate(ply);
+            w.path.push((key, a0, b0));
+        }
         let nodes_before = w.tally.total;
         let mut best = -INF;
         let mut best_move = NO_MOVE;
@@ -578,8 +837,7 @@ impl<'a> Solver<'a> {
                 let upper = if self.config.search.shortcuts.dead && is_dead(&c) {
                     Some(0)
                 } else {
-                    self.tt
-                        .probe(k)
+                    self.probe(w, k)
                         .map(|e| e.upper as i32)
                         .filter(|&u| u != INF)
                 };
@@ -607,30 +865,68 @@ impl<'a> Solver<'a> {
         if !children.is_empty() {
             profile::end_with(class, End::Searched);
         }
-        for &(m, c, _) in children.iter() {
-            let cs = match self.search(w, &c, self.to_child(beta), self.to_child(alpha), ply + 1) {
-                Ok(cs) => cs,
-                Err(e) => {
-                    w.children[ply] = children;
-                    return Err(e);
+        // A thread of a team puts off the moves (but the first) that
+        // another thread is searching, and searches them after the others
+        // (ABDADA): on a node whose every move must be searched, the
+        // threads take its moves side by side; after a cut, the moves put
+        // off are not searched at all. One thread alone makes one pass.
+        let team = self.team.as_ref().filter(|_| {
+            w.teammate.is_some() && ply < self.config.defer_plies && children.len() > 1
+        });
+        let mut deferred: u64 = 0;
+        'passes: for pass in 0..2 {
+            for (i, &(m, c, k)) in children.iter().enumerate() {
+                if pass == 1 && !(i < 64 && deferred >> i & 1 == 1) {
+                    continue;
                 }
-            };
-            let s = self.to_parent(cs);
-            if s > best {
-                best = s;
-                best_move = code(m);
-                if s > alpha {
-                    alpha = s;
-                }
-                if alpha >= beta || s >= self.win_now() {
-                    if let Some(k) = w.killers.get_mut(ply) {
-                        if k[0] != best_move {
-                            k[1] = k[0];
-                            k[0] = best_move;
-                        }
+                if let Some(team) = team {
+                    if pass == 0 && (1..64).contains(&i) && team.is_busy(k) {
+                        deferred |= 1 << i;
+                        continue;
                     }
-                    break;
+                    team.enter(k);
                 }
+                let searched =
+                    self.search(w, &c, self.to_child(beta), self.to_child(alpha), ply + 1);
+                if let Some(team) = team {
+                    team.leave(k);
+                }
+                let cs = match searched {
+                    Ok(cs) => cs,
+                    Err(e) => {
+                        w.children[ply] = children;
+                        if w.unwind_to == Some(ply) {
+                            // Another thread settled this node meanwhile.
+                            w.unwind_to = None;
+                            return match self.settled(w, key, a0, b0) {
+                                Some(s) => Ok(s),
+                                // Gone from the table since: search again.
+                                None => self.search(w, pos, a0, b0, ply),
+                            };
+                        }
+                        return Err(e);
+                    }
+                };
+                let s = self.to_parent(cs);
+                if s > best {
+                    best = s;
+                    best_move = code(m);
+                    if s > alpha {
+                        alpha = s;
+                    }
+                    if alpha >= beta || s >= self.win_now() {
+                        if let Some(k) = w.killers.get_mut(ply) {
+                            if k[0] != best_move {
+                                k[1] = k[0];
+                                k[0] = best_move;
+                            }
+                        }
+                        break 'passes;
+                    }
+                }
+            }
+            if deferred == 0 {
+                break;
             }
         }
         w.children[ply] = children;
@@ -643,7 +939,10 @@ impl<'a> Solver<'a> {
             upper = best;
         }
         let work = 64 - (w.tally.total - nodes_before).leading_zeros();
-        self.tt.store(key, lower, upper, best_move, work as u8);
+        self.store(w, key, lower, upper, best_move, work as u8);
+        if ply == 0 {
+            w.root_best = best_move;
+        }
         Ok(best)
     }
 
@@ -738,14 +1037,19 @@ impl<'a> Solver<'a> {
             0
         } else {
             self.counters.set_budget(budget);
-            let mut w = Worker::new();
             let (alpha, beta) = match question {
                 Question::Wins => (0, 1),
                 Question::AvoidsLoss => (-1, 0),
             };
-            let s = self.search(&mut w, &self.canonical(pos), alpha, beta, 0);
-            self.flush(&mut w);
-            s?
+            let c = self.canonical(pos);
+            if self.team.is_some() {
+                self.on_team(|w| self.search(w, &c, alpha, beta, 0))?.0
+            } else {
+                let mut w = Worker::new();
+                let s = self.search(&mut w, &c, alpha, beta, 0);
+                self.flush(&mut w);
+                s?
+            }
         };
         // Scores above 0 are wins (in either mode), below 0 losses.
         Ok(match question {
@@ -869,6 +1173,9 @@ impl<'a> Solver<'a> {
     ) -> Result<RootSolution, SolveError> {
         let mut w = Worker::new();
         let moves = self.root_moves(&w, pos)?;
+        if self.team.is_some() {
+            return self.solve_value_on_team(pos, &moves, progress);
+        }
         let (lo, hi) = self.full_window();
         let mut exact: Vec<(Move, i32)> = Vec::new();
         let result = (|| -> Result<(), SolveError> {
@@ -897,6 +1204,190 @@ impl<'a> Solver<'a> {
         self.flush(&mut w);
         result?;
         Ok(self.root_solution(exact))
+    }
+
+    /// [`Solver::solve_value`] by the threads of one question: the
+    /// position's value by its two null-window questions, each searched
+    /// by all the threads together, and the best move the finishing thread
+    /// found (or, where the table settled the root at once, the first
+    /// move whose child the table proves as good).
+    fn solve_value_on_team(
+        &self,
+        pos: &Position,
+        moves: &[Move],
+        progress: &(dyn Fn(Move, Solution) + Sync),
+    ) -> Result<RootSolution, SolveError> {
+        let root = self.canonical(pos);
+        let (s, best) = self.on_team(|w| self.search_exact(w, &root, 0))?;
+        // The finishing thread's best move belongs to the canonical root:
+        // the position's own move is the one to the same canonical child.
+        let target = (best != NO_MOVE)
+            .then(|| {
+                root.legal_moves()
+                    .iter()
+                    .find(|&&m| code(m) == best)
+                    .map(|&m| self.canonical(&root.play(m)))
+            })
+            .flatten();
+        let chosen = moves.iter().copied().find(|&m| {
+            let child = pos.play(m);
+            match target {
+                Some(t) => self.canonical(&child) == t,
+                None => self.proves_child(&child, s),
+            }
+        });
+        let m = match chosen {
+            Some(m) => m,
+            // No move matched (a stored best move from an earlier search
+            // of another window): ask each move on one thread.
+            None => {
+                let mut w = Worker::new();
+                let mut found = None;
+                for &m in moves {
+                    let r = self.move_score_in(&mut w, pos, m, s - 1, s);
+                    if r.as_ref().is_ok_and(|&r| r >= s) || r.is_err() {
+                        found = Some(r.map(|_| m));
+                        break;
+                    }
+                }
+                self.flush(&mut w);
+                found.expect("some move keeps the value")?
+            }
+        };
+        progress(m, self.solution_of(s));
+        Ok(self.root_solution(vec![(m, s)]))
+    }
+
+    /// Whether the table (or the rules) prove that the move to `child`
+    /// scores at least `s` for the side that made it.
+    fn proves_child(&self, child: &Position, s: i32) -> bool {
+        if let Some(g) = self.game_over_score(child) {
+            return g >= s;
+        }
+        let c = self.canonical(child);
+        self.tt
+            .probe(position_key(&c))
+            .is_some_and(|e| self.to_parent(e.upper as i32) >= s)
+    }
+
+    /// Runs `search` (of one question from the root) on the team's
+    /// threads, each with a worker of its own; the first to finish calls
+    /// the others off. Its score and the best move it stored at the root;
+    /// an error only if no thread finished (a budget spent, a stop).
+    fn on_team(
+        &self,
+        search: impl Fn(&mut Worker) -> Result<i32, SolveError> + Sync,
+    ) -> Result<(i32, u16), SolveError> {
+        let team = self.team.as_ref().expect("a solver of several threads");
+        let threads = self.config.search.threads;
+        team.done.store(false, Relaxed);
+        let turns = team.turns.map(|every| Arc::new(Turns::new(every, threads)));
+        let found: Mutex<Option<Result<Answered, SolveError>>> = Mutex::new(None);
+        let work_before = self.counters.stats().nodes;
+        std::thread::scope(|scope| {
+            for id in 0..threads {
+                let (search, found) = (&search, &found);
+                let turns = turns.clone();
+                scope.spawn(move || {
+                    let mut w = Worker::new();
+                    w.teammate = Some(id);
+                    w.turns = turns.clone();
+                    if let Some(turns) = &turns {
+                        if turns.wait(id) {
+                            self.round_ends(team);
+                        }
+                    }
+                    let r = search(&mut w);
+                    self.flush(&mut w);
+                    self.hand_in(&mut w);
+                    let called_off = team.done.swap(true, Relaxed);
+                    let mut f = found.lock().unwrap();
+                    match r {
+                        // The first answer stands; an answer replaces an
+                        // error (a thread stopped by the budget while
+                        // another finished).
+                        Ok(s) if !matches!(*f, Some(Ok(_))) => {
+                            *f = Some(Ok((s, w.root_best, w.tally.total)));
+                        }
+                        Err(e)
+                            if f.is_none() && !(called_off && matches!(e, SolveError::Stopped)) =>
+                        {
+                            *f = Some(Err(e));
+                        }
+                        _ => {}
+                    }
+                    drop(f);
+                    if let Some(turns) = &turns {
+                        turns.pass(id, true);
+                    }
+                });
+            }
+        });
+        self.round_ends(team);
+        let found = found.into_inner().unwrap().expect("every thread ended");
+        let work = self.counters.stats().nodes - work_before;
+        team.work.fetch_add(work, Relaxed);
+        if let Ok((_, _, nodes)) = found {
+            team.makespan.fetch_add(nodes, Relaxed);
+        }
+        found.map(|(s, best, _)| (s, best))
+    }
+
+    /// The score the table gives `key` searched with the window
+    /// `alpha..beta` (fail-soft), if its bounds settle it.
+    fn settled(&self, w: &Worker, key: u128, alpha: i32, beta: i32) -> Option<i32> {
+        let e = self.probe(w, key)?;
+        let (lower, upper) = (e.lower as i32, e.upper as i32);
+        if lower >= beta || lower == upper {
+            Some(lower)
+        } else if upper <= alpha {
+            Some(upper)
+        } else {
+            None
+        }
+    }
+
+    /// A thread of a team, right after its look at the counters (in the
+    /// node `ply` plies below the root, not yet on its path): with turns,
+    /// passes the turn once it has searched its share and waits for the
+    /// next; stops if another thread has answered the question; goes back
+    /// to the highest node on its path that another thread has settled
+    /// meanwhile (where it is, it searches for nothing).
+    fn team_checkpoint(&self, w: &mut Worker, id: usize, ply: usize) -> Result<(), SolveError> {
+        let team = self.team.as_ref().expect("a teammate has a team");
+        if let Some(turns) = w.turns.clone() {
+            if w.tally.total - w.turn_began >= turns.every {
+                self.hand_in(w);
+                turns.pass(id, false);
+                if turns.wait(id) {
+                    self.round_ends(team);
+                }
+                w.turn_began = w.tally.total;
+            }
+        }
+        if team.done.load(Relaxed) {
+            return Err(SolveError::Stopped);
+        }
+        let on_path = ply.min(w.path.len());
+        if let Some(p) = (0..on_path).find(|&p| {
+            let (key, alpha, beta) = w.path[p];
+            self.settled(w, key, alpha, beta).is_some()
+        }) {
+            w.unwind_to = Some(p);
+            return Err(SolveError::Stopped);
+        }
+        Ok(())
+    }
+
+    /// With threads taking turns ([`SolverConfig::turns`]): the solve's
+    /// makespan so far in nodes, what sixteen threads side by side take
+    /// in time: every node of the one-thread parts (a line after a
+    /// value), and of each search by the team the finishing thread's
+    /// nodes. `None` without turns.
+    pub fn makespan(&self) -> Option<u64> {
+        let team = self.team.as_ref().filter(|t| t.turns.is_some())?;
+        let (work, span) = (team.work.load(Relaxed), team.makespan.load(Relaxed));
+        Some(self.stats().nodes.saturating_sub(work) + span)
     }
 
     /// A line of perfect play from `pos` to the end of the game: at each

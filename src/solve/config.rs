@@ -97,7 +97,23 @@ pub struct SolverConfig {
     /// With `ordering`: try moves whose pawn lands where no enemy pawn
     /// attacks it a little earlier (worth a few ranks of advance).
     pub safe_landing: bool,
+    /// With several threads on one question (`search.threads` > 1 and a
+    /// value only or one question): at nodes fewer than this many plies
+    /// below the root, a thread puts off each move but the first that
+    /// another thread is searching, and comes back to it after the others
+    /// (ABDADA); 0: never, the threads follow one another (to measure).
+    pub defer_plies: usize,
+    /// With several threads on one question: they take turns of about
+    /// this many nodes, one at a time in a fixed order, so that the search
+    /// is the same on any machine and its makespan (the nodes of the
+    /// thread that finished, which sixteen cores would search side by
+    /// side) can be measured on two ([`super::Solver::makespan`]).
+    pub turns: Option<u64>,
 }
+
+/// How deep threads on one alpha-beta question put off the moves other
+/// threads search ([`SolverConfig::defer_plies`]).
+pub const DEFER_PLIES: usize = 64;
 
 impl Default for SolverConfig {
     fn default() -> SolverConfig {
@@ -114,6 +130,8 @@ impl Default for SolverConfig {
             etc: true,
             null_window: false,
             safe_landing: true,
+            defer_plies: DEFER_PLIES,
+            turns: None,
         }
     }
 }

@@ -133,6 +133,8 @@ pub(crate) struct Counters {
     stop: Arc<AtomicBool>,
     /// Stop when `nodes` reaches this (`u64::MAX`: no budget).
     max_nodes: AtomicU64,
+    /// Nodes a thread searches between two looks at the counters.
+    check_every: u64,
 }
 
 impl Counters {
@@ -148,7 +150,14 @@ impl Counters {
             tt_hits: AtomicU64::new(0),
             stop: Arc::new(AtomicBool::new(false)),
             max_nodes: AtomicU64::new(max_nodes.unwrap_or(u64::MAX)),
+            check_every: CHECK_EVERY,
         }
+    }
+
+    /// Threads look at the counters at least every `nodes` nodes (never
+    /// less often than every [`CHECK_EVERY`]).
+    pub(crate) fn check_every(&mut self, nodes: u64) {
+        self.check_every = nodes.clamp(1, CHECK_EVERY);
     }
 
     /// A new node budget counted from now: `nodes` more (`None`: no
@@ -213,6 +222,6 @@ impl Counters {
             // and a new budget lets the same solver go on.
             return Err(SolveError::Stopped);
         }
-        Ok(CHECK_EVERY.min(max - done))
+        Ok(self.check_every.min(max - done))
     }
 }

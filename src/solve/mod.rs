@@ -20,7 +20,9 @@ pub(crate) mod tt;
 pub(crate) mod types;
 
 pub use alphabeta::{SharedTt, Solver};
-pub use config::{Method, PnConfig, PnEpsilon, PnInit, SearchConfig, Shortcuts, SolverConfig};
+pub use config::{
+    Method, PnConfig, PnEpsilon, PnInit, SearchConfig, Shortcuts, SolverConfig, DEFER_PLIES,
+};
 pub use crosscheck::{
     cross_check, CrossCheckConfig, CrossCheckError, CrossCheckReport, Disagreement,
 };

@@ -61,6 +61,12 @@ pub trait Solve: Sync {
     fn note(&self) -> String {
         String::new()
     }
+    /// With threads taking turns (alpha-beta's
+    /// [`crate::solve::SolverConfig::turns`]): the makespan so far in
+    /// nodes ([`Solver::makespan`]).
+    fn makespan(&self) -> Option<u64> {
+        None
+    }
 }
 
 impl Solve for Solver<'_> {
@@ -95,6 +101,9 @@ impl Solve for Solver<'_> {
     }
     fn line(&self, pos: &Position) -> Result<Vec<Move>, SolveError> {
         Solver::line(self, pos)
+    }
+    fn makespan(&self) -> Option<u64> {
+        Solver::makespan(self)
     }
     fn answer(
         &self,
@@ -231,6 +240,8 @@ pub struct Finished {
     pub saved: Option<Result<usize, ProvenError>>,
     /// The solver's counters at the end.
     pub stats: SolveStats,
+    /// With threads taking turns: the makespan in nodes ([`Solve::makespan`]).
+    pub makespan: Option<u64>,
 }
 
 /// A solve with a save file: see the module's documentation.
@@ -368,6 +379,7 @@ impl<'s> Session<'s> {
             seconds,
             saved,
             stats: self.solver.stats(),
+            makespan: self.solver.makespan(),
         }
     }
 }

@@ -12,6 +12,7 @@ mod common;
 #[path = "../naive/mod.rs"]
 mod naive;
 
+mod ab_threads;
 mod book;
 mod bound_vs_minimax;
 mod cli;

@@ -53,6 +53,8 @@ fn all_moves_equal_solve_with_tiny_budgets_on_1_2_3_workers() {
     for (i, (name, pos)) in cases().into_iter().enumerate() {
         let expected = solved_text(&pos);
         let workers = 1 + i % 3;
+        // Every third pair of cases puts three threads on each job.
+        let threads = [1, 1, 3][i / 2 % 3];
         // Tiny budgets (a 6x6 solve is some 300,000 nodes) force expansion
         // many plies deep.
         let budget = tiny_budget(name, i, [150, 300, 500]);
@@ -63,9 +65,13 @@ fn all_moves_equal_solve_with_tiny_budgets_on_1_2_3_workers() {
         let (got, end, m) = ProofRun::new(budgets[0])
             .largest(budgets[1])
             .workers(workers)
+            .threads(threads)
             .run(&pos, &dir);
         assert_eq!(end, RunEnd::Complete, "{name}");
-        assert_eq!(got, expected, "{name} ({pos}), {workers} workers");
+        assert_eq!(
+            got, expected,
+            "{name} ({pos}), {workers} workers of {threads} threads"
+        );
         // Tiny budgets must have forced expansion below the first moves
         // (more workers may have split running jobs before any ran out).
         let log = read(&dir, pos.variant());
@@ -148,18 +154,21 @@ fn the_command_line_runs_proof_number_workers() {
         ];
         prove_6x6_args(d, "200", &extra)
     };
-    for (method, threads) in [("alpha", "1"), ("ab", "2"), ("pn", "0")] {
+    for (method, threads) in [("alpha", "1"), ("ab", "0"), ("pn", "0")] {
         let (code, out, err) = run_cli(&args(method, threads));
         assert_eq!(code, 2, "{method} {threads}: {out}{err}");
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(!dir.exists(), "a refused run made its directory");
     }
-    let (code, out, err) = run_cli(&args("pn", "2"));
-    assert_eq!(code, 0, "{err}");
-    let j = json_of(&out);
-    assert_eq!(json_values_text(&j), solved_text(&pos));
-    assert_eq!(j["complete"], true);
-    every_line_true(&dir, pos.variant());
+    for method in ["pn", "ab"] {
+        let (code, out, err) = run_cli(&args(method, "2"));
+        assert_eq!(code, 0, "{method}: {err}");
+        let j = json_of(&out);
+        assert_eq!(json_values_text(&j), solved_text(&pos), "{method}");
+        assert_eq!(j["complete"], true);
+        every_line_true(&dir, pos.variant());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
 
 /// The bigger small games, where `solve` takes seconds: the pawn game 7x7
