@@ -634,6 +634,15 @@ impl JobRun {
         // One search, or a turn of each thread: stopped by its budget
         // (`spent`) or its step's end unless it ends the job.
         let (mut r, mut spent, mut longest) = (Err(SolveError::Stopped), false, 0);
+        // Threads taking turns search side by side: no turn of a step
+        // reads what another stored in it.
+        let apart = match solver {
+            JobSolver::ProofNumber(s) if !self.turns.is_empty() => Some(s),
+            _ => None,
+        };
+        if let Some(s) = apart {
+            s.keep_turns_apart();
+        }
         for k in 0..self.turns.len().max(1) {
             let left = budget.saturating_sub(self.done);
             if k > 0 && left == 0 {
@@ -653,6 +662,9 @@ impl JobRun {
             if !matches!(r, Err(SolveError::Stopped)) || stop.load(Ordering::SeqCst) {
                 break;
             }
+        }
+        if let Some(s) = apart {
+            s.end_step();
         }
         // The search for the move that proves a yes is the job's work too
         // (an emulated worker's clock counts it).

@@ -674,7 +674,11 @@ impl<'a> Solver<'a> {
     /// table at the round's end.
     fn hand_in(&self, w: &mut Worker) {
         if let Some(team) = &self.team {
-            team.pending.lock().unwrap().extend(w.stored.drain());
+            // In the order of their keys: the table gets them the same way
+            // on every run (a map's own order differs from run to run).
+            let mut stored: Vec<_> = w.stored.drain().collect();
+            stored.sort_unstable_by_key(|e| e.0);
+            team.pending.lock().unwrap().extend(stored);
         }
     }
 

@@ -44,6 +44,7 @@ use crate::solve::tt::{WordTt, Words, Zeroed};
 use crate::solve::types::{Proven, Question, RootSolution, Solution, SolveError, SolveStats};
 use crate::table::Tablebase;
 use rayon::prelude::*;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -905,6 +906,30 @@ pub struct PnSolver<'a> {
     /// The team of the threads that take turns on one question
     /// ([`PnSolver::answer_beside`]), made at the first turn.
     turns: OnceLock<Box<Team>>,
+    /// With [`PnSolver::keep_turns_apart`]: what the running turn stored
+    /// (which it reads back), and what the step's earlier turns stored
+    /// (which no turn of the step reads: the table gets it at the step's
+    /// end, [`PnSolver::end_step`]).
+    apart: Mutex<Option<TurnStores>>,
+    /// Whether `apart` holds turns' stores (read without its lock by
+    /// every probe and store).
+    apart_on: AtomicBool,
+}
+
+/// A turn's stores in the order of their keys: the table gets them the
+/// same way on every run (a map's own order differs from run to run).
+fn sorted<V>(m: HashMap<u128, V>) -> Vec<(u128, V)> {
+    let mut v: Vec<_> = m.into_iter().collect();
+    v.sort_unstable_by_key(|e| e.0);
+    v
+}
+
+/// The stores of the turns of one step, kept from one another
+/// ([`PnSolver::keep_turns_apart`]).
+#[derive(Default)]
+struct TurnStores {
+    turn: HashMap<u128, (Number, Number, u64)>,
+    step: Vec<(u128, (Number, Number, u64))>,
 }
 
 impl<'a> PnSolver<'a> {
@@ -930,6 +955,8 @@ impl<'a> PnSolver<'a> {
             stopped: Mutex::new(Vec::new()),
             reads: None,
             turns: OnceLock::new(),
+            apart: Mutex::new(None),
+            apart_on: AtomicBool::new(false),
         })
     }
 
@@ -960,6 +987,8 @@ impl<'a> PnSolver<'a> {
             stopped: Mutex::new(Vec::new()),
             reads: Some(Arc::clone(&tt.2)),
             turns: OnceLock::new(),
+            apart: Mutex::new(None),
+            apart_on: AtomicBool::new(false),
         }
     }
 
@@ -1115,8 +1144,66 @@ impl<'a> PnSolver<'a> {
     /// and found lock-free reads slower (docs/SCALING.md).
     #[inline]
     fn probe(&self, key: u128) -> Option<(Number, Number)> {
+        if self.apart_on.load(Relaxed) {
+            if let Some(stores) = &*self.apart.lock().expect("apart") {
+                if let Some(&(phi, delta, _)) = stores.turn.get(&key) {
+                    return Some((phi, delta));
+                }
+            }
+        }
         let lock_free = self.config.lock_free_reads && self.config.search.threads <= 1;
         self.tt.probe(key, lock_free)
+    }
+
+    /// Stores a node's numbers: in the table, or with
+    /// [`PnSolver::keep_turns_apart`] for the running turn alone.
+    #[inline]
+    fn put(&self, key: u128, phi: Number, delta: Number, work: u64) {
+        if self.apart_on.load(Relaxed) {
+            if let Some(stores) = &mut *self.apart.lock().expect("apart") {
+                stores.turn.insert(key, (phi, delta, work));
+                return;
+            }
+        }
+        self.tt.store(key, phi, delta, work);
+    }
+
+    /// Threads taking turns on one question ([`PnSolver::answer_beside`])
+    /// as side by side: from now on a turn's stores are read back by that
+    /// turn alone, and go into the table when the step ends
+    /// ([`PnSolver::end_step`]). Without it a turn reads what the turns
+    /// before it in the same step stored, and a thread that follows
+    /// another goes on from where that one stopped, which threads side by
+    /// side cannot (docs/SCALING.md, "What a turn sees").
+    pub fn keep_turns_apart(&self) {
+        let mut a = self.apart.lock().expect("apart");
+        if a.is_none() {
+            *a = Some(TurnStores::default());
+        }
+        self.apart_on.store(true, Relaxed);
+    }
+
+    /// Ends a step of turns kept apart: every turn's stores go into the
+    /// table, in the order they were made, and stores go straight to the
+    /// table again.
+    pub fn end_step(&self) {
+        self.apart_on.store(false, Relaxed);
+        let Some(mut stores) = self.apart.lock().expect("apart").take() else {
+            return;
+        };
+        let last = sorted(std::mem::take(&mut stores.turn));
+        stores.step.extend(last);
+        for (key, (phi, delta, work)) in stores.step {
+            self.tt.store(key, phi, delta, work);
+        }
+    }
+
+    /// Ends a turn kept apart: its stores wait for the step's end.
+    fn end_turn(&self) {
+        if let Some(stores) = &mut *self.apart.lock().expect("apart") {
+            let turn = sorted(std::mem::take(&mut stores.turn));
+            stores.step.extend(turn);
+        }
     }
 
     /// Expands a canonical node: its children with their numbers, or its
@@ -1249,7 +1336,7 @@ impl<'a> PnSolver<'a> {
                 };
                 profile::end_with(class, end);
             }
-            self.tt.store(key, phi, delta, 1);
+            self.put(key, phi, delta, 1);
             return Ok((phi, delta));
         }
         let (mut phi, mut delta);
@@ -1367,7 +1454,7 @@ impl<'a> PnSolver<'a> {
         }
         w.spare.push(children);
         let work = w.tally.total - before;
-        self.tt.store(key, phi, delta, work);
+        self.put(key, phi, delta, work);
         let work = work.min(u32::MAX as u64) as u32;
         if (phi == 0 || delta == 0)
             && self.recording.load(Relaxed)
@@ -1608,6 +1695,7 @@ impl<'a> PnSolver<'a> {
         };
         let r = self.search_counted(&mut w, pos, question);
         drop(held);
+        self.end_turn();
         paths[turn] = w.stopped.take().unwrap_or_default();
         r
     }

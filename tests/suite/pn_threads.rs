@@ -209,11 +209,23 @@ fn turns_beside_held_threads_equal_minimax_on_small_boards() {
 /// The answer to `question` about `p` by `threads` threads taking turns
 /// on `s`, each turn's budget one node more a round, and how many turns
 /// it took.
+/// With three threads, each round's turns are kept apart, as an emulated
+/// worker's steps keep them ([`PnSolver::keep_turns_apart`]): no turn
+/// reads what another stored in the same round, the table gets it all at
+/// the round's end.
 fn in_turns(s: &PnSolver, p: &Position, question: Question, threads: usize) -> (bool, usize) {
+    let apart = threads == 3;
     let mut paths = vec![Vec::new(); threads];
     for i in 0.. {
         let budget = 1 + (i / threads) as u64;
-        match s.answer_beside(p, question, Some(budget), &mut paths, i % threads) {
+        if apart && i % threads == 0 {
+            s.keep_turns_apart();
+        }
+        let r = s.answer_beside(p, question, Some(budget), &mut paths, i % threads);
+        if apart && (i % threads == threads - 1 || !matches!(r, Err(SolveError::Stopped))) {
+            s.end_step();
+        }
+        match r {
             Err(SolveError::Stopped) => {}
             r => return (r.unwrap(), i + 1),
         }
