@@ -264,9 +264,6 @@ struct Team {
     /// Set by the first thread to finish the question: the others stop at
     /// their next look at the counters.
     done: AtomicBool,
-    /// With [`SolverConfig::turns`]: the threads take turns of this many
-    /// nodes.
-    turns: Option<u64>,
     /// Nodes of the team's searches so far: all threads' (`work`), and the
     /// finishing thread's own (`makespan`, with turns its virtual time).
     work: AtomicU64,
@@ -277,11 +274,10 @@ struct Team {
 }
 
 impl Team {
-    fn new(turns: Option<u64>) -> Team {
+    fn new() -> Team {
         Team {
             busy: (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect(),
             done: AtomicBool::new(false),
-            turns,
             work: AtomicU64::new(0),
             makespan: AtomicU64::new(0),
             pending: Mutex::new(Vec::new()),
@@ -402,7 +398,7 @@ fn counters(config: &SolverConfig) -> Counters {
 
 /// The team of a solver of `config`: with several threads.
 fn team(config: &SolverConfig) -> Option<Team> {
-    (config.search.threads > 1).then(|| Team::new(config.turns))
+    (config.search.threads > 1).then(Team::new)
 }
 
 /// Solves positions of one variant by search, with tables where they exist.
@@ -1285,7 +1281,10 @@ impl<'a> Solver<'a> {
         let team = self.team.as_ref().expect("a solver of several threads");
         let threads = self.config.search.threads;
         team.done.store(false, Relaxed);
-        let turns = team.turns.map(|every| Arc::new(Turns::new(every, threads)));
+        let turns = self
+            .config
+            .turns
+            .map(|every| Arc::new(Turns::new(every, threads)));
         let found: Mutex<Option<Result<Answered, SolveError>>> = Mutex::new(None);
         let work_before = self.counters.stats().nodes;
         std::thread::scope(|scope| {
@@ -1389,7 +1388,7 @@ impl<'a> Solver<'a> {
     /// value), and of each search by the team the finishing thread's
     /// nodes. `None` without turns.
     pub fn makespan(&self) -> Option<u64> {
-        let team = self.team.as_ref().filter(|t| t.turns.is_some())?;
+        let team = self.team.as_ref().filter(|_| self.config.turns.is_some())?;
         let (work, span) = (team.work.load(Relaxed), team.makespan.load(Relaxed));
         Some(self.stats().nodes.saturating_sub(work) + span)
     }

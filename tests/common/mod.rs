@@ -148,6 +148,28 @@ pub fn random_position(v: Variant, rng: &mut SplitMix64) -> Option<Position> {
     Position::from_setup(&setup, v).ok()
 }
 
+/// Questions big enough that threads on one question meet in the same
+/// subtrees many times (Peasants' Chess 4x7, the pawn game 5x6, and 6x5
+/// under the second rule set): each one's variant with its setup and the
+/// positions after every first move, setup first.
+pub fn bigger_questions() -> Vec<(Variant, Vec<Position>)> {
+    let cases = [
+        ("peasants", 4, 7, Rules::ALL[0]),
+        ("pawngame", 5, 6, Rules::ALL[0]),
+        ("pawngame", 6, 5, Rules::ALL[1]),
+    ];
+    cases
+        .into_iter()
+        .map(|(setup, w, h, rules)| {
+            let board = Board::new(w, h).unwrap();
+            let start = parse_position(setup, Some(board), rules).unwrap();
+            let mut positions = vec![start];
+            positions.extend(start.legal_moves().iter().map(|&m| start.play(m)));
+            (Variant::new(board, rules), positions)
+        })
+        .collect()
+}
+
 /// Every position reachable from the setups of `v` (the pawn game, Peasants'
 /// Chess where the height allows, every Pawn Race gap pair) if `setups`,
 /// and from `randoms` random positions; sorted.

@@ -9,7 +9,7 @@
 //! every machine: a thread that never comes back to a move it put off, or
 //! takes a call-off for an answer, gives a wrong value here.
 
-use crate::common::{minimax, reachable_positions, variants, MinimaxMemo};
+use crate::common::{bigger_questions, minimax, reachable_positions, variants, MinimaxMemo};
 use peasant::{rules::*, solve::*};
 
 fn config(threads: usize, defer_plies: usize, turns: Option<u64>) -> SolverConfig {
@@ -133,15 +133,7 @@ fn threads_equal_minimax_on_every_position() {
 /// search's, for the setup and every first move.
 #[test]
 fn threads_equal_one_thread_on_bigger_questions() {
-    let cases = [
-        ("peasants", 4, 7, Rules::ALL[0]),
-        ("pawngame", 5, 6, Rules::ALL[0]),
-        ("pawngame", 6, 5, Rules::ALL[1]),
-    ];
-    for (setup, w, h, rules) in cases {
-        let board = Board::new(w, h).unwrap();
-        let v = Variant::new(board, rules);
-        let start = parse_position(setup, Some(board), rules).unwrap();
+    for (v, positions) in bigger_questions() {
         let one = Solver::new(config(1, DEFER_PLIES, None), None).unwrap();
         let teams: Vec<_> = [
             ("4 threads", config(4, DEFER_PLIES, None)),
@@ -151,8 +143,6 @@ fn threads_equal_one_thread_on_bigger_questions() {
         .into_iter()
         .map(|(name, c)| (name, Solver::new(c, None).unwrap()))
         .collect();
-        let mut positions = vec![start];
-        positions.extend(start.legal_moves().iter().map(|&m| start.play(m)));
         for p in positions.iter().filter(|p| p.outcome().is_none()) {
             let expected = one.solve_value(p, &|_, _| {}).unwrap().value.wdl;
             for (name, s) in &teams {

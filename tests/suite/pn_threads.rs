@@ -7,7 +7,9 @@
 //! may differ. A thread that trusts a wrong "solved" notice, or stores one,
 //! gives a wrong value here.
 
-use crate::common::{pn_agrees_with_minimax, reachable_positions, variants, MinimaxMemo};
+use crate::common::{
+    bigger_questions, pn_agrees_with_minimax, reachable_positions, variants, MinimaxMemo,
+};
 use peasant::{rules::*, solve::*};
 
 fn config(hash_mb: usize, threads: usize, spread: bool) -> PnConfig {
@@ -93,15 +95,7 @@ fn threads_equal_minimax_on_small_boards() {
 /// questions of every first move of each setup.
 #[test]
 fn threads_equal_one_thread_on_bigger_questions() {
-    let cases = [
-        ("peasants", 4, 7, Rules::ALL[0]),
-        ("pawngame", 5, 6, Rules::ALL[0]),
-        ("pawngame", 6, 5, Rules::ALL[1]),
-    ];
-    for (setup, w, h, rules) in cases {
-        let board = Board::new(w, h).unwrap();
-        let v = Variant::new(board, rules);
-        let start = parse_position(setup, Some(board), rules).unwrap();
+    for (v, positions) in bigger_questions() {
         let one = PnSolver::new(config(16, 1, true), None).unwrap();
         let teams: Vec<_> = [(2, true), (4, true), (8, true), (4, false)]
             .iter()
@@ -113,8 +107,6 @@ fn threads_equal_one_thread_on_bigger_questions() {
                 )
             })
             .collect();
-        let mut positions = vec![start];
-        positions.extend(start.legal_moves().iter().map(|&m| start.play(m)));
         for p in &positions {
             let expected = one.wdl(p).unwrap();
             for (t, spread, s) in &teams {
