@@ -12,7 +12,8 @@
 #    W workers on one table as one team (the default), with reads under
 #    the lock and blind to one another, W workers with tables of their
 #    own, W threads on one question), W the machine's cores;
-# 3. tools/scaling.sh peasants6x7 (one solve, W threads, W/4 threads);
+# 3. tools/scaling.sh peasants6x7 (one solve, W threads, W/4 threads,
+#    and the W threads emulated in turns beside them);
 # 4. tools/scaling.sh pawngame-b4a5 (one solve, W alpha-beta workers,
 #    one worker of W threads on one question, and those W threads
 #    emulated in turns beside them);
@@ -141,7 +142,7 @@ for part in $PARTS; do
     # shellcheck disable=SC2086
     2) python3 -u tools/thread_speed.py --workers "$W" --peasant "$BIN" \
          --json "$OUT/thread_speed.json" ${SPEED_ARGS:-} ;;
-    3) CONFIGS=$(configs "1x$W" "1x$((W / 4))") tools/scaling.sh peasants6x7 ;;
+    3) CONFIGS=$(configs "1x$W" "1x$((W / 4))") TURNS=$W tools/scaling.sh peasants6x7 ;;
     4) CONFIGS=$(configs "${W}x1" "1x${W}") TURNS=$W tools/scaling.sh pawngame-b4a5 ;;
     5) read -r BASELINE_WALL BASELINE_NODES < <(baseline) || true
        export BASELINE_WALL BASELINE_NODES

@@ -51,9 +51,9 @@
 # N/RANK_WORKERS ranks of RANK_WORKERS workers, each rank on one table,
 # the ranks sending one another solved entries as above,
 # `--emulate-ranks`; e.g. 16 for machines of sixteen cores),
-# TURNS (alpha-beta benchmarks: thread counts T emulated as T threads on
-# one question taking turns, `solve --value-only --threads T
-# --emulate-turns K`, its makespan against the baseline's nodes; e.g.
+# TURNS (thread counts T emulated as T threads on one question taking
+# turns, `solve --value-only --threads T --emulate-turns K`, with the
+# benchmark's method, its makespan against the baseline's nodes; e.g.
 # "4 16"), TURN_NODES (their K, default 1000),
 # EMULATE_TICK (non-empty: every emulated run takes the coarser model of
 # ticks of this many nodes, `--emulate-tick`, its ranks side by side on
@@ -216,16 +216,14 @@ for bench in "$@"; do
         "$(per "$bwall" "$w2" "$t")" "$v2" - "$cpu"
     fi
   done
-  if [ $method = ab ]; then
-    k=${TURN_NODES:-1000}
-    for t in ${TURNS:-}; do
-      read -r _ work span value _ cpu < <(measure "$BIN" solve "${pos[@]}" --value-only \
-        --threads "$t" --method ab --hash-mb $hash --emulate-turns "$k")
-      row "$bench" 1 "$t" "emulated, threads in turns of $k nodes" "$(commas "$span")" \
-        "$(commas "$work")" "$(ratio "$bnodes" "$span")" "$(per "$bnodes" "$span" "$t")" \
-        "$value" - "$cpu"
-    done
-  fi
+  k=${TURN_NODES:-1000}
+  for t in ${TURNS:-}; do
+    read -r _ work span value _ cpu < <(measure "$BIN" solve "${pos[@]}" --value-only \
+      --threads "$t" --method $method --hash-mb $hash --emulate-turns "$k")
+    row "$bench" 1 "$t" "emulated, threads in turns of $k nodes" "$(commas "$span")" \
+      "$(commas "$work")" "$(ratio "$bnodes" "$span")" "$(per "$bnodes" "$span" "$t")" \
+      "$value" - "$cpu"
+  done
   if [ $kind = prove ]; then
     for n in $EMULATE; do
       ET=1

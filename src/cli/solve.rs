@@ -81,10 +81,11 @@ pub struct SolveArgs {
     /// searching (0: never; to measure).
     #[arg(long, hide = true, value_name = "PLIES", default_value_t = DEFER_PLIES)]
     pub ab_defer_plies: usize,
-    /// With --method ab, --value-only and --threads above 1: the threads
-    /// take turns of about K nodes, one at a time, and the solve reports
-    /// its makespan (the finishing thread's nodes): T threads emulated on
-    /// any machine, node for node the same on each (to measure).
+    /// With --value-only and --threads above 1: the threads take turns of
+    /// about K nodes, one at a time, each round's turns kept apart, and
+    /// the solve reports its makespan (the finishing thread's nodes): T
+    /// threads emulated on any machine, node for node the same on each
+    /// (to measure; alpha-beta and proof-number search alike).
     #[arg(long, hide = true, value_name = "K")]
     pub emulate_turns: Option<u64>,
     /// With --method pn on one thread: read the transposition table under
@@ -329,10 +330,10 @@ impl SolveArgs {
             if k == 0 {
                 return Err(CliError::input("--emulate-turns K: K must be at least 1"));
             }
-            if self.method() != Method::AlphaBeta || !self.value_only || self.threads < 2 {
+            if !self.value_only || self.threads < 2 {
                 return Err(CliError::input(
-                    "--emulate-turns takes turns of threads on one alpha-beta question: \
-                     it needs --method ab, --value-only and --threads above 1",
+                    "--emulate-turns takes turns of threads on one question: \
+                     it needs --value-only and --threads above 1",
                 ));
             }
         }
@@ -416,6 +417,7 @@ impl SolveArgs {
                 spread_every: self.pn_spread_every,
                 lock_free_reads: !self.pn_locked_reads,
                 spread_jobs: false,
+                turns: self.emulate_turns,
             }),
         }
     }
@@ -561,12 +563,16 @@ impl Plan {
             self.search.common().threads,
             self.search.common().hash_mb
         );
-        if let (Some(span), Search::AlphaBeta(c)) = (s.makespan, &self.search) {
+        if let Some(span) = s.makespan {
+            let turns = match &self.search {
+                Search::AlphaBeta(c) => c.turns,
+                Search::ProofNumber(c) => c.turns,
+            };
             println!(
                 "emulated: {} threads taking turns of {} nodes: makespan {span} nodes \
                  ({:.2}x the work's {} nodes in time)",
-                c.search.threads,
-                c.turns.unwrap_or(0),
+                self.search.common().threads,
+                turns.unwrap_or(0),
                 stats.nodes as f64 / span.max(1) as f64,
                 stats.nodes
             );

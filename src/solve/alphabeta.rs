@@ -33,12 +33,13 @@ use crate::solve::leaf::{leaf_value, Counters, LeafValue, Tally};
 use crate::solve::order::{alpha_beta_order, code, NO_MOVE};
 use crate::solve::profile::{self, End};
 use crate::solve::tt::{Tt, Zeroed};
+use crate::solve::turns::Turns;
 use crate::solve::types::{Proven, Question, RootSolution, Solution, SolveError, SolveStats};
 use crate::table::Tablebase;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Mutex};
 
 const INF: i32 = 30_000;
 
@@ -313,72 +314,6 @@ impl Team {
     fn leave(&self, key: u128) {
         let (slot, mark) = self.slot(key);
         let _ = slot.compare_exchange(mark, 0, Relaxed, Relaxed);
-    }
-}
-
-/// Threads of one question taking turns of about `every` nodes each, in
-/// the order of their numbers, only one searching at a time: what many
-/// threads do side by side, emulated node for node the same on any
-/// machine ([`SolverConfig::turns`]). A round of turns stands for one
-/// stretch of time in which every thread searches side by side: what a
-/// thread stores in its turn it sees at once, the others only from the
-/// next round on (else each thread would go on from where the one before
-/// it stopped in the same stretch, a sequential search counted as a
-/// parallel one).
-struct Turns {
-    every: u64,
-    state: Mutex<TurnState>,
-    /// Each thread's signal that its turn has come.
-    wake: Vec<Condvar>,
-}
-
-struct TurnState {
-    /// Whose turn it is.
-    current: usize,
-    /// The threads still searching.
-    live: Vec<bool>,
-    /// Whether the turn that began last began a round.
-    new_round: bool,
-}
-
-impl Turns {
-    /// `threads` threads about to begin, thread 0's turn first.
-    fn new(every: u64, threads: usize) -> Turns {
-        Turns {
-            every: every.max(1),
-            state: Mutex::new(TurnState {
-                current: 0,
-                live: vec![true; threads],
-                new_round: false,
-            }),
-            wake: (0..threads).map(|_| Condvar::new()).collect(),
-        }
-    }
-
-    /// Waits for thread `id`'s turn; whether it begins a round.
-    fn wait(&self, id: usize) -> bool {
-        let mut s = self.state.lock().unwrap();
-        while s.current != id {
-            s = self.wake[id].wait(s).unwrap();
-        }
-        std::mem::take(&mut s.new_round)
-    }
-
-    /// Thread `id` ends its turn (and with `leaving`, its search): the
-    /// next thread still searching takes its turn.
-    fn pass(&self, id: usize, leaving: bool) {
-        let mut s = self.state.lock().unwrap();
-        let n = s.live.len();
-        if leaving {
-            s.live[id] = false;
-        }
-        if s.current == id {
-            if let Some(next) = (1..=n).map(|d| (id + d) % n).find(|&j| s.live[j]) {
-                s.current = next;
-                s.new_round = next <= id;
-                self.wake[next].notify_one();
-            }
-        }
     }
 }
 

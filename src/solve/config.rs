@@ -174,6 +174,12 @@ pub struct PnConfig {
     /// one table (`--pn-spread-jobs` and `--pn-no-spread-jobs` choose, to
     /// measure).
     pub spread_jobs: bool,
+    /// With several threads on one question: they take turns of about
+    /// this many nodes, one at a time in a fixed order, each round's turns
+    /// kept apart, as [`SolverConfig::turns`] does for alpha-beta: the
+    /// same search on any machine, whose makespan
+    /// ([`super::PnSolver::makespan`]) two cores can measure.
+    pub turns: Option<u64>,
 }
 
 impl Default for PnConfig {
@@ -196,6 +202,7 @@ impl Default for PnConfig {
             spread_every: false,
             lock_free_reads: true,
             spread_jobs: false,
+            turns: None,
         }
     }
 }

@@ -17,6 +17,7 @@ pub mod profile;
 pub(crate) mod savefile;
 pub(crate) mod session;
 pub(crate) mod tt;
+pub(crate) mod turns;
 pub(crate) mod types;
 
 pub use alphabeta::{SharedTt, Solver};

@@ -41,6 +41,7 @@ use crate::solve::leaf::{leaf_value, Counters, LeafValue, Tally};
 use crate::solve::order::{attacked_squares, guess_cost, pn_order};
 use crate::solve::profile::{self, End};
 use crate::solve::tt::{WordTt, Words, Zeroed};
+use crate::solve::turns::Turns;
 use crate::solve::types::{Proven, Question, RootSolution, Solution, SolveError, SolveStats};
 use crate::table::Tablebase;
 use rayon::prelude::*;
@@ -360,6 +361,10 @@ struct Worker<'t> {
     /// Nodes this thread solved by search while the solver records them
     /// ([`PnSolver::record_solved`]), until the next flush.
     solved: Vec<PnEntry>,
+    /// With threads taking turns ([`PnConfig::turns`]): the turns and this
+    /// thread's number among them, and its node count when its turn began.
+    turns: Option<(&'t Turns, usize)>,
+    turn_began: u64,
 }
 
 impl Worker<'static> {
@@ -585,6 +590,19 @@ struct Teams<'s, 'a> {
     teams: Vec<Team>,
     answers: Vec<std::sync::OnceLock<bool>>,
     error: std::sync::Mutex<Option<SolveError>>,
+    /// With [`PnConfig::turns`]: the threads' turns, the virtual time (a
+    /// thread's nodes, [`Seat::nodes`]) of the latest answer, and the
+    /// longest a thread searched (the run's time where none answered).
+    turns: Option<Turns>,
+    span: AtomicU64,
+    longest: AtomicU64,
+}
+
+/// A thread of a [`Teams`] run: its number, and the nodes it has searched
+/// in the run, with turns its virtual time.
+struct Seat {
+    id: usize,
+    nodes: u64,
 }
 
 impl<'s, 'a> Teams<'s, 'a> {
@@ -599,38 +617,79 @@ impl<'s, 'a> Teams<'s, 'a> {
                 .collect(),
             answers: keys.iter().map(|_| std::sync::OnceLock::new()).collect(),
             error: std::sync::Mutex::new(None),
+            turns: (solver.config.turns)
+                .filter(|_| solver.config.search.threads > 1)
+                .map(|every| Turns::new(every, solver.config.search.threads)),
+            span: AtomicU64::new(0),
+            longest: AtomicU64::new(0),
         }
     }
 
-    /// Runs `job(i, threads)` on each of the configuration's threads (the
-    /// calling thread is the first) and waits for them all.
-    fn run(&self, job: impl Fn(usize, usize) + Sync) {
-        let threads = self.solver.config.search.threads;
-        let job = &job;
+    /// Runs `job(seat, threads)` on each of the configuration's threads
+    /// (the calling thread is the first) and waits for them all. With
+    /// turns, one thread searches at a time, each round's turns kept apart
+    /// ([`PnSolver::keep_turns_apart`]), and the run's work and makespan
+    /// join the solver's ([`PnSolver::makespan`]).
+    fn run(&self, job: impl Fn(&mut Seat, usize) + Sync) {
+        let solver = self.solver;
+        let threads = solver.config.search.threads;
+        let before = solver.stats().nodes;
+        if self.turns.is_some() {
+            solver.keep_turns_apart();
+        }
+        let seated = |id: usize| {
+            let mut seat = Seat { id, nodes: 0 };
+            if let Some(turns) = &self.turns {
+                if turns.wait(id) {
+                    solver.end_round();
+                }
+            }
+            job(&mut seat, threads);
+            self.longest.fetch_max(seat.nodes, Relaxed);
+            if let Some(turns) = &self.turns {
+                solver.end_turn();
+                turns.pass(id, true);
+            }
+        };
+        let seated = &seated;
         std::thread::scope(|s| {
-            let others: Vec<_> = (1..threads)
-                .map(|i| s.spawn(move || job(i, threads)))
-                .collect();
-            job(0, threads);
+            let others: Vec<_> = (1..threads).map(|i| s.spawn(move || seated(i))).collect();
+            seated(0);
             for h in others {
                 h.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
             }
         });
+        if self.turns.is_some() {
+            solver.end_step();
+            let work = solver.stats().nodes.saturating_sub(before);
+            solver.team_work.fetch_add(work, Relaxed);
+            let span = match self.span.load(Relaxed) {
+                0 => self.longest.load(Relaxed),
+                answered => answered,
+            };
+            solver.team_span.fetch_add(span, Relaxed);
+        }
     }
 
     /// Searches question `q` in its team until it is answered; the answer,
     /// or `None` if this thread stopped first. A thread that fails stops
     /// its team, and a failure that is not a stop stops every team (no
     /// answer alone gives what was asked).
-    fn play(&self, q: usize) -> Option<bool> {
-        let mut w = Worker::in_team(&self.teams[q]);
+    fn play(&self, q: usize, seat: &mut Seat) -> Option<bool> {
+        let mut w = Worker {
+            turns: self.turns.as_ref().map(|t| (t, seat.id)),
+            ..Worker::in_team(&self.teams[q])
+        };
         let r = self
             .solver
             .mid(&mut w, &self.pos, self.keys[q], INF, INF, true);
         self.solver.flush(&mut w);
+        seat.nodes += w.tally.total;
         match r {
             Ok((phi, _)) => {
-                let _ = self.answers[q].set(phi == 0);
+                if self.answers[q].set(phi == 0).is_ok() {
+                    self.span.fetch_max(seat.nodes, Relaxed);
+                }
                 Some(phi == 0)
             }
             Err(e) => {
@@ -914,6 +973,11 @@ pub struct PnSolver<'a> {
     /// Whether `apart` holds turns' stores (read without its lock by
     /// every probe and store).
     apart_on: AtomicBool,
+    /// With [`PnConfig::turns`]: the nodes of the searches by teams of
+    /// threads in turns, and the sum of their makespans
+    /// ([`PnSolver::makespan`]).
+    team_work: AtomicU64,
+    team_span: AtomicU64,
 }
 
 /// A turn's stores in the order of their keys: the table gets them the
@@ -957,6 +1021,8 @@ impl<'a> PnSolver<'a> {
             turns: OnceLock::new(),
             apart: Mutex::new(None),
             apart_on: AtomicBool::new(false),
+            team_work: AtomicU64::new(0),
+            team_span: AtomicU64::new(0),
         })
     }
 
@@ -989,6 +1055,8 @@ impl<'a> PnSolver<'a> {
             turns: OnceLock::new(),
             apart: Mutex::new(None),
             apart_on: AtomicBool::new(false),
+            team_work: AtomicU64::new(0),
+            team_span: AtomicU64::new(0),
         }
     }
 
@@ -1198,6 +1266,17 @@ impl<'a> PnSolver<'a> {
         }
     }
 
+    /// Ends a round of turns kept apart ([`PnConfig::turns`]): the stores
+    /// of its turns go into the table, in the order they were made, and
+    /// the next round's turns are kept apart as well.
+    fn end_round(&self) {
+        if let Some(stores) = &mut *self.apart.lock().expect("apart") {
+            for (key, (phi, delta, work)) in std::mem::take(&mut stores.step) {
+                self.tt.store(key, phi, delta, work);
+            }
+        }
+    }
+
     /// Ends a turn kept apart: its stores wait for the step's end.
     fn end_turn(&self) {
         if let Some(stores) = &mut *self.apart.lock().expect("apart") {
@@ -1280,6 +1359,16 @@ impl<'a> PnSolver<'a> {
             return r;
         };
         w.path.push(key);
+        if let Some((turns, id)) = w.turns {
+            if w.tally.total - w.turn_began >= turns.every {
+                self.end_turn();
+                turns.pass(id, false);
+                if turns.wait(id) {
+                    self.end_round();
+                }
+                w.turn_began = w.tally.total;
+            }
+        }
         let r = if w.tally.total.is_multiple_of(LOOK_UP_EVERY) {
             self.look_up_path(w, team)
         } else {
@@ -1554,14 +1643,14 @@ impl<'a> PnSolver<'a> {
             (Known::Search(c, kw), Known::Search(_, ka)) => (c, [kw, ka]),
         };
         let teams = Teams::new(self, c, &keys);
-        teams.run(|i, threads| {
-            let q = (i >= threads.div_ceil(2)) as usize;
-            if let Some(reached) = teams.play(q) {
+        teams.run(|seat, threads| {
+            let q = (seat.id >= threads.div_ceil(2)) as usize;
+            if let Some(reached) = teams.play(q, seat) {
                 // "Wins?" answered no, or "avoids losing?" yes: the other
                 // question decides between the two values left.
                 let other_needed = if q == 0 { !reached } else { reached };
                 if other_needed {
-                    teams.play(1 - q);
+                    teams.play(1 - q, seat);
                 } else {
                     teams.call_off(1 - q);
                 }
@@ -1583,10 +1672,24 @@ impl<'a> PnSolver<'a> {
     /// The first to solve the node ends every search.
     fn mid_team(&self, pos: &Position, key: u128) -> Result<bool, SolveError> {
         let team = Teams::new(self, *pos, &[key]);
-        team.run(|_, _| {
-            team.play(0);
+        team.run(|seat, _| {
+            team.play(0, seat);
         });
         team.answer(0).ok_or_else(|| team.error())
+    }
+
+    /// With threads taking turns ([`PnConfig::turns`]): the solve's
+    /// makespan so far in nodes, what its threads side by side would take
+    /// in time: every node searched outside a team of threads, and of each
+    /// team's search the virtual time of its last answer (the nodes of the
+    /// thread that found it, every thread having had a turn of the same
+    /// length each round). `None` without turns.
+    pub fn makespan(&self) -> Option<u64> {
+        if self.config.turns.is_none() || self.config.search.threads <= 1 {
+            return None;
+        }
+        let (work, span) = (self.team_work.load(Relaxed), self.team_span.load(Relaxed));
+        Some(self.stats().nodes.saturating_sub(work) + span)
     }
 
     /// The proof and disproof numbers (φ, δ) of the latest question's root

@@ -61,9 +61,9 @@ pub trait Solve: Sync {
     fn note(&self) -> String {
         String::new()
     }
-    /// With threads taking turns (alpha-beta's
-    /// [`crate::solve::SolverConfig::turns`]): the makespan so far in
-    /// nodes ([`Solver::makespan`]).
+    /// With threads taking turns ([`crate::solve::SolverConfig::turns`],
+    /// [`crate::solve::PnConfig::turns`]): the makespan so far in nodes
+    /// ([`Solver::makespan`], [`PnSolver::makespan`]).
     fn makespan(&self) -> Option<u64> {
         None
     }
@@ -118,6 +118,9 @@ impl Solve for Solver<'_> {
 impl Solve for PnSolver<'_> {
     fn stats(&self) -> SolveStats {
         PnSolver::stats(self)
+    }
+    fn makespan(&self) -> Option<u64> {
+        PnSolver::makespan(self)
     }
     fn proven(&self) -> Vec<Proven> {
         PnSolver::proven(self)

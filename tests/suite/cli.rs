@@ -1036,44 +1036,50 @@ fn prove_says_whether_its_workers_search_as_one_team() {
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
 }
 
-/// `solve --method ab --value-only --threads T --emulate-turns K`: the
-/// value of one thread, and the makespan (the answering thread's nodes)
-/// in the JSON and on the text's "emulated:" line, far below the work.
+/// `solve --value-only --threads T --emulate-turns K`, alpha-beta and
+/// proof-number search: the value of one thread, and the makespan (the
+/// answering thread's nodes) in the JSON and on the text's "emulated:"
+/// line, far below the work.
 #[test]
-fn emulated_alpha_beta_threads_report_their_makespan() {
-    let args = |extra: &[&'static str]| {
-        let mut a = vec![
-            "solve",
-            "pawngame",
-            "--board",
-            "5x6",
-            "--method",
-            "ab",
-            "--value-only",
-            "--quiet",
-        ];
-        a.extend_from_slice(extra);
-        a
-    };
-    let one = json(&args(&["--json"]));
-    let team = json(&args(&[
-        "--json",
-        "--threads",
-        "4",
-        "--emulate-turns",
-        "500",
-    ]));
-    assert_eq!(team["value"], one["value"]);
-    assert!(one["makespan"].is_null(), "{one}");
-    let (span, work) = (
-        team["makespan"].as_u64().unwrap(),
-        team["nodes"].as_u64().unwrap(),
-    );
-    assert!(span > 0 && span < work / 2, "makespan {span} of {work}");
-    let text = ok(&args(&["--threads", "4", "--emulate-turns", "500"]));
-    let line = text
-        .lines()
-        .find(|l| l.starts_with("emulated: 4 threads taking turns of 500 nodes: makespan"))
-        .unwrap_or_else(|| panic!("{text}"));
-    assert!(line.contains(&format!("makespan {span} nodes")), "{line}");
+fn emulated_threads_report_their_makespan() {
+    for method in ["ab", "pn"] {
+        let args = |extra: &[&'static str]| {
+            let mut a = vec![
+                "solve",
+                "pawngame",
+                "--board",
+                "5x6",
+                "--method",
+                method,
+                "--value-only",
+                "--quiet",
+            ];
+            a.extend_from_slice(extra);
+            a
+        };
+        let one = json(&args(&["--json"]));
+        let team = json(&args(&[
+            "--json",
+            "--threads",
+            "4",
+            "--emulate-turns",
+            "500",
+        ]));
+        assert_eq!(team["value"], one["value"], "{method}");
+        assert!(one["makespan"].is_null(), "{one}");
+        let (span, work) = (
+            team["makespan"].as_u64().unwrap(),
+            team["nodes"].as_u64().unwrap(),
+        );
+        assert!(
+            span > 0 && span < work / 2,
+            "{method}: makespan {span} of {work}"
+        );
+        let text = ok(&args(&["--threads", "4", "--emulate-turns", "500"]));
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("emulated: 4 threads taking turns of 500 nodes: makespan"))
+            .unwrap_or_else(|| panic!("{text}"));
+        assert!(line.contains(&format!("makespan {span} nodes")), "{line}");
+    }
 }

@@ -558,14 +558,13 @@ fn bad_input_to_solve_is_refused_before_any_search() {
                 "4x4",
                 "solve",
                 "pawngame",
-                "--value-only",
                 "--threads",
                 "2",
                 "--emulate-turns",
                 "100",
             ],
             2,
-            vec!["--emulate-turns", "--method ab"],
+            vec!["--emulate-turns", "--value-only"],
         ),
         (
             vec![

@@ -34,13 +34,30 @@ fn everywhere(c: PnConfig) -> PnConfig {
     }
 }
 
+/// `c` with its threads taking turns of `k` nodes, one at a time, each
+/// round's turns kept apart (`PnConfig::turns`, `solve --emulate-turns`).
+fn in_turns_of(c: PnConfig, k: u64) -> PnConfig {
+    PnConfig {
+        turns: Some(k),
+        ..c
+    }
+}
+
 /// Every configuration gives minimax's value on every position reachable
 /// from every setup of the board (and from random positions), each solver
 /// keeping its transposition table from one position to the next.
 fn check_board(w: u8, h: u8, randoms: usize, configs: &[(&str, PnConfig)]) {
+    check_every(w, h, randoms, 1, configs);
+}
+
+/// [`check_board`] on every `stride`th position.
+fn check_every(w: u8, h: u8, randoms: usize, stride: usize, configs: &[(&str, PnConfig)]) {
     for v in variants(w, h) {
         let mut memo = MinimaxMemo::default();
-        let all = reachable_positions(v, true, randoms);
+        let all: Vec<_> = reachable_positions(v, true, randoms)
+            .into_iter()
+            .step_by(stride)
+            .collect();
         assert!(!all.is_empty());
         let solvers: Vec<(&str, PnSolver)> = configs
             .iter()
@@ -90,6 +107,40 @@ fn threads_equal_minimax_on_small_boards() {
     }
 }
 
+/// Threads taking turns, one at a time, each round's turns kept apart
+/// (`PnConfig::turns`): turns of one node make three threads meet at
+/// every node, turns of 25 make four meet inside one another's subtrees.
+/// Each hands the turn on through a lock and a signal, thousands of times
+/// a question: every 3rd position of the tiny boards, every 5th of the
+/// small ones.
+#[test]
+fn threads_in_turns_equal_minimax() {
+    for (w, h) in [(4, 4), (6, 4), (3, 5), (4, 5)] {
+        check_every(
+            w,
+            h,
+            100,
+            3,
+            &[(
+                "3 threads in turns of 1 node",
+                in_turns_of(config(1, 3, true), 1),
+            )],
+        );
+    }
+    for (w, h) in [(5, 5), (3, 6)] {
+        check_every(
+            w,
+            h,
+            100,
+            5,
+            &[(
+                "4 threads in turns of 25 nodes",
+                in_turns_of(config(1, 4, true), 25),
+            )],
+        );
+    }
+}
+
 /// Questions big enough that the threads meet in the same subtrees many
 /// times: each thread count's values are the one-thread search's, both
 /// questions of every first move of each setup.
@@ -97,16 +148,22 @@ fn threads_equal_minimax_on_small_boards() {
 fn threads_equal_one_thread_on_bigger_questions() {
     for (v, positions) in bigger_questions() {
         let one = PnSolver::new(config(16, 1, true), None).unwrap();
-        let teams: Vec<_> = [(2, true), (4, true), (8, true), (4, false)]
-            .iter()
-            .map(|&(t, spread)| {
-                (
-                    t,
-                    spread,
-                    PnSolver::new(config(16, t, spread), None).unwrap(),
-                )
-            })
-            .collect();
+        let teams: Vec<_> = [
+            (2, true, None),
+            (4, true, None),
+            (8, true, None),
+            (4, false, None),
+            (8, true, Some(64)),
+        ]
+        .iter()
+        .map(|&(t, spread, turns)| {
+            let c = PnConfig {
+                turns,
+                ..config(16, t, spread)
+            };
+            (t, spread, PnSolver::new(c, None).unwrap())
+        })
+        .collect();
         for p in &positions {
             let expected = one.wdl(p).unwrap();
             for (t, spread, s) in &teams {
@@ -142,6 +199,43 @@ fn a_team_stops_at_its_budget_and_goes_on() {
     assert_eq!(
         team.answer(&start, Question::AvoidsLoss, None).unwrap(),
         expected
+    );
+}
+
+/// Threads in turns (`PnConfig::turns`) are the same search on every
+/// run, and their makespan is the answering thread's share of the work.
+/// Threads that ignore one another (no spread) in turns kept apart follow
+/// one another node for node: their makespan is one thread's nodes, as
+/// on a real machine such threads gain nothing. A turn that read what
+/// another stored in the same round would go on where that one stopped,
+/// and such threads would look several times faster than one.
+#[test]
+fn turns_repeat_node_for_node_and_ignoring_threads_gain_nothing() {
+    let board = Board::new(4, 7).unwrap();
+    let start = parse_position("peasants", Some(board), Rules::ALL[0]).unwrap();
+    let one = PnSolver::new(config(16, 1, true), None).unwrap();
+    let expected = one.answer(&start, Question::AvoidsLoss, None).unwrap();
+    let alone = one.stats().nodes;
+    assert!(alone > 3_000, "{alone}");
+    assert_eq!(one.makespan(), None);
+    let run = |spread: bool| {
+        let s = PnSolver::new(in_turns_of(config(16, 4, spread), 50), None).unwrap();
+        let answer = s.answer(&start, Question::AvoidsLoss, None).unwrap();
+        (answer, s.stats().nodes, s.makespan().unwrap())
+    };
+    let first = run(true);
+    assert_eq!(run(true), first);
+    let (answer, work, span) = first;
+    assert_eq!(answer, expected);
+    assert!(
+        span * 2 < alone,
+        "makespan {span} of {work}, one thread {alone}"
+    );
+    let (answer, work, span) = run(false);
+    assert_eq!(answer, expected);
+    assert!(
+        span * 10 >= alone * 9,
+        "threads that ignore one another: makespan {span} of {work}, one thread {alone}"
     );
 }
 

@@ -1,0 +1,72 @@
+//! Threads of one question taking turns, one at a time: the emulation of
+//! many threads side by side on a machine of few cores, node for node the
+//! same on every run (`solve --emulate-turns`), for both searches.
+
+use std::sync::{Condvar, Mutex};
+
+/// Threads of one question taking turns of about `every` nodes each, in
+/// the order of their numbers, only one searching at a time: what many
+/// threads do side by side, emulated node for node the same on any
+/// machine ([`crate::solve::SolverConfig::turns`], [`crate::solve::PnConfig::turns`]). A round of turns stands for one
+/// stretch of time in which every thread searches side by side: what a
+/// thread stores in its turn it sees at once, the others only from the
+/// next round on (else each thread would go on from where the one before
+/// it stopped in the same stretch, a sequential search counted as a
+/// parallel one).
+pub(crate) struct Turns {
+    /// The nodes of a turn.
+    pub(crate) every: u64,
+    state: Mutex<TurnState>,
+    /// Each thread's signal that its turn has come.
+    wake: Vec<Condvar>,
+}
+
+struct TurnState {
+    /// Whose turn it is.
+    current: usize,
+    /// The threads still searching.
+    live: Vec<bool>,
+    /// Whether the turn that began last began a round.
+    new_round: bool,
+}
+
+impl Turns {
+    /// `threads` threads about to begin, thread 0's turn first.
+    pub(crate) fn new(every: u64, threads: usize) -> Turns {
+        Turns {
+            every: every.max(1),
+            state: Mutex::new(TurnState {
+                current: 0,
+                live: vec![true; threads],
+                new_round: false,
+            }),
+            wake: (0..threads).map(|_| Condvar::new()).collect(),
+        }
+    }
+
+    /// Waits for thread `id`'s turn; whether it begins a round.
+    pub(crate) fn wait(&self, id: usize) -> bool {
+        let mut s = self.state.lock().unwrap();
+        while s.current != id {
+            s = self.wake[id].wait(s).unwrap();
+        }
+        std::mem::take(&mut s.new_round)
+    }
+
+    /// Thread `id` ends its turn (and with `leaving`, its search): the
+    /// next thread still searching takes its turn.
+    pub(crate) fn pass(&self, id: usize, leaving: bool) {
+        let mut s = self.state.lock().unwrap();
+        let n = s.live.len();
+        if leaving {
+            s.live[id] = false;
+        }
+        if s.current == id {
+            if let Some(next) = (1..=n).map(|d| (id + d) % n).find(|&j| s.live[j]) {
+                s.current = next;
+                s.new_round = next <= id;
+                self.wake[next].notify_one();
+            }
+        }
+    }
+}
