@@ -197,6 +197,12 @@ pub struct ProveArgs {
     /// one a core).
     #[arg(long, value_name = "T", default_value_t = 0)]
     pub emulate_threads: usize,
+    /// With --emulate and --threads above 1: the most nodes of a thread's
+    /// turn on its worker's job (each turn starts again from the job's
+    /// position; the shorter, the nearer real threads, which search side
+    /// by side node by node).
+    #[arg(long, value_name = "N", default_value_t = prove::TURN)]
+    pub emulate_turn_nodes: u64,
     /// With --emulate: the nodes one thread's `solve --value-only` of the
     /// same question took, with the same method (the baseline), so that
     /// the report gives the speedup and the work against it: the
@@ -971,6 +977,12 @@ impl ProveArgs {
             "--emulate-shared shares one table: not with --separate-tables"
         } else if self.emulate_tick.is_some() && self.emulate.is_none() {
             "--emulate-tick is for --emulate"
+        } else if self.emulate_turn_nodes != prove::TURN
+            && !(self.emulate.is_some() && self.threads > 1)
+        {
+            "--emulate-turn-nodes sets the turns of an emulated worker's threads: it needs --emulate and --threads above 1"
+        } else if self.emulate_turn_nodes == 0 {
+            "--emulate-turn-nodes N: N must be at least 1"
         } else if self.emulate_tick == Some(0) {
             "--emulate-tick K: K must be at least 1"
         } else if self.emulate_threads > 0 && self.emulate_tick.is_none() {
@@ -1091,11 +1103,13 @@ impl ProveArgs {
         }
     }
 
-    /// `workers` in the coarser model of --emulate-tick, if asked for.
+    /// `workers` with --emulate-turn-nodes, in the coarser model of
+    /// --emulate-tick if asked for.
     fn emulation_ticks(
         &self,
         workers: prove::EmulatedWorkers,
     ) -> Result<prove::EmulatedWorkers, CliError> {
+        let workers = workers.with_turn(self.emulate_turn_nodes);
         let Some(tick) = self.emulate_tick else {
             return Ok(workers);
         };

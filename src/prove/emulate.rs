@@ -59,11 +59,15 @@ use std::time::{Duration, Instant};
 
 /// The most nodes a thread of a worker of several searches in one turn
 /// before the next thread's, where no step of a rank's table
-/// (`--emulate-shared`) is shorter: a turn starts again from the job's
-/// position, at the cost of a path, and holds the other threads where
-/// their last turns stopped, so the shorter the turns the nearer the
-/// threads of a real worker, which search side by side node by node.
-pub const TURN: u64 = 10_000;
+/// (`--emulate-shared`) is shorter (`--emulate-turn-nodes`, the default):
+/// a turn starts again from the job's position, at the cost of a path,
+/// and holds the other threads where their last turns stopped, so the
+/// shorter the turns the nearer the threads of a real worker, which
+/// search side by side node by node. Sixteen threads on Peasants' Chess
+/// 6x7 (docs/SCALING.md): 6.70x one solve in turns of 10,000 nodes (the
+/// length before), 8.82x in 2,500, 9.88x in 1,000; threads that wait
+/// for their turns where they are (`solve --emulate-turns 1000`), 11.49x.
+pub const TURN: u64 = 1_000;
 
 /// What an emulated run measured, in nodes.
 #[derive(Clone, Copy, Debug, Default)]
@@ -257,6 +261,9 @@ pub struct EmulatedWorkers {
     /// Threads a worker, taking turns on its job ([`JobRun::in_turns`]);
     /// its solver searches on one.
     worker_threads: usize,
+    /// The most nodes of a thread's turn ([`TURN`] unless
+    /// [`EmulatedWorkers::with_turn`] says otherwise).
+    turn: u64,
     solvers: Vec<Option<JobSolver<'static>>>,
     idle: Vec<usize>,
     clock: u64,
@@ -324,6 +331,7 @@ impl EmulatedWorkers {
             step,
             per_rank: count / ranks,
             worker_threads: threads,
+            turn: TURN,
             solvers: (0..count).map(|_| None).collect(),
             idle: (0..count).rev().collect(),
             clock: 0,
@@ -453,6 +461,15 @@ impl EmulatedWorkers {
         ))
     }
 
+    /// The same workers with turns of at most `nodes` nodes (at least one)
+    /// for the threads of each ([`TURN`] by default).
+    pub fn with_turn(self, nodes: u64) -> EmulatedWorkers {
+        EmulatedWorkers {
+            turn: nodes.max(1),
+            ..self
+        }
+    }
+
     /// The rank of worker `w`.
     fn rank(&self, w: usize) -> usize {
         w / self.per_rank
@@ -466,7 +483,8 @@ impl EmulatedWorkers {
 
     /// The most nodes of time of a job's step: with a table of its own,
     /// up to its next exchange (after [`WorkerConfig::slice`] nodes of its
-    /// threads together) and a turn of its threads ([`TURN`]).
+    /// threads together) and a turn of its threads
+    /// ([`EmulatedWorkers::with_turn`]).
     fn slice(&self) -> u64 {
         if self.tables.is_empty() {
             let exchange = match self.config.slice() {
@@ -480,11 +498,12 @@ impl EmulatedWorkers {
     }
 
     /// The most nodes of a thread's turn on a worker's job, outside the
-    /// steps of a rank's table: [`TURN`] with several threads a worker,
+    /// steps of a rank's table: its turn ([`TURN`] by default) with
+    /// several threads a worker,
     /// unbounded with one.
     fn turn(&self) -> u64 {
         if self.worker_threads > 1 {
-            TURN
+            self.turn
         } else {
             u64::MAX
         }

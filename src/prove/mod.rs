@@ -35,7 +35,7 @@ pub(crate) mod warm;
 mod worker;
 
 pub use check::{check, replay, CheckOptions, CheckReport, Problem};
-pub use emulate::{EmulatedWorkers, Emulation};
+pub use emulate::{EmulatedWorkers, Emulation, TURN};
 pub use log::{
     merge, read_dir_log, read_logs, Answer, JobRecord, LineKind, LogContents, LogError, LogWriter,
     MergeReport, RootRecord, LOG_FILE,

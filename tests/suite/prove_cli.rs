@@ -68,6 +68,20 @@ fn bad_input_is_one_line_and_status_2() {
         on_5x5(&["--emulate-tick", "1000"]),
         on_5x5(&["--emulate", "4", "--emulate-tick", "0"]),
         on_5x5(&["--emulate", "4", "--emulate-threads", "2"]),
+        // Turns of an emulated worker's threads: not without --emulate,
+        // not for workers of one thread, not of no nodes.
+        on_5x5(&["--threads", "2", "--emulate-turn-nodes", "500"]),
+        on_5x5(&["--emulate", "4", "--emulate-turn-nodes", "500"]),
+        on_5x5(&[
+            "--emulate",
+            "4",
+            "--threads",
+            "2",
+            "--method",
+            "pn",
+            "--emulate-turn-nodes",
+            "0",
+        ]),
         on_5x5(&[
             "--emulate",
             "4",

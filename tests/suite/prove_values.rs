@@ -555,6 +555,11 @@ fn emulated_workers_give_the_values_of_solve() {
     emulated_run_gives_the_values_of_solve(
         "64",
         "1000",
+        &["--threads", "3", "--emulate-turn-nodes", "50"],
+    );
+    emulated_run_gives_the_values_of_solve(
+        "64",
+        "1000",
         &[
             "--emulate-shared",
             "200",
