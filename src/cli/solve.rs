@@ -76,6 +76,11 @@ pub struct SolveArgs {
     /// failed for the side to move (to measure).
     #[arg(long, hide = true)]
     pub pn_spread_every: bool,
+    /// With --method pn and --threads above 1: threads steer away from
+    /// one another also at every node of the side that must win the
+    /// question a team asks (to measure).
+    #[arg(long, hide = true)]
+    pub pn_spread_attacker: bool,
     /// With --method ab, --value-only and --threads above 1: how many
     /// plies below the root a thread puts off the moves another thread is
     /// searching (0: never; to measure).
@@ -415,6 +420,7 @@ impl SolveArgs {
                 weak: self.pn_weak,
                 spread: !self.pn_no_spread,
                 spread_every: self.pn_spread_every,
+                spread_attacker: self.pn_spread_attacker,
                 lock_free_reads: !self.pn_locked_reads,
                 spread_jobs: false,
                 turns: self.emulate_turns,

@@ -161,6 +161,13 @@ pub struct PnConfig {
     /// thread would, where its first good move is likely all that is
     /// needed. On only to measure what that is worth.
     pub spread_every: bool,
+    /// With [`PnConfig::spread`]: the threads steer away from one another
+    /// also at every node of the attacker (the side that must win the
+    /// question the team asks), betting that it fails, as it does in both
+    /// questions of a draw. Off by default; on only to measure
+    /// (docs/SCALING.md: sixteen emulated threads gain on Peasants' Chess
+    /// 6x7, 5x8 and 6x8-d and lose a sixth on Pawn Race d:d).
+    pub spread_attacker: bool,
     /// A search on one thread reads the transposition table without
     /// taking a bucket's lock (a seqlock read; threads of one question
     /// always lock). Off only to measure what it is worth.
@@ -200,6 +207,7 @@ impl Default for PnConfig {
             weak: false,
             spread: true,
             spread_every: false,
+            spread_attacker: false,
             lock_free_reads: true,
             spread_jobs: false,
             turns: None,

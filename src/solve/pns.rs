@@ -1497,8 +1497,11 @@ impl<'a> PnSolver<'a> {
                 break;
             }
             match (
-                w.team
-                    .filter(|t| t.spreads_at(&children, self.config.spread_every)),
+                w.team.filter(|t| {
+                    let every = self.config.spread_every
+                        || (self.config.spread_attacker && attacker_to_move);
+                    t.spreads_at(&children, every)
+                }),
                 &w.clear_of,
             ) {
                 (Some(team), None) => (best, d2) = team_choice(&children, th_phi, team),

@@ -34,6 +34,15 @@ fn everywhere(c: PnConfig) -> PnConfig {
     }
 }
 
+/// `c` with its threads steering away from one another also at every
+/// node of the attacker (`PnConfig::spread_attacker`).
+fn at_the_attackers(c: PnConfig) -> PnConfig {
+    PnConfig {
+        spread_attacker: true,
+        ..c
+    }
+}
+
 /// `c` with its threads taking turns of `k` nodes, one at a time, each
 /// round's turns kept apart (`PnConfig::turns`, `solve --emulate-turns`).
 fn in_turns_of(c: PnConfig, k: u64) -> PnConfig {
@@ -82,6 +91,10 @@ fn threads_equal_minimax_on_tiny_boards() {
                 (
                     "4 threads, 1 MiB, spread everywhere",
                     everywhere(config(1, 4, true)),
+                ),
+                (
+                    "3 threads, 1 MiB, spread at the attacker's nodes",
+                    at_the_attackers(config(1, 3, true)),
                 ),
             ],
         );
@@ -231,6 +244,14 @@ fn turns_repeat_node_for_node_and_ignoring_threads_gain_nothing() {
         span * 2 < alone,
         "makespan {span} of {work}, one thread {alone}"
     );
+    // Spreading also at the attacker's nodes is another search: the
+    // same answer in another makespan.
+    let s = PnSolver::new(at_the_attackers(in_turns_of(config(16, 4, true), 50)), None).unwrap();
+    assert_eq!(
+        s.answer(&start, Question::AvoidsLoss, None).unwrap(),
+        expected
+    );
+    assert_ne!(s.makespan().unwrap(), span, "the attacker's nodes spread");
     let (answer, work, span) = run(false);
     assert_eq!(answer, expected);
     assert!(
