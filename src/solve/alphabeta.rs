@@ -1231,9 +1231,7 @@ impl<'a> Solver<'a> {
                     w.teammate = Some(id);
                     w.turns = turns.clone();
                     if let Some(turns) = &turns {
-                        if turns.wait(id) {
-                            self.round_ends(team);
-                        }
+                        turns.begin(id, || self.round_ends(team));
                     }
                     let r = search(&mut w);
                     self.flush(&mut w);
@@ -1256,7 +1254,7 @@ impl<'a> Solver<'a> {
                     }
                     drop(f);
                     if let Some(turns) = &turns {
-                        turns.pass(id, true);
+                        turns.leave(id);
                     }
                 });
             }
@@ -1296,10 +1294,7 @@ impl<'a> Solver<'a> {
         if let Some(turns) = w.turns.clone() {
             if w.tally.total - w.turn_began >= turns.every {
                 self.hand_in(w);
-                turns.pass(id, false);
-                if turns.wait(id) {
-                    self.round_ends(team);
-                }
+                turns.next_turn(id, || self.round_ends(team));
                 w.turn_began = w.tally.total;
             }
         }

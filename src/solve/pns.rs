@@ -633,22 +633,20 @@ impl<'s, 'a> Teams<'s, 'a> {
     fn run(&self, job: impl Fn(&mut Seat, usize) + Sync) {
         let solver = self.solver;
         let threads = solver.config.search.threads;
-        let before = solver.stats().nodes;
-        if self.turns.is_some() {
+        let before = self.turns.as_ref().map(|_| {
             solver.keep_turns_apart();
-        }
+            solver.stats().nodes
+        });
         let seated = |id: usize| {
             let mut seat = Seat { id, nodes: 0 };
             if let Some(turns) = &self.turns {
-                if turns.wait(id) {
-                    solver.end_round();
-                }
+                turns.begin(id, || solver.end_round());
             }
             job(&mut seat, threads);
             self.longest.fetch_max(seat.nodes, Relaxed);
             if let Some(turns) = &self.turns {
                 solver.end_turn();
-                turns.pass(id, true);
+                turns.leave(id);
             }
         };
         let seated = &seated;
@@ -659,7 +657,7 @@ impl<'s, 'a> Teams<'s, 'a> {
                 h.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
             }
         });
-        if self.turns.is_some() {
+        if let Some(before) = before {
             solver.end_step();
             let work = solver.stats().nodes.saturating_sub(before);
             solver.team_work.fetch_add(work, Relaxed);
@@ -1362,10 +1360,7 @@ impl<'a> PnSolver<'a> {
         if let Some((turns, id)) = w.turns {
             if w.tally.total - w.turn_began >= turns.every {
                 self.end_turn();
-                turns.pass(id, false);
-                if turns.wait(id) {
-                    self.end_round();
-                }
+                turns.next_turn(id, || self.end_round());
                 w.turn_began = w.tally.total;
             }
         }

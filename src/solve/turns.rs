@@ -44,8 +44,29 @@ impl Turns {
         }
     }
 
+    /// Waits for thread `id`'s first turn; `round_ends` runs first if it
+    /// begins a round (the round before it has ended: its stores go into
+    /// the table).
+    pub(crate) fn begin(&self, id: usize, round_ends: impl FnOnce()) {
+        if self.wait(id) {
+            round_ends();
+        }
+    }
+
+    /// Thread `id` ends its turn and waits where it is for its next, as
+    /// [`Turns::begin`] does.
+    pub(crate) fn next_turn(&self, id: usize, round_ends: impl FnOnce()) {
+        self.pass(id, false);
+        self.begin(id, round_ends);
+    }
+
+    /// Thread `id` ends its last turn: the others go on without it.
+    pub(crate) fn leave(&self, id: usize) {
+        self.pass(id, true);
+    }
+
     /// Waits for thread `id`'s turn; whether it begins a round.
-    pub(crate) fn wait(&self, id: usize) -> bool {
+    fn wait(&self, id: usize) -> bool {
         let mut s = self.state.lock().unwrap();
         while s.current != id {
             s = self.wake[id].wait(s).unwrap();
@@ -55,7 +76,7 @@ impl Turns {
 
     /// Thread `id` ends its turn (and with `leaving`, its search): the
     /// next thread still searching takes its turn.
-    pub(crate) fn pass(&self, id: usize, leaving: bool) {
+    fn pass(&self, id: usize, leaving: bool) {
         let mut s = self.state.lock().unwrap();
         let n = s.live.len();
         if leaving {

@@ -170,6 +170,30 @@ pub fn bigger_questions() -> Vec<(Variant, Vec<Position>)> {
         .collect()
 }
 
+/// A team of threads (either search) stopped by a budget of 2,000 nodes on
+/// "does white avoid losing?" about `start` says so, its threads stopping
+/// within `slack` nodes more at their next look at the budget; asked
+/// again without one, it gives `expected`, one thread's answer: what the
+/// threads proved stays in the table.
+pub fn stops_at_its_budget_and_goes_on(
+    team: &dyn peasant::solve::Solve,
+    start: &Position,
+    expected: bool,
+    slack: u64,
+) {
+    use peasant::solve::{Question, SolveError};
+    assert!(matches!(
+        team.answer(start, Question::AvoidsLoss, Some(2_000)),
+        Err(SolveError::Stopped)
+    ));
+    let stopped_at = team.stats().nodes;
+    assert!(stopped_at < 2_000 + slack, "{stopped_at}");
+    assert_eq!(
+        team.answer(start, Question::AvoidsLoss, None).unwrap(),
+        expected
+    );
+}
+
 /// Every position reachable from the setups of `v` (the pawn game, Peasants'
 /// Chess where the height allows, every Pawn Race gap pair) if `setups`,
 /// and from `randoms` random positions; sorted.
