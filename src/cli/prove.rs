@@ -197,10 +197,11 @@ pub struct ProveArgs {
     /// one a core).
     #[arg(long, value_name = "T", default_value_t = 0)]
     pub emulate_threads: usize,
-    /// With --emulate and --threads above 1: the most nodes of a thread's
-    /// turn on its worker's job (each turn starts again from the job's
-    /// position; the shorter, the nearer real threads, which search side
-    /// by side node by node).
+    /// With --emulate and --threads above 1: the nodes of a thread's turn
+    /// on its worker's job (the threads go on where they were from turn
+    /// to turn, and start again from the job's position at each step; the
+    /// shorter the turns, the nearer real threads, which search side by
+    /// side node by node).
     #[arg(long, value_name = "N", default_value_t = prove::TURN)]
     pub emulate_turn_nodes: u64,
     /// With --emulate: the nodes one thread's `solve --value-only` of the

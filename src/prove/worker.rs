@@ -426,6 +426,25 @@ impl<'a> JobSolver<'a> {
         })
     }
 
+    /// A proof-number solver of `config` whose `config.threads` threads
+    /// take turns of `turn` nodes on each question
+    /// ([`crate::solve::PnConfig::turns`]): an emulated worker of several
+    /// threads (`JobRun::in_turns`).
+    pub fn in_turns(
+        config: WorkerConfig,
+        shared: Option<&WorkerTt>,
+        turn: u64,
+    ) -> Result<JobSolver<'a>, SolveError> {
+        let config = PnConfig {
+            turns: Some(turn),
+            ..pn_config(config)
+        };
+        Ok(JobSolver::ProofNumber(match shared {
+            Some(WorkerTt::ProofNumber(t)) => PnSolver::with_tt(config, None, t),
+            _ => PnSolver::new(config, None)?,
+        }))
+    }
+
     /// The search, whichever it is.
     fn search(&self) -> &dyn JobSearch {
         match self {
@@ -533,11 +552,10 @@ pub struct JobRun {
     /// Nodes the steps searched so far.
     done: u64,
     /// The time its steps took, in nodes: [`JobRun::done`] for a search on
-    /// one thread, the longest turn of each step for threads taking turns.
+    /// one thread, the makespan of threads taking turns.
     elapsed: u64,
-    /// With [`JobRun::in_turns`]: where each of its threads' last turn
-    /// stopped (a path of keys, root first); empty for one thread.
-    turns: Vec<Vec<u128>>,
+    /// The threads taking turns on it ([`JobRun::in_turns`]); 1: one search.
+    threads: usize,
 }
 
 impl JobRun {
@@ -574,24 +592,30 @@ impl JobRun {
             n0: solver.nodes(),
             done: 0,
             elapsed: 0,
-            turns: Vec::new(),
+            threads: 1,
         }
     }
 
     /// The job searched by `threads` threads of a proof-number worker taking
     /// turns, as an emulated worker of several threads runs it (`prove
-    /// --emulate N --threads T`): each step gives every thread a turn of up
-    /// to its nodes ([`JobRun::step`]), each beside the others held where
-    /// their last turns stopped ([`PnSolver::answer_beside`]), and takes
-    /// the time of its longest turn ([`JobRun::elapsed`]) where its nodes
-    /// ([`JobRun::nodes`], which the budget counts) are the turns' sum. One
-    /// thread, or an alpha-beta job: one search, as before.
+    /// --emulate N --threads T`): `solver` searches on `threads` threads
+    /// in turns ([`crate::solve::PnConfig::turns`], [`JobSolver::in_turns`]),
+    /// each step is `threads` times its nodes of their time
+    /// ([`JobRun::step`]), and takes their makespan ([`JobRun::elapsed`],
+    /// [`PnSolver::makespan`]) where its nodes ([`JobRun::nodes`], which
+    /// the budget counts) are theirs together. Within a step the threads
+    /// go on where they were, turn after turn, as real threads do; each
+    /// step starts them again from the job's position, at the cost of a
+    /// path. One thread, or an alpha-beta job: one search, as before.
     pub fn in_turns(self, threads: usize, solver: &JobSolver) -> JobRun {
-        let turns = match solver {
-            JobSolver::ProofNumber(_) if threads > 1 => vec![Vec::new(); threads],
-            _ => Vec::new(),
+        let threads = match solver {
+            JobSolver::ProofNumber(s) if threads > 1 => {
+                debug_assert!(s.makespan().is_some(), "a solver of threads in turns");
+                threads
+            }
+            _ => 1,
         };
-        JobRun { turns, ..self }
+        JobRun { threads, ..self }
     }
 
     /// Nodes searched so far.
@@ -600,8 +624,8 @@ impl JobRun {
     }
 
     /// The time the steps took so far, in nodes: on one thread its nodes;
-    /// for threads taking turns ([`JobRun::in_turns`]) the longest turn of
-    /// each step, as the threads of a real worker search side by side.
+    /// for threads taking turns ([`JobRun::in_turns`]) their makespan, as
+    /// the threads of a real worker search side by side.
     pub fn elapsed(&self) -> u64 {
         self.elapsed
     }
@@ -631,51 +655,29 @@ impl JobRun {
         nodes: u64,
     ) -> Option<JobEnd> {
         let (pos, question, budget) = (self.job.pos, self.job.question, self.job.budget);
-        // One search, or a turn of each thread: stopped by its budget
-        // (`spent`) or its step's end unless it ends the job.
-        let (mut r, mut spent, mut longest) = (Err(SolveError::Stopped), false, 0);
-        // Threads taking turns search side by side: no turn of a step
-        // reads what another stored in it.
-        let apart = match solver {
-            JobSolver::ProofNumber(s) if !self.turns.is_empty() => Some(s),
-            _ => None,
+        // Threads in turns search `threads` times the step's nodes of
+        // their time together.
+        let nodes = nodes.saturating_mul(self.threads as u64);
+        let left = budget.saturating_sub(self.done);
+        let spent = left <= nodes;
+        let makespan = |solver: &JobSolver| match solver {
+            JobSolver::ProofNumber(s) => s.makespan(),
+            JobSolver::AlphaBeta(_) => None,
         };
-        if let Some(s) = apart {
-            s.keep_turns_apart();
-        }
-        for k in 0..self.turns.len().max(1) {
-            let left = budget.saturating_sub(self.done);
-            if k > 0 && left == 0 {
-                break;
-            }
-            spent = left <= nodes;
-            let before = solver.nodes();
-            r = match solver {
-                JobSolver::ProofNumber(s) if !self.turns.is_empty() => {
-                    s.answer_beside(&pos, question, Some(left.min(nodes)), &mut self.turns, k)
-                }
-                _ => solver.answer(&pos, question, Some(left.min(nodes))),
-            };
-            let searched = solver.nodes() - before;
-            self.done += searched;
-            longest = longest.max(searched);
-            if !matches!(r, Err(SolveError::Stopped)) || stop.load(Ordering::SeqCst) {
-                break;
-            }
-        }
-        if let Some(s) = apart {
-            s.end_step();
-        }
+        let (before, span) = (solver.nodes(), makespan(solver));
+        let r = solver.answer(&pos, question, Some(left.min(nodes)));
         // The search for the move that proves a yes is the job's work too
         // (an emulated worker's clock counts it).
-        let before = solver.nodes();
         let best = match r {
             Ok(true) => witness(solver, &pos, question, budget),
             _ => None,
         };
         let searched = solver.nodes() - before;
         self.done += searched;
-        self.elapsed += longest + searched;
+        self.elapsed += match (span, makespan(solver)) {
+            (Some(a), Some(b)) => b - a,
+            _ => searched,
+        };
         Some(match r {
             Ok(answer) => JobEnd::Answered { answer, best },
             Err(SolveError::Stopped) if stop.load(Ordering::SeqCst) => {

@@ -114,6 +114,15 @@ impl Tally {
         }
         Ok(())
     }
+
+    /// Flushes into `counters` and looks at the stop flag and the node
+    /// budget now, as [`Tally::node`] does every few thousand nodes: a
+    /// thread taking turns does it when its turn comes back, since the
+    /// others' turns may have spent the budget meanwhile.
+    pub(crate) fn look(&mut self, counters: &Counters) -> Result<(), SolveError> {
+        self.check_at = counters.checkpoint(&mut self.stats)?;
+        Ok(())
+    }
 }
 
 /// The counters of a solve, shared by its threads, with its stop flag and
@@ -165,6 +174,12 @@ impl Counters {
     pub(crate) fn set_budget(&self, nodes: Option<u64>) {
         let max = nodes.map_or(u64::MAX, |n| self.nodes.load(Relaxed).saturating_add(n));
         self.max_nodes.store(max, Relaxed);
+    }
+
+    /// The nodes left of the budget, as far as the threads have flushed
+    /// (`u64::MAX` without one).
+    pub(crate) fn left(&self) -> u64 {
+        (self.max_nodes.load(Relaxed)).saturating_sub(self.nodes.load(Relaxed))
     }
 
     pub(crate) fn stop(&self) {

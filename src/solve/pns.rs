@@ -36,7 +36,7 @@ use crate::rules::position::Position;
 use crate::rules::value::Wdl;
 use crate::solve::config::{PnConfig, PnEpsilon, PnInit};
 use crate::solve::heaviest::Heaviest;
-use crate::solve::keyset::KeySet;
+use crate::solve::keyset::{KeyHash, KeySet};
 use crate::solve::leaf::{leaf_value, Counters, LeafValue, Tally};
 use crate::solve::order::{attacked_squares, guess_cost, pn_order};
 use crate::solve::profile::{self, End};
@@ -47,7 +47,7 @@ use crate::table::Tablebase;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, Ordering::Relaxed};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 
 /// A proof or disproof number; [`INF`] means the other number is 0.
 type Number = u32;
@@ -617,9 +617,16 @@ impl<'s, 'a> Teams<'s, 'a> {
                 .collect(),
             answers: keys.iter().map(|_| std::sync::OnceLock::new()).collect(),
             error: std::sync::Mutex::new(None),
+            // A budget of fewer nodes than a round's turns (a step of an
+            // emulated worker's job, `JobRun::in_turns`) shortens them:
+            // every thread has a turn of the same length.
             turns: (solver.config.turns)
                 .filter(|_| solver.config.search.threads > 1)
-                .map(|every| Turns::new(every, solver.config.search.threads)),
+                .map(|every| {
+                    let threads = solver.config.search.threads;
+                    let share = solver.counters.left().div_ceil(threads as u64);
+                    Turns::new(every.min(share), threads)
+                }),
             span: AtomicU64::new(0),
             longest: AtomicU64::new(0),
         }
@@ -960,9 +967,6 @@ pub struct PnSolver<'a> {
     /// On a shared table: its nodes and last read, which every solver on
     /// it shares ([`PnSolver::heaviest_for_jobs`]).
     reads: Option<Arc<TableReads>>,
-    /// The team of the threads that take turns on one question
-    /// ([`PnSolver::answer_beside`]), made at the first turn.
-    turns: OnceLock<Box<Team>>,
     /// With [`PnSolver::keep_turns_apart`]: what the running turn stored
     /// (which it reads back), and what the step's earlier turns stored
     /// (which no turn of the step reads: the table gets it at the step's
@@ -978,20 +982,44 @@ pub struct PnSolver<'a> {
     team_span: AtomicU64,
 }
 
-/// A turn's stores in the order of their keys: the table gets them the
-/// same way on every run (a map's own order differs from run to run).
-fn sorted<V>(m: HashMap<u128, V>) -> Vec<(u128, V)> {
-    let mut v: Vec<_> = m.into_iter().collect();
-    v.sort_unstable_by_key(|e| e.0);
-    v
-}
-
 /// The stores of the turns of one step, kept from one another
-/// ([`PnSolver::keep_turns_apart`]).
+/// ([`PnSolver::keep_turns_apart`]): the running turn's in a map hashed
+/// by [`KeyHash`] (with the standard library's SipHash, hashing them took
+/// a seventh of the time of sixteen threads in turns, `solve
+/// --emulate-turns` on Peasants' Chess 6x7), the step's earlier turns'
+/// in a list. Both stay allocated from turn to turn: dropping a round's
+/// list of some 16,000 stores and making it anew cost an eighth of that
+/// time, the kernel zeroing its pages again.
 #[derive(Default)]
 struct TurnStores {
-    turn: HashMap<u128, (Number, Number, u64)>,
+    turn: HashMap<u128, (Number, Number, u64), KeyHash>,
     step: Vec<(u128, (Number, Number, u64))>,
+}
+
+impl TurnStores {
+    /// Ends the running turn: its stores join the step's, in the order of
+    /// their keys (the table gets them the same way on every run, whatever
+    /// the map's own order).
+    fn end_turn(&mut self) {
+        let from = self.step.len();
+        self.step.extend(self.turn.drain());
+        self.step[from..].sort_unstable_by_key(|e| e.0);
+    }
+
+    /// Puts the step's stores into `tt` in the order they were made, each
+    /// bucket asked for some stores ahead of its store (in a table of
+    /// gigabytes nearly every one is a miss of the cache).
+    fn flush(&mut self, tt: &TranspositionTable) {
+        const AHEAD: usize = 16;
+        for i in 0..self.step.len() {
+            if let Some(&(key, _)) = self.step.get(i + AHEAD) {
+                tt.prefetch_store(key);
+            }
+            let (key, (phi, delta, work)) = self.step[i];
+            tt.store(key, phi, delta, work);
+        }
+        self.step.clear();
+    }
 }
 
 impl<'a> PnSolver<'a> {
@@ -1016,7 +1044,6 @@ impl<'a> PnSolver<'a> {
             track: AtomicBool::new(false),
             stopped: Mutex::new(Vec::new()),
             reads: None,
-            turns: OnceLock::new(),
             apart: Mutex::new(None),
             apart_on: AtomicBool::new(false),
             team_work: AtomicU64::new(0),
@@ -1050,7 +1077,6 @@ impl<'a> PnSolver<'a> {
             track: AtomicBool::new(false),
             stopped: Mutex::new(Vec::new()),
             reads: Some(Arc::clone(&tt.2)),
-            turns: OnceLock::new(),
             apart: Mutex::new(None),
             apart_on: AtomicBool::new(false),
             team_work: AtomicU64::new(0),
@@ -1234,14 +1260,15 @@ impl<'a> PnSolver<'a> {
         self.tt.store(key, phi, delta, work);
     }
 
-    /// Threads taking turns on one question ([`PnSolver::answer_beside`])
-    /// as side by side: from now on a turn's stores are read back by that
-    /// turn alone, and go into the table when the step ends
-    /// ([`PnSolver::end_step`]). Without it a turn reads what the turns
-    /// before it in the same step stored, and a thread that follows
-    /// another goes on from where that one stopped, which threads side by
-    /// side cannot (docs/SCALING.md, "What a turn sees").
-    pub fn keep_turns_apart(&self) {
+    /// Threads taking turns on one question ([`PnConfig::turns`]) as side
+    /// by side: from now on a turn's stores are read back by that turn
+    /// alone, and go into the table when its round ends
+    /// ([`PnSolver::end_round`]; the last round's at [`PnSolver::end_step`]).
+    /// Without it a turn reads what the turns before it in the same round
+    /// stored, and a thread that follows another goes on from where that
+    /// one stopped, which threads side by side cannot (docs/SCALING.md,
+    /// "What a turn sees").
+    fn keep_turns_apart(&self) {
         let mut a = self.apart.lock().expect("apart");
         if a.is_none() {
             *a = Some(TurnStores::default());
@@ -1249,18 +1276,15 @@ impl<'a> PnSolver<'a> {
         self.apart_on.store(true, Relaxed);
     }
 
-    /// Ends a step of turns kept apart: every turn's stores go into the
+    /// Ends a run of turns kept apart: every turn's stores go into the
     /// table, in the order they were made, and stores go straight to the
     /// table again.
-    pub fn end_step(&self) {
+    fn end_step(&self) {
         self.apart_on.store(false, Relaxed);
-        let Some(mut stores) = self.apart.lock().expect("apart").take() else {
-            return;
-        };
-        let last = sorted(std::mem::take(&mut stores.turn));
-        stores.step.extend(last);
-        for (key, (phi, delta, work)) in stores.step {
-            self.tt.store(key, phi, delta, work);
+        // The buffers stay for the next step's turns.
+        if let Some(stores) = &mut *self.apart.lock().expect("apart") {
+            stores.end_turn();
+            stores.flush(&self.tt);
         }
     }
 
@@ -1269,17 +1293,14 @@ impl<'a> PnSolver<'a> {
     /// the next round's turns are kept apart as well.
     fn end_round(&self) {
         if let Some(stores) = &mut *self.apart.lock().expect("apart") {
-            for (key, (phi, delta, work)) in std::mem::take(&mut stores.step) {
-                self.tt.store(key, phi, delta, work);
-            }
+            stores.flush(&self.tt);
         }
     }
 
     /// Ends a turn kept apart: its stores wait for the step's end.
     fn end_turn(&self) {
         if let Some(stores) = &mut *self.apart.lock().expect("apart") {
-            let turn = sorted(std::mem::take(&mut stores.turn));
-            stores.step.extend(turn);
+            stores.end_turn();
         }
     }
 
@@ -1357,18 +1378,26 @@ impl<'a> PnSolver<'a> {
             return r;
         };
         w.path.push(key);
+        let mut r = Ok(());
         if let Some((turns, id)) = w.turns {
             if w.tally.total - w.turn_began >= turns.every {
+                // Its nodes counted before it passes the turn, and the
+                // budget looked at when the turn comes back: the others'
+                // turns may have spent it meanwhile.
+                self.counters.flush(&mut w.tally.stats);
                 self.end_turn();
                 turns.next_turn(id, || self.end_round());
                 w.turn_began = w.tally.total;
+                r = w.tally.look(&self.counters);
             }
         }
-        let r = if w.tally.total.is_multiple_of(LOOK_UP_EVERY) {
-            self.look_up_path(w, team)
-        } else {
-            Ok(())
-        };
+        let r = r.and_then(|()| {
+            if w.tally.total.is_multiple_of(LOOK_UP_EVERY) {
+                self.look_up_path(w, team)
+            } else {
+                Ok(())
+            }
+        });
         let r = r.and_then(|()| self.mid_node(w, pos, key, th_phi, th_delta, root));
         if w.track && r.is_err() && w.stopped.is_none() {
             w.stopped = Some(w.path.clone());
@@ -1754,50 +1783,6 @@ impl<'a> PnSolver<'a> {
             let searched = self.stats().nodes.saturating_sub(before);
             reads.nodes.fetch_add(searched, Relaxed);
         }
-        r
-    }
-
-    /// [`PnSolver::answer`] searched as one turn of a thread among threads
-    /// that take turns on one question, as an emulated worker of several
-    /// threads runs its job (`prove --emulate N --threads T`): `paths`
-    /// holds where each thread's last turn stopped (a path of keys, root
-    /// first; empty before its first), this is thread `turn`'s, and the
-    /// other threads are held in their paths, counted into their nodes,
-    /// so that this turn's search steers away from them as a thread of a
-    /// team does from the threads searching beside it (the team's counts
-    /// of threads in a node: SPDFPN's virtual δ) and comes back to read
-    /// again the children they are near. Gives the answer (or
-    /// [`SolveError::Stopped`] at the budget) and leaves in `paths[turn]`
-    /// the path this turn stopped in, for the turns after it.
-    /// As on real threads of one question, the search neither steers clear
-    /// of other ranks' paths nor keeps one for them
-    /// ([`PnSolver::steer_clear_of`], [`PnSolver::stopped_path`]). An
-    /// order only: what it proves is what [`PnSolver::answer`] proves.
-    pub fn answer_beside(
-        &self,
-        pos: &Position,
-        question: Question,
-        budget: Option<u64>,
-        paths: &mut [Vec<u128>],
-        turn: usize,
-    ) -> Result<bool, SolveError> {
-        self.counters.set_budget(budget);
-        let team = self
-            .turns
-            .get_or_init(|| Box::new(Team::new(self.config.spread)));
-        let held: Vec<Inside> = (paths.iter().enumerate())
-            .filter(|&(j, _)| j != turn)
-            .flat_map(|(_, path)| path.iter())
-            .map(|&k| Inside::enter(team, k))
-            .collect();
-        let mut w = Worker {
-            track: true,
-            ..Worker::in_team(team)
-        };
-        let r = self.search_counted(&mut w, pos, question);
-        drop(held);
-        self.end_turn();
-        paths[turn] = w.stopped.take().unwrap_or_default();
         r
     }
 
@@ -2518,64 +2503,6 @@ mod tests {
         s.track_path(true);
         s.answer(&small, Question::Wins, None).unwrap();
         assert!(s.stopped_path().is_empty());
-    }
-
-    /// Threads taking turns on one question ([`PnSolver::answer_beside`],
-    /// an emulated worker of several threads): a turn stopped by its
-    /// budget gives the path it was in, and a turn beside a thread held in
-    /// that path leaves it below the root (one that ignored the held
-    /// threads would take the same line again), keeping no path for other
-    /// ranks. Turn after turn, two or three threads give the answer of one
-    /// search to both questions of small boards' starts.
-    #[test]
-    fn a_turn_beside_held_threads_searches_elsewhere() {
-        let pos = crate::rules::parse::test_position("pawngame", "6x6");
-        // Thread 1's turn beside thread 0 held in `held`.
-        let turn = |held: Vec<u128>| {
-            let s = PnSolver::new(PnConfig::default(), None).unwrap();
-            s.track_path(true);
-            let mut paths = vec![held, Vec::new()];
-            let r = s.answer_beside(&pos, Question::Wins, Some(2_000), &mut paths, 1);
-            assert!(matches!(r, Err(SolveError::Stopped)));
-            assert!(s.stopped_path().is_empty());
-            paths.pop().unwrap()
-        };
-        let alone = turn(Vec::new());
-        assert!(alone.len() >= 4, "{alone:?}");
-        let beside = turn(alone.clone());
-        assert_eq!(beside[0], alone[0], "the same root");
-        let common = beside
-            .iter()
-            .zip(&alone)
-            .take_while(|(a, b)| a == b)
-            .count();
-        assert!(
-            common < beside.len().min(alone.len()),
-            "a turn beside a held thread took its line: {beside:?}"
-        );
-        for (setup, board) in [
-            ("pawngame", "4x4"),
-            ("pawngame", "5x5"),
-            ("peasants", "4x6"),
-            ("peasants", "5x6"),
-        ] {
-            let pos = crate::rules::parse::test_position(setup, board);
-            for question in [Question::Wins, Question::AvoidsLoss] {
-                let one = PnSolver::new(PnConfig::default(), None).unwrap();
-                let want = one.answer(&pos, question, None).unwrap();
-                for threads in [2, 3] {
-                    let s = PnSolver::new(PnConfig::default(), None).unwrap();
-                    let mut paths = vec![Vec::new(); threads];
-                    let got = (0..).find_map(|i| {
-                        match s.answer_beside(&pos, question, Some(300), &mut paths, i % threads) {
-                            Err(SolveError::Stopped) => None,
-                            r => Some(r.unwrap()),
-                        }
-                    });
-                    assert_eq!(got, Some(want), "{setup} {board} {question:?} {threads}");
-                }
-            }
-        }
     }
 
     /// The jobs on a table several solvers share read it once while it

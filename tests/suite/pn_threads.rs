@@ -251,44 +251,46 @@ fn turns_repeat_node_for_node_and_ignoring_threads_gain_nothing() {
     );
 }
 
-/// Threads taking turns on one question, as an emulated worker of several
-/// threads runs its job (`prove --emulate N --threads T`,
-/// [`PnSolver::answer_beside`]): minimax's answer to both questions on
-/// every position reachable from every setup of the board (and random
-/// positions), each turn searching beside the other threads held in the
-/// paths where their last turns stopped. The turns' budgets start at one
-/// node and grow by one a round, so that a question takes many turns
-/// (each from the root, steered by the held paths) rather than ending in
-/// the first. One solver keeps its table from one question to the next,
-/// as a worker does between jobs; every 50th position is asked of a
-/// fresh solver as well, whose table knows nothing of it, so that the
-/// turns search it from the start.
+/// Threads taking turns on one question in steps, as an emulated worker
+/// of several threads runs its job (`prove --emulate N --threads T`,
+/// `JobRun::in_turns`): each step a search of the threads in turns
+/// (`PnConfig::turns`) stopped at a budget of nodes, the next starting
+/// them again from the root on what the table kept. Minimax's answer to
+/// both questions on every position reachable from every setup of the
+/// board (and random positions). The steps' budgets start at one node
+/// and grow by one a step, so that a question takes many steps
+/// rather than ending in the first. One solver keeps its table from one
+/// question to the next, as a worker does between jobs; every 50th
+/// position is asked of a fresh solver as well, whose table knows nothing
+/// of it, so that the steps search it from the start. Mutant: the last
+/// round's stores of a step put into the table at its end with φ and δ
+/// swapped.
 #[test]
-fn turns_beside_held_threads_equal_minimax_on_small_boards() {
-    let (mut fresh, mut past_first_round, mut most_turns) = (0u64, 0u64, 0);
+fn threads_in_turns_stopped_in_steps_equal_minimax_on_small_boards() {
+    let (mut fresh, mut past_first_step, mut most_steps) = (0u64, 0u64, 0);
     for (w, h) in [(4, 4), (6, 4), (3, 5), (4, 5), (5, 5), (3, 6)] {
         for v in variants(w, h) {
             let mut memo = MinimaxMemo::default();
             let all = reachable_positions(v, true, 100);
             assert!(!all.is_empty());
-            for (threads, hash_mb) in [(2, 0), (3, 1)] {
-                let kept = PnSolver::new(config(hash_mb, 1, true), None).unwrap();
+            for (threads, turn, hash_mb) in [(2, 1, 0), (3, 2, 1)] {
+                let c = in_turns_of(config(hash_mb, threads, true), turn);
+                let kept = PnSolver::new(c, None).unwrap();
                 for (k, p) in all.iter().enumerate() {
                     let wdl = crate::common::minimax(p, &mut memo).wdl();
-                    let new = (k % 50 == 0)
-                        .then(|| PnSolver::new(config(hash_mb, 1, true), None).unwrap());
+                    let new = (k % 50 == 0).then(|| PnSolver::new(c, None).unwrap());
                     let solvers = [(Some(&kept), false), (new.as_ref(), true)];
                     for (s, is_fresh) in solvers.into_iter().filter_map(|(s, f)| Some((s?, f))) {
                         for (question, want) in [
                             (Question::Wins, wdl == Wdl::Win),
                             (Question::AvoidsLoss, wdl != Wdl::Loss),
                         ] {
-                            let (got, turns) = in_turns(s, p, question, threads);
+                            let (got, steps) = in_steps(s, p, question);
                             assert_eq!(got, want, "{v} {threads} threads {question:?}: {p}");
                             if is_fresh {
                                 fresh += 1;
-                                past_first_round += (turns > threads) as u64;
-                                most_turns = most_turns.max(turns);
+                                past_first_step += (steps > 1) as u64;
+                                most_steps = most_steps.max(steps);
                             }
                         }
                     }
@@ -296,37 +298,23 @@ fn turns_beside_held_threads_equal_minimax_on_small_boards() {
             }
         }
     }
-    // Thousands of questions asked afresh took turns of every thread,
-    // steered by the others (most are settled at the root by the rules'
-    // shortcuts: a free runner, a dead position).
-    eprintln!("{past_first_round} of {fresh} fresh questions past the first round of turns, at most {most_turns} turns");
-    assert!(past_first_round >= 2_000, "{past_first_round} of {fresh}");
-    assert!(most_turns >= 20, "{most_turns}");
+    // Thousands of questions asked afresh took several steps (most are
+    // settled at the root by the rules' shortcuts: a free runner, a dead
+    // position).
+    eprintln!("{past_first_step} of {fresh} fresh questions past their first step, at most {most_steps} steps");
+    assert!(past_first_step >= 2_000, "{past_first_step} of {fresh}");
+    assert!(most_steps >= 20, "{most_steps}");
 }
 
-/// The answer to `question` about `p` by `threads` threads taking turns
-/// on `s`, each turn's budget one node more a round, and how many turns
-/// it took.
-/// With three threads, each round's turns are kept apart, as an emulated
-/// worker's steps keep them ([`PnSolver::keep_turns_apart`]): no turn
-/// reads what another stored in the same round, the table gets it all at
-/// the round's end.
-fn in_turns(s: &PnSolver, p: &Position, question: Question, threads: usize) -> (bool, usize) {
-    let apart = threads == 3;
-    let mut paths = vec![Vec::new(); threads];
-    for i in 0.. {
-        let budget = 1 + (i / threads) as u64;
-        if apart && i % threads == 0 {
-            s.keep_turns_apart();
-        }
-        let r = s.answer_beside(p, question, Some(budget), &mut paths, i % threads);
-        if apart && (i % threads == threads - 1 || !matches!(r, Err(SolveError::Stopped))) {
-            s.end_step();
-        }
-        match r {
+/// The answer to `question` about `p` by the threads in turns of `s`, in
+/// steps of a budget of one node more each, and how many steps it took.
+fn in_steps(s: &PnSolver, p: &Position, question: Question) -> (bool, usize) {
+    for i in 1.. {
+        let budget = i as u64;
+        match s.answer(p, question, Some(budget)) {
             Err(SolveError::Stopped) => {}
-            r => return (r.unwrap(), i + 1),
+            r => return (r.unwrap(), i),
         }
     }
-    unreachable!("the turns' budgets grow without end")
+    unreachable!("the steps' budgets grow without end")
 }

@@ -569,10 +569,18 @@ fn emulated_workers_give_the_values_of_solve() {
             "3",
         ],
     );
+    // (Ticks of 200 nodes: in ticks of 400 this run cancels no job.)
     emulated_run_gives_the_values_of_solve(
         "64",
         "1000",
-        &[&ticked[..], &["--threads", "4"]].concat(),
+        &[
+            "--emulate-tick",
+            "200",
+            "--emulate-threads",
+            "2",
+            "--threads",
+            "4",
+        ],
     );
 }
 
@@ -705,10 +713,14 @@ fn an_emulation_counts_its_speedup_against_the_baseline_given() {
 #[test]
 fn an_interrupted_emulation_says_its_jobs_in_flight_are_not_counted() {
     // Stopped by the wall clock after a second, long before its proof
-    // ends (5x7 on sixteen emulated workers takes some ten seconds, with
-    // up to sixteen jobs in flight at any moment), an emulation comes
+    // ends (6x7's value is 20 M nodes of one solve), an emulation comes
     // back with jobs in flight whose nodes are not in its work; the text
-    // report says so beside the busy average they would have raised.
+    // report says so beside the busy average they would have raised. Its
+    // jobs of 400,000 nodes each run for a good part of that second, so
+    // the stop comes while sixteen are in flight however loaded the
+    // machine (with jobs of 40,000 nodes on 5x7, a machine busy enough
+    // ran the first sixteen to their ends, all at one moment, before the
+    // second was over, and stopped with none in flight).
     let stopped = |name: &str, json: bool| {
         let dir = temp_dir(name);
         let d = dir.to_str().unwrap();
@@ -716,13 +728,13 @@ fn an_interrupted_emulation_says_its_jobs_in_flight_are_not_counted() {
             "prove",
             "peasants",
             "--board",
-            "5x7",
+            "6x7",
             "--dir",
             d,
             "--method",
             "pn",
             "--job-nodes",
-            "40000",
+            "400000",
             "--hash-mb",
             "1",
             "--emulate",
@@ -950,8 +962,8 @@ fn emulated_run_gives_the_values_of_solve(share: &str, every: &str, extra: &[&st
     // one: the run ended with no job left running (a complete run cancels
     // those in flight and takes them back), and eight workers finish no
     // sooner than an eighth of the work. Workers of several threads take
-    // as long as each step's longest turn: their threads' time (the work)
-    // holds at least every node they searched.
+    // their threads' makespan: their threads' time (the work) holds at
+    // least every node they searched.
     assert_eq!(e["running"], 0, "{e}");
     // (A step that searched nothing, as a job answered from the table at
     // once, takes one node of virtual time.)
@@ -964,6 +976,9 @@ fn emulated_run_gives_the_values_of_solve(share: &str, every: &str, extra: &[&st
     } else {
         assert!(j["nodes"].as_u64().unwrap() <= work, "{j}");
     }
+    // (A worker of several threads whose turns were longer than a step,
+    // a tick of 200 nodes against turns of 1,000, ran past the step's end
+    // and into the next job's time: more work than its threads' time.)
     assert!(span > 0 && span * 8 * threads_each >= work, "{e}");
     // The emulated workers take turns on one thread: their jobs' seconds
     // add up to no more than the run's (on two threads, twice as much).
