@@ -37,7 +37,7 @@
 //! With `--threads T` each worker is a machine's T threads on one job
 //! (`prove --workers 1 --threads T` in an MPI rank): they take turns of
 //! [`TURN`] nodes in each step, going on where they were from turn to turn
-//! as `solve --emulate-turns` runs them ([`JobRun::in_turns`]), and the
+//! as `solve --emulate-turns` runs them ([`JobSolver::in_turns`]), and the
 //! step takes their makespan; the work is then the threads' time.
 //!
 //! One thing differs from a real cluster: a step runs whole when it
@@ -75,7 +75,7 @@ pub struct Emulation {
     /// The number of emulated workers.
     pub workers: usize,
     /// The threads each worker puts on its job (`--threads`, taking turns
-    /// in each step, as `JobRun::in_turns` runs a job).
+    /// in each step, as `JobSolver::in_turns` runs a job).
     pub threads: usize,
     /// The number of ranks they fall into, each with a table of its own:
     /// `workers` with tables of their own, 1 when all share one.
@@ -258,8 +258,7 @@ pub struct EmulatedWorkers {
     step: u64,
     /// Workers a rank.
     per_rank: usize,
-    /// Threads a worker, taking turns on its job ([`JobRun::in_turns`],
-    /// [`JobSolver::in_turns`]).
+    /// Threads a worker, taking turns on its job ([`JobSolver::in_turns`]).
     worker_threads: usize,
     /// The most nodes of a thread's turn ([`TURN`] unless
     /// [`EmulatedWorkers::with_turn`] says otherwise).
@@ -587,7 +586,6 @@ impl EmulatedWorkers {
             loads.push((from, clear));
         }
         let (solvers, stop, config) = (&self.solvers, &self.stop, &self.config);
-        let worker_threads = self.worker_threads;
         let shared = &self.shared;
         // Each rank's load, search and send times (StepTimes).
         let run_rank = |(group, (load, clear)): (&mut Vec<(u64, &mut Running)>, &RankLoad)| {
@@ -615,9 +613,7 @@ impl EmulatedWorkers {
             let since = Instant::now();
             for (_, r) in group.iter_mut() {
                 if let Some(job) = r.pending.take() {
-                    r.run = Some(
-                        JobRun::begin(solver(r), &job, config).in_turns(worker_threads, solver(r)),
-                    );
+                    r.run = Some(JobRun::begin(solver(r), &job, config));
                 }
             }
             times.load += since.elapsed();
@@ -822,9 +818,7 @@ impl Workers for EmulatedWorkers {
             let solver = self.solvers[w].as_ref().expect("made above");
             // Its start loads those, and its warm start.
             let since = Instant::now();
-            r.run = Some(
-                JobRun::begin(solver, &job, &self.config).in_turns(self.worker_threads, solver),
-            );
+            r.run = Some(JobRun::begin(solver, &job, &self.config));
             StepTimes {
                 load: since.elapsed(),
                 ..StepTimes::default()

@@ -429,7 +429,8 @@ impl<'a> JobSolver<'a> {
     /// A proof-number solver of `config` whose `config.threads` threads
     /// take turns of `turn` nodes on each question
     /// ([`crate::solve::PnConfig::turns`]): an emulated worker of several
-    /// threads (`JobRun::in_turns`).
+    /// threads, whose job's steps (`JobRun::step`) are their number
+    /// times a step's nodes, and take their makespan.
     pub fn in_turns(
         config: WorkerConfig,
         shared: Option<&WorkerTt>,
@@ -554,8 +555,6 @@ pub struct JobRun {
     /// The time its steps took, in nodes: [`JobRun::done`] for a search on
     /// one thread, the makespan of threads taking turns.
     elapsed: u64,
-    /// The threads taking turns on it ([`JobRun::in_turns`]); 1: one search.
-    threads: usize,
 }
 
 impl JobRun {
@@ -592,30 +591,7 @@ impl JobRun {
             n0: solver.nodes(),
             done: 0,
             elapsed: 0,
-            threads: 1,
         }
-    }
-
-    /// The job searched by `threads` threads of a proof-number worker taking
-    /// turns, as an emulated worker of several threads runs it (`prove
-    /// --emulate N --threads T`): `solver` searches on `threads` threads
-    /// in turns ([`crate::solve::PnConfig::turns`], [`JobSolver::in_turns`]),
-    /// each step is `threads` times its nodes of their time
-    /// ([`JobRun::step`]), and takes their makespan ([`JobRun::elapsed`],
-    /// [`PnSolver::makespan`]) where its nodes ([`JobRun::nodes`], which
-    /// the budget counts) are theirs together. Within a step the threads
-    /// go on where they were, turn after turn, as real threads do; each
-    /// step starts them again from the job's position, at the cost of a
-    /// path. One thread, or an alpha-beta job: one search, as before.
-    pub fn in_turns(self, threads: usize, solver: &JobSolver) -> JobRun {
-        let threads = match solver {
-            JobSolver::ProofNumber(s) if threads > 1 => {
-                debug_assert!(s.makespan().is_some(), "a solver of threads in turns");
-                threads
-            }
-            _ => 1,
-        };
-        JobRun { threads, ..self }
     }
 
     /// Nodes searched so far.
@@ -624,8 +600,8 @@ impl JobRun {
     }
 
     /// The time the steps took so far, in nodes: on one thread its nodes;
-    /// for threads taking turns ([`JobRun::in_turns`]) their makespan, as
-    /// the threads of a real worker search side by side.
+    /// for threads taking turns ([`JobSolver::in_turns`]) their makespan,
+    /// as the threads of a real worker search side by side.
     pub fn elapsed(&self) -> u64 {
         self.elapsed
     }
@@ -655,16 +631,20 @@ impl JobRun {
         nodes: u64,
     ) -> Option<JobEnd> {
         let (pos, question, budget) = (self.job.pos, self.job.question, self.job.budget);
-        // Threads in turns search `threads` times the step's nodes of
-        // their time together.
-        let nodes = nodes.saturating_mul(self.threads as u64);
-        let left = budget.saturating_sub(self.done);
-        let spent = left <= nodes;
-        let makespan = |solver: &JobSolver| match solver {
-            JobSolver::ProofNumber(s) => s.makespan(),
+        // Threads in turns (`JobSolver::in_turns`, an emulated worker of
+        // several) search their number times the step's nodes of their
+        // time together, and the step takes their makespan: within it they
+        // go on where they were, turn after turn, as real threads do; the
+        // next step starts them again from the job's position.
+        let turns = match solver {
+            JobSolver::ProofNumber(s) => s.makespan().map(|span| (s, span)),
             JobSolver::AlphaBeta(_) => None,
         };
-        let (before, span) = (solver.nodes(), makespan(solver));
+        let threads = turns.map_or(1, |(s, _)| s.config().search.threads as u64);
+        let nodes = nodes.saturating_mul(threads);
+        let left = budget.saturating_sub(self.done);
+        let spent = left <= nodes;
+        let before = solver.nodes();
         let r = solver.answer(&pos, question, Some(left.min(nodes)));
         // The search for the move that proves a yes is the job's work too
         // (an emulated worker's clock counts it).
@@ -674,9 +654,9 @@ impl JobRun {
         };
         let searched = solver.nodes() - before;
         self.done += searched;
-        self.elapsed += match (span, makespan(solver)) {
-            (Some(a), Some(b)) => b - a,
-            _ => searched,
+        self.elapsed += match turns {
+            Some((s, span)) => s.makespan().map_or(searched, |now| now - span),
+            None => searched,
         };
         Some(match r {
             Ok(answer) => JobEnd::Answered { answer, best },

@@ -33,7 +33,7 @@ use crate::solve::leaf::{leaf_value, Counters, LeafValue, Tally};
 use crate::solve::order::{alpha_beta_order, code, NO_MOVE};
 use crate::solve::profile::{self, End};
 use crate::solve::tt::{Tt, Zeroed};
-use crate::solve::turns::Turns;
+use crate::solve::turns::{self, Turns};
 use crate::solve::types::{Proven, Question, RootSolution, Solution, SolveError, SolveStats};
 use crate::table::Tablebase;
 use rayon::prelude::*;
@@ -605,11 +605,7 @@ impl<'a> Solver<'a> {
     /// table at the round's end.
     fn hand_in(&self, w: &mut Worker) {
         if let Some(team) = &self.team {
-            // In the order of their keys: the table gets them the same way
-            // on every run (a map's own order differs from run to run).
-            let mut stored: Vec<_> = w.stored.drain().collect();
-            stored.sort_unstable_by_key(|e| e.0);
-            team.pending.lock().unwrap().extend(stored);
+            turns::hand_in(&mut w.stored, &mut team.pending.lock().unwrap());
         }
     }
 

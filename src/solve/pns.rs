@@ -41,7 +41,7 @@ use crate::solve::leaf::{leaf_value, Counters, LeafValue, Tally};
 use crate::solve::order::{attacked_squares, guess_cost, pn_order};
 use crate::solve::profile::{self, End};
 use crate::solve::tt::{WordTt, Words, Zeroed};
-use crate::solve::turns::Turns;
+use crate::solve::turns::{hand_in, Turns};
 use crate::solve::types::{Proven, Question, RootSolution, Solution, SolveError, SolveStats};
 use crate::table::Tablebase;
 use rayon::prelude::*;
@@ -618,7 +618,7 @@ impl<'s, 'a> Teams<'s, 'a> {
             answers: keys.iter().map(|_| std::sync::OnceLock::new()).collect(),
             error: std::sync::Mutex::new(None),
             // A budget of fewer nodes than a round's turns (a step of an
-            // emulated worker's job, `JobRun::in_turns`) shortens them:
+            // emulated worker's job, `JobSolver::in_turns`) shortens them:
             // every thread has a turn of the same length.
             turns: (solver.config.turns)
                 .filter(|_| solver.config.search.threads > 1)
@@ -971,9 +971,9 @@ pub struct PnSolver<'a> {
     /// (which it reads back), and what the step's earlier turns stored
     /// (which no turn of the step reads: the table gets it at the step's
     /// end, [`PnSolver::end_step`]).
-    apart: Mutex<Option<TurnStores>>,
-    /// Whether `apart` holds turns' stores (read without its lock by
-    /// every probe and store).
+    apart: Mutex<TurnStores>,
+    /// Whether stores go to `apart` (read without its lock by every probe
+    /// and store).
     apart_on: AtomicBool,
     /// With [`PnConfig::turns`]: the nodes of the searches by teams of
     /// threads in turns, and the sum of their makespans
@@ -997,13 +997,9 @@ struct TurnStores {
 }
 
 impl TurnStores {
-    /// Ends the running turn: its stores join the step's, in the order of
-    /// their keys (the table gets them the same way on every run, whatever
-    /// the map's own order).
+    /// Ends the running turn: its stores join the step's ([`hand_in`]).
     fn end_turn(&mut self) {
-        let from = self.step.len();
-        self.step.extend(self.turn.drain());
-        self.step[from..].sort_unstable_by_key(|e| e.0);
+        hand_in(&mut self.turn, &mut self.step);
     }
 
     /// Puts the step's stores into `tt` in the order they were made, each
@@ -1044,7 +1040,7 @@ impl<'a> PnSolver<'a> {
             track: AtomicBool::new(false),
             stopped: Mutex::new(Vec::new()),
             reads: None,
-            apart: Mutex::new(None),
+            apart: Mutex::default(),
             apart_on: AtomicBool::new(false),
             team_work: AtomicU64::new(0),
             team_span: AtomicU64::new(0),
@@ -1077,7 +1073,7 @@ impl<'a> PnSolver<'a> {
             track: AtomicBool::new(false),
             stopped: Mutex::new(Vec::new()),
             reads: Some(Arc::clone(&tt.2)),
-            apart: Mutex::new(None),
+            apart: Mutex::default(),
             apart_on: AtomicBool::new(false),
             team_work: AtomicU64::new(0),
             team_span: AtomicU64::new(0),
@@ -1237,10 +1233,8 @@ impl<'a> PnSolver<'a> {
     #[inline]
     fn probe(&self, key: u128) -> Option<(Number, Number)> {
         if self.apart_on.load(Relaxed) {
-            if let Some(stores) = &*self.apart.lock().expect("apart") {
-                if let Some(&(phi, delta, _)) = stores.turn.get(&key) {
-                    return Some((phi, delta));
-                }
+            if let Some(&(phi, delta, _)) = self.apart.lock().expect("apart").turn.get(&key) {
+                return Some((phi, delta));
             }
         }
         let lock_free = self.config.lock_free_reads && self.config.search.threads <= 1;
@@ -1252,10 +1246,9 @@ impl<'a> PnSolver<'a> {
     #[inline]
     fn put(&self, key: u128, phi: Number, delta: Number, work: u64) {
         if self.apart_on.load(Relaxed) {
-            if let Some(stores) = &mut *self.apart.lock().expect("apart") {
-                stores.turn.insert(key, (phi, delta, work));
-                return;
-            }
+            let mut stores = self.apart.lock().expect("apart");
+            stores.turn.insert(key, (phi, delta, work));
+            return;
         }
         self.tt.store(key, phi, delta, work);
     }
@@ -1269,10 +1262,6 @@ impl<'a> PnSolver<'a> {
     /// one stopped, which threads side by side cannot (docs/SCALING.md,
     /// "What a turn sees").
     fn keep_turns_apart(&self) {
-        let mut a = self.apart.lock().expect("apart");
-        if a.is_none() {
-            *a = Some(TurnStores::default());
-        }
         self.apart_on.store(true, Relaxed);
     }
 
@@ -1281,27 +1270,21 @@ impl<'a> PnSolver<'a> {
     /// table again.
     fn end_step(&self) {
         self.apart_on.store(false, Relaxed);
-        // The buffers stay for the next step's turns.
-        if let Some(stores) = &mut *self.apart.lock().expect("apart") {
-            stores.end_turn();
-            stores.flush(&self.tt);
-        }
+        let mut stores = self.apart.lock().expect("apart");
+        stores.end_turn();
+        stores.flush(&self.tt);
     }
 
     /// Ends a round of turns kept apart ([`PnConfig::turns`]): the stores
     /// of its turns go into the table, in the order they were made, and
     /// the next round's turns are kept apart as well.
     fn end_round(&self) {
-        if let Some(stores) = &mut *self.apart.lock().expect("apart") {
-            stores.flush(&self.tt);
-        }
+        self.apart.lock().expect("apart").flush(&self.tt);
     }
 
     /// Ends a turn kept apart: its stores wait for the step's end.
     fn end_turn(&self) {
-        if let Some(stores) = &mut *self.apart.lock().expect("apart") {
-            stores.end_turn();
-        }
+        self.apart.lock().expect("apart").end_turn();
     }
 
     /// Expands a canonical node: its children with their numbers, or its

@@ -2,6 +2,7 @@
 //! many threads side by side on a machine of few cores, node for node the
 //! same on every run (`solve --emulate-turns`), for both searches.
 
+use std::collections::HashMap;
 use std::sync::{Condvar, Mutex};
 
 /// Threads of one question taking turns of about `every` nodes each, in
@@ -90,4 +91,15 @@ impl Turns {
             }
         }
     }
+}
+
+/// Moves what a thread stored in a turn that ends from `turn` to the end of
+/// its round's stores, in the order of their keys: the table gets them the
+/// same way on every run, whatever the map's own order. Both searches'
+/// turns keep their stores apart so (`PnSolver`'s turn stores, the
+/// alpha-beta team's pending stores).
+pub(crate) fn hand_in<V, S>(turn: &mut HashMap<u128, V, S>, round: &mut Vec<(u128, V)>) {
+    let from = round.len();
+    round.extend(turn.drain());
+    round[from..].sort_unstable_by_key(|e| e.0);
 }

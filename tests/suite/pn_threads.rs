@@ -204,6 +204,11 @@ fn a_team_stops_at_its_budget_and_goes_on() {
     let expected = one.answer(&start, Question::AvoidsLoss, None).unwrap();
     let team = PnSolver::new(config(16, 4, true), None).unwrap();
     stops_at_its_budget_and_goes_on(&team, &start, expected, 4 * 8_192);
+    // Threads in turns of 100 nodes count their nodes as they pass the
+    // turn and look at the budget when it comes back, so they stop within
+    // a turn of each (mutant: neither, and they went on for thousands).
+    let turns = PnSolver::new(in_turns_of(config(16, 4, true), 100), None).unwrap();
+    stops_at_its_budget_and_goes_on(&turns, &start, expected, 4 * 100);
 }
 
 /// Threads in turns (`PnConfig::turns`) are the same search on every
@@ -253,7 +258,7 @@ fn turns_repeat_node_for_node_and_ignoring_threads_gain_nothing() {
 
 /// Threads taking turns on one question in steps, as an emulated worker
 /// of several threads runs its job (`prove --emulate N --threads T`,
-/// `JobRun::in_turns`): each step a search of the threads in turns
+/// `JobSolver::in_turns`): each step a search of the threads in turns
 /// (`PnConfig::turns`) stopped at a budget of nodes, the next starting
 /// them again from the root on what the table kept. Minimax's answer to
 /// both questions on every position reachable from every setup of the
