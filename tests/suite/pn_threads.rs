@@ -268,10 +268,10 @@ fn turns_repeat_node_for_node_and_ignoring_threads_gain_nothing() {
 /// both questions on every position reachable from every setup of the
 /// board (and random positions). The steps' budgets start at one node
 /// and grow by one node and a sixteenth a step, so that a question
-/// takes many steps rather than ending in the first. One solver keeps its
-/// table from one question to the next, as a worker does between jobs; every 50th
-/// position is asked of a fresh solver as well, whose table knows nothing
-/// of it, so that the steps search it from the start. Mutant: the last
+/// takes many steps rather than ending in the first. One solver keeps
+/// its table from one question to the next, as a worker does between
+/// jobs; every 50th position is asked of a fresh solver as well, whose
+/// table knows nothing of it, so that the steps search it from the start. Mutant: the last
 /// round's stores of a step put into the table at its end with φ and δ
 /// swapped.
 #[test]
