@@ -417,13 +417,21 @@ impl<'a> JobSolver<'a> {
             (Method::AlphaBeta, _) => {
                 JobSolver::AlphaBeta(Solver::new(solver_config(config), tables)?)
             }
-            (Method::ProofNumber, Some(WorkerTt::ProofNumber(t))) => {
-                JobSolver::ProofNumber(PnSolver::with_tt(pn_config(config), tables, t))
-            }
-            (Method::ProofNumber, _) => {
-                JobSolver::ProofNumber(PnSolver::new(pn_config(config), tables)?)
-            }
+            (Method::ProofNumber, _) => JobSolver::proof_number(pn_config(config), tables, shared)?,
         })
+    }
+
+    /// A proof-number solver of `config`, with a transposition table of
+    /// its own or on `shared`.
+    fn proof_number(
+        config: PnConfig,
+        tables: Option<&'a Tablebase>,
+        shared: Option<&WorkerTt>,
+    ) -> Result<JobSolver<'a>, SolveError> {
+        Ok(JobSolver::ProofNumber(match shared {
+            Some(WorkerTt::ProofNumber(t)) => PnSolver::with_tt(config, tables, t),
+            _ => PnSolver::new(config, tables)?,
+        }))
     }
 
     /// A proof-number solver of `config` whose `config.threads` threads
@@ -440,10 +448,7 @@ impl<'a> JobSolver<'a> {
             turns: Some(turn),
             ..pn_config(config)
         };
-        Ok(JobSolver::ProofNumber(match shared {
-            Some(WorkerTt::ProofNumber(t)) => PnSolver::with_tt(config, None, t),
-            _ => PnSolver::new(config, None)?,
-        }))
+        JobSolver::proof_number(config, None, shared)
     }
 
     /// The search, whichever it is.
