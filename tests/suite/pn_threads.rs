@@ -271,9 +271,9 @@ fn turns_repeat_node_for_node_and_ignoring_threads_gain_nothing() {
 /// takes many steps rather than ending in the first. One solver keeps
 /// its table from one question to the next, as a worker does between
 /// jobs; every 50th position is asked of a fresh solver as well, whose
-/// table knows nothing of it, so that the steps search it from the start. Mutant: the last
-/// round's stores of a step put into the table at its end with φ and δ
-/// swapped.
+/// table knows nothing of it, so that the steps search it from the
+/// start. Mutant: the last round's stores of a step put into the table
+/// at its end with φ and δ swapped.
 #[test]
 fn threads_in_turns_stopped_in_steps_equal_minimax_on_small_boards() {
     let (mut fresh, mut past_first_step, mut most_steps) = (0u64, 0u64, 0);
