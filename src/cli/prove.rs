@@ -107,6 +107,11 @@ pub struct ProveArgs {
     /// docs/PROVE.md).
     #[arg(long, value_name = "METHOD", value_enum)]
     pub method: Option<MethodArg>,
+    /// Workers with tables of their own (MPI ranks, --emulate): a job goes
+    /// to the latest idle worker, not back to the one whose job left its
+    /// question open (to measure what going back is worth).
+    #[arg(long, hide = true)]
+    pub no_affinity: bool,
     /// Give each local worker its own transposition table instead of one
     /// shared transposition table (as MPI ranks have; for measurements).
     #[arg(long, hide = true)]
@@ -574,6 +579,7 @@ fn print_run(m: &Manager, run: &RunSummary, json: bool) {
                 "idle": (e.idle() * 1000.0).round() / 1000.0,
                 "peak_busy": e.peak,
                 "solved_sent": e.solved_sent,
+                "affinity": {"back": e.affinity.0, "elsewhere": e.affinity.1},
                 "search_seconds": e.search_seconds,
                 "search_nodes": e.search_nodes,
                 "send_seconds": e.send_seconds,
@@ -661,6 +667,12 @@ fn print_run(m: &Manager, run: &RunSummary, json: bool) {
         }
         if e.solved_sent > 0 {
             println!("solved entries sent out with jobs: {}", e.solved_sent);
+        }
+        if e.affinity != (0, 0) {
+            println!(
+                "questions asked again: {} on the worker whose table held their last job, {} on another",
+                e.affinity.0, e.affinity.1
+            );
         }
         if e.search_seconds > 0.0 && (e.solved_sent > 0 || e.send_seconds > 0.01 * e.search_seconds)
         {
@@ -1110,7 +1122,9 @@ impl ProveArgs {
         &self,
         workers: prove::EmulatedWorkers,
     ) -> Result<prove::EmulatedWorkers, CliError> {
-        let workers = workers.with_turn(self.emulate_turn_nodes);
+        let workers = workers
+            .with_turn(self.emulate_turn_nodes)
+            .with_affinity(!self.no_affinity);
         let Some(tick) = self.emulate_tick else {
             return Ok(workers);
         };
@@ -1147,9 +1161,9 @@ impl ProveArgs {
                     return Ok(None);
                 }
                 let per_rank = self.rank_workers(plan);
-                return Ok(Some(Pool::Ranks(prove::mpi::MpiWorkers::new(
-                    world, per_rank,
-                ))));
+                return Ok(Some(Pool::Ranks(
+                    prove::mpi::MpiWorkers::new(world, per_rank).with_affinity(!self.no_affinity),
+                )));
             }
         }
         Ok(Some(match self.emulate {

@@ -45,10 +45,13 @@
 //! worker's table, which the worker's next job may find (never another
 //! worker's). Its effect is small while steps are short next to the proof.
 
+use crate::prove::idle::IdleWorkers;
+use crate::prove::pair::Pair;
 use crate::prove::worker::{
     Job, JobResult, JobRun, JobSolver, PathBoard, SolvedPool, WorkerConfig, WorkerError, WorkerTt,
     Workers,
 };
+use crate::rules::position_key;
 use crate::solve::{KeySet, Method, PnEntry, SolveError};
 use rayon::prelude::*;
 use std::cmp::Reverse;
@@ -90,6 +93,10 @@ pub struct Emulation {
     /// Solved entries sent out with jobs (`--share-solved`), all workers
     /// together.
     pub solved_sent: u64,
+    /// Jobs that went back to the worker whose job had left their question
+    /// open, and jobs on such a question that went to another
+    /// ([`IdleWorkers`]).
+    pub affinity: (u64, u64),
     /// Solved entries a worker never had because the pool forgot them
     /// before it loaded ([`SolvedPool::missed`]).
     pub solved_missed: u64,
@@ -207,6 +214,8 @@ impl Emulation {
 
 struct Running {
     worker: usize,
+    /// The pair it asks, for the idle pool if it comes back open.
+    pair: Pair,
     start: u64,
     /// The moment of its next step, or of its end once `result` is set.
     next: u64,
@@ -239,6 +248,17 @@ struct Running {
     steer: bool,
 }
 
+impl Running {
+    /// The pair it leaves open in its worker's table, if its result is
+    /// `open` (ran out of its budget, or interrupted).
+    fn left_open(&self) -> Option<Pair> {
+        self.result
+            .as_ref()
+            .is_some_and(|r| r.end.leaves_open())
+            .then_some(self.pair)
+    }
+}
+
 /// The keys a rank's searches steer clear of ([`PathBoard::ahead_of`]).
 type Steer = Option<Arc<KeySet>>;
 
@@ -264,7 +284,7 @@ pub struct EmulatedWorkers {
     /// [`EmulatedWorkers::with_turn`] says otherwise).
     turn: u64,
     solvers: Vec<Option<JobSolver<'static>>>,
-    idle: Vec<usize>,
+    idle: IdleWorkers<usize>,
     clock: u64,
     /// The latest moment a step was run at (steps run ahead of `clock`,
     /// which moves when a result comes back).
@@ -332,7 +352,7 @@ impl EmulatedWorkers {
             worker_threads: threads,
             turn: TURN,
             solvers: (0..count).map(|_| None).collect(),
-            idle: (0..count).rev().collect(),
+            idle: IdleWorkers::new((0..count).rev(), true),
             clock: 0,
             horizon: 0,
             running: HashMap::new(),
@@ -469,6 +489,14 @@ impl EmulatedWorkers {
         }
     }
 
+    /// The same workers, a job going back to the worker whose job left
+    /// its pair open ([`IdleWorkers`], the default) or to the latest idle
+    /// (`prove --no-affinity`, to measure what the first is worth).
+    pub fn with_affinity(mut self, affinity: bool) -> EmulatedWorkers {
+        self.idle.set_affinity(affinity);
+        self
+    }
+
     /// The rank of worker `w`.
     fn rank(&self, w: usize) -> usize {
         w / self.per_rank
@@ -498,6 +526,7 @@ impl EmulatedWorkers {
     pub fn emulation(&self) -> Emulation {
         Emulation {
             solved_missed: self.shared.missed(),
+            affinity: (self.idle.back, self.idle.elsewhere),
             running: self.running.len(),
             reached: self.reached(),
             tick: self.tick,
@@ -674,7 +703,7 @@ impl EmulatedWorkers {
                 self.paths.remove(r.worker as u64);
                 self.measured.work += (r.next - r.start) * self.worker_threads as u64;
                 self.measured.makespan = self.measured.makespan.max(r.next);
-                self.idle.push(r.worker);
+                self.idle.put(r.worker, r.left_open());
                 return r.result;
             }
             if timeout.is_zero() || self.running.is_empty() {
@@ -785,11 +814,13 @@ impl Workers for EmulatedWorkers {
 
     fn start(&mut self, job: Job) -> Result<(), WorkerError> {
         let id = job.id;
-        let w = self.idle.pop().ok_or(WorkerError::NoIdle("worker"))?;
+        let pair = Pair::new(position_key(&job.pos), job.question);
+        let w = self.idle.take(pair).ok_or(WorkerError::NoIdle("worker"))?;
         self.solver(w)
             .map_err(|e| WorkerError::Setup(e.to_string()))?;
         let mut r = Running {
             worker: w,
+            pair,
             start: self.clock,
             next: self.clock,
             run: None,
@@ -937,7 +968,7 @@ impl Workers for EmulatedWorkers {
             self.clock = at;
             self.measured.work += (at - r.start) * self.worker_threads as u64;
             self.measured.makespan = self.clock;
-            self.idle.push(r.worker);
+            self.idle.put(r.worker, r.left_open());
             return Ok(Some(r.result.expect("checked above")));
         }
         Ok(None)
@@ -1116,6 +1147,67 @@ mod tests {
         }
     }
 
+    /// A question whose job ran out goes back to the worker that ran it,
+    /// whose table holds that search, rather than to the latest idle one:
+    /// "does white win the pawn game 6x6?" cut at half its nodes on one
+    /// worker, while the other runs out later on the other question, then
+    /// asked again with no warm start. Back on its worker it needs less
+    /// than three quarters of its nodes alone. Mutant: without affinity
+    /// the continuation goes to the other worker (the latest idle).
+    #[test]
+    fn a_question_left_open_goes_back_to_the_worker_whose_table_holds_it() {
+        let (start, _) = pawn_game_6x6_and_last_move();
+        let alone = {
+            let mut w = EmulatedWorkers::new(1, pn_workers(0, 0));
+            w.start(whole_job(1, start, Question::Wins)).unwrap();
+            two_results(&mut w)[0].nodes
+        };
+        for affinity in [true, false] {
+            let mut w = EmulatedWorkers::new(2, pn_workers(0, 0)).with_affinity(affinity);
+            let cut = Job {
+                budget: alone / 2,
+                ..whole_job(1, start, Question::Wins)
+            };
+            let other = Job {
+                budget: alone,
+                ..whole_job(2, start, Question::AvoidsLoss)
+            };
+            w.start(cut).unwrap();
+            w.start(other).unwrap();
+            let (ran_it, ran_other) = (w.running[&1].worker, w.running[&2].worker);
+            let rs = two_results(&mut w);
+            // The cut job comes back first, open; the other after it.
+            assert_eq!(rs.iter().map(|r| r.id).collect::<Vec<_>>(), [1, 2]);
+            assert!(rs[0].end.leaves_open() && rs[1].nodes > rs[0].nodes);
+            w.start(whole_job(3, start, Question::Wins)).unwrap();
+            let took = w.running[&3].worker;
+            let r = two_results(&mut w).remove(0);
+            assert!(matches!(r.end, JobEnd::Answered { answer: false, .. }));
+            if affinity {
+                assert_eq!(took, ran_it, "affinity");
+                assert!(
+                    r.nodes < alone * 3 / 4,
+                    "{} nodes where it ran before, {alone} alone",
+                    r.nodes
+                );
+            } else {
+                assert_eq!(took, ran_other, "no affinity: the latest idle");
+            }
+        }
+    }
+
+    /// The results of the two jobs running on `w`, in the order they come
+    /// back.
+    fn two_results(w: &mut EmulatedWorkers) -> Vec<JobResult> {
+        let mut rs = Vec::new();
+        while rs.len() < 2 && !w.running.is_empty() {
+            if let Some(r) = w.wait(Duration::from_secs(60)).unwrap() {
+                rs.push(r);
+            }
+        }
+        rs
+    }
+
     /// With --share-every, a running job loads what another worker's job
     /// solved while it ran: "does white win the pawn game 6x6?" (no: every
     /// move must be refuted) beside a job on the refutation of 1.c4 (1,720
@@ -1246,7 +1338,7 @@ mod tests {
     fn a_solved_position_sent_out_answers_another_workers_job() {
         crate::prove::worker::check_solved_entries_sent_out(
             |config| EmulatedWorkers::new(2, config),
-            |w| w.idle.last().copied(),
+            |w| w.idle.latest(),
         );
     }
 
@@ -1514,7 +1606,7 @@ mod tests {
     fn a_solved_position_sent_out_answers_another_ranks_job() {
         crate::prove::worker::check_solved_entries_sent_out(
             |config| EmulatedWorkers::in_ranks(2, 2, config, 1000).unwrap(),
-            |w| w.idle.last().copied(),
+            |w| w.idle.latest(),
         );
     }
 }

@@ -23,6 +23,7 @@
 // here.
 mod check;
 mod emulate;
+mod idle;
 pub(crate) mod log;
 mod manager;
 #[cfg(feature = "mpi")]

@@ -38,6 +38,7 @@
 //! listening, so a cancel stops a job made unnecessary; only the main
 //! thread calls MPI.
 
+use crate::prove::idle::IdleWorkers;
 use crate::prove::log::{parse_variant_tag, variant_tag};
 use crate::prove::pair::Pair;
 use crate::prove::warm;
@@ -150,8 +151,10 @@ pub fn init() -> Option<mpi::environment::Universe> {
 /// workers.
 pub struct MpiWorkers {
     world: SimpleCommunicator,
-    /// A rank once for each job it can take now.
-    idle: Vec<Rank>,
+    /// A rank once for each job it can take now, with the pair its last
+    /// job there left open: a job goes back to the rank whose table holds
+    /// the search of its pair ([`IdleWorkers`]).
+    idle: IdleWorkers<Rank>,
     /// Running jobs: their rank and pair (to check a result's warm start).
     running: HashMap<u64, (Rank, Position, Question)>,
     /// Worker ranks times the jobs each runs at once.
@@ -179,10 +182,12 @@ impl MpiWorkers {
         let per_rank = per_rank.max(1);
         MpiWorkers {
             world,
-            idle: (1..size)
-                .rev()
-                .flat_map(|r| std::iter::repeat_n(r, per_rank))
-                .collect(),
+            idle: IdleWorkers::new(
+                (1..size)
+                    .rev()
+                    .flat_map(|r| std::iter::repeat_n(r, per_rank)),
+                true,
+            ),
             running: HashMap::new(),
             workers: (size - 1).max(0) as usize * per_rank,
             variant: None,
@@ -190,6 +195,14 @@ impl MpiWorkers {
             arrived: vec![Vec::new(); size.max(1) as usize],
             paths: PathBoard::new(),
         }
+    }
+
+    /// The same ranks, a job going back to the rank whose job left its
+    /// question open (the default) or to the latest idle
+    /// (`prove --no-affinity`).
+    pub fn with_affinity(mut self, affinity: bool) -> MpiWorkers {
+        self.idle.set_affinity(affinity);
+        self
     }
 
     /// A message of `tag` from any worker rank, if one has come: its
@@ -217,7 +230,8 @@ impl Workers for MpiWorkers {
     }
 
     fn start(&mut self, job: Job) -> Result<(), WorkerError> {
-        let rank = self.idle.pop().ok_or(WorkerError::NoIdle("rank"))?;
+        let pair = Pair::new(position_key(&job.pos), job.question);
+        let rank = self.idle.take(pair).ok_or(WorkerError::NoIdle("rank"))?;
         let text = format!(
             "{}\t{}\t{}\t{}\t{}",
             job.id,
@@ -306,14 +320,18 @@ impl Workers for MpiWorkers {
                     Some((pos, question))
                 };
                 let (text, warm) = split_warm(&bytes, job_of).ok_or_else(garbled)?;
-                let (pos, _) = job_of(text).ok_or_else(garbled)?;
+                let (pos, question) = job_of(text).ok_or_else(garbled)?;
                 let mut r = JobResult::from_text(text.as_bytes(), pos.variant())
                     .ok_or_else(garbled)?
                     .with_warm(warm);
                 r.solved = std::mem::take(&mut self.arrived[rank as usize]);
                 self.running.remove(&r.id);
                 self.paths.remove(r.id);
-                self.idle.push(rank);
+                let left_open = r
+                    .end
+                    .leaves_open()
+                    .then(|| Pair::new(position_key(&pos), question));
+                self.idle.put(rank, left_open);
                 return Ok(Some(r));
             }
             if Instant::now() >= end {

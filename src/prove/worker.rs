@@ -113,6 +113,13 @@ impl JobEnd {
         }
     }
 
+    /// Whether the job left its question open in its worker's table: it
+    /// ran out of its budget or was interrupted, so the question's next
+    /// job would find that search there.
+    pub fn leaves_open(&self) -> bool {
+        matches!(self, JobEnd::Open { .. } | JobEnd::Interrupted { .. })
+    }
+
     /// The move that achieves a `yes`, if one was found.
     pub fn best(&self) -> Option<&str> {
         match self {
