@@ -95,7 +95,7 @@ pub struct Emulation {
     pub solved_sent: u64,
     /// Jobs that went back to the worker whose job had left their question
     /// open, and jobs on such a question that went to another
-    /// ([`IdleWorkers`]).
+    /// (the idle pool of `src/prove/idle.rs`).
     pub affinity: (u64, u64),
     /// Solved entries a worker never had because the pool forgot them
     /// before it loaded ([`SolvedPool::missed`]).
@@ -490,7 +490,7 @@ impl EmulatedWorkers {
     }
 
     /// The same workers, a job going back to the worker whose job left
-    /// its pair open ([`IdleWorkers`], the default) or to the latest idle
+    /// its pair open (the default) or to the latest idle
     /// (`prove --no-affinity`, to measure what the first is worth).
     pub fn with_affinity(mut self, affinity: bool) -> EmulatedWorkers {
         self.idle.set_affinity(affinity);
