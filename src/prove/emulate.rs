@@ -51,7 +51,6 @@ use crate::prove::worker::{
     Job, JobResult, JobRun, JobSolver, PathBoard, SolvedPool, WorkerConfig, WorkerError, WorkerTt,
     Workers,
 };
-use crate::rules::position_key;
 use crate::solve::{KeySet, Method, PnEntry, SolveError};
 use rayon::prelude::*;
 use std::cmp::Reverse;
@@ -814,7 +813,7 @@ impl Workers for EmulatedWorkers {
 
     fn start(&mut self, job: Job) -> Result<(), WorkerError> {
         let id = job.id;
-        let pair = Pair::new(position_key(&job.pos), job.question);
+        let pair = Pair::of(&job.pos, job.question);
         let w = self.idle.take(pair).ok_or(WorkerError::NoIdle("worker"))?;
         self.solver(w)
             .map_err(|e| WorkerError::Setup(e.to_string()))?;
@@ -1160,7 +1159,7 @@ mod tests {
         let alone = {
             let mut w = EmulatedWorkers::new(1, pn_workers(0, 0));
             w.start(whole_job(1, start, Question::Wins)).unwrap();
-            two_results(&mut w)[0].nodes
+            w.wait(NEXT).unwrap().unwrap().nodes
         };
         for affinity in [true, false] {
             let mut w = EmulatedWorkers::new(2, pn_workers(0, 0)).with_affinity(affinity);
@@ -1175,13 +1174,13 @@ mod tests {
             w.start(cut).unwrap();
             w.start(other).unwrap();
             let (ran_it, ran_other) = (w.running[&1].worker, w.running[&2].worker);
-            let rs = two_results(&mut w);
+            let rs: Vec<JobResult> = std::iter::from_fn(|| w.wait(NEXT).unwrap()).collect();
             // The cut job comes back first, open; the other after it.
             assert_eq!(rs.iter().map(|r| r.id).collect::<Vec<_>>(), [1, 2]);
             assert!(rs[0].end.leaves_open() && rs[1].nodes > rs[0].nodes);
             w.start(whole_job(3, start, Question::Wins)).unwrap();
             let took = w.running[&3].worker;
-            let r = two_results(&mut w).remove(0);
+            let r = w.wait(NEXT).unwrap().unwrap();
             assert!(matches!(r.end, JobEnd::Answered { answer: false, .. }));
             if affinity {
                 assert_eq!(took, ran_it, "affinity");
@@ -1194,18 +1193,6 @@ mod tests {
                 assert_eq!(took, ran_other, "no affinity: the latest idle");
             }
         }
-    }
-
-    /// The results of the two jobs running on `w`, in the order they come
-    /// back.
-    fn two_results(w: &mut EmulatedWorkers) -> Vec<JobResult> {
-        let mut rs = Vec::new();
-        while rs.len() < 2 && !w.running.is_empty() {
-            if let Some(r) = w.wait(Duration::from_secs(60)).unwrap() {
-                rs.push(r);
-            }
-        }
-        rs
     }
 
     /// With --share-every, a running job loads what another worker's job

@@ -46,7 +46,7 @@ use crate::prove::worker::{
     run_job_exchanging, Job, JobResult, JobSolver, PathBoard, SolvedPool, WorkerConfig,
     WorkerError, WorkerTt, Workers,
 };
-use crate::rules::{position_key, Position, Variant};
+use crate::rules::{Position, Variant};
 use crate::solve::{KeySet, PnEntry, Question};
 use crate::table::Tablebase;
 use mpi::topology::{Communicator, Rank, SimpleCommunicator};
@@ -102,7 +102,7 @@ fn with_warm(
     let mut bytes = text.into_bytes();
     if let Some(warm) = warm {
         bytes.push(0);
-        let pair = Pair::new(position_key(pos), question);
+        let pair = Pair::of(pos, question);
         bytes.extend(warm::encode(pos.variant(), pair, warm));
     }
     bytes
@@ -124,7 +124,7 @@ fn split_warm(
     };
     let (pos, question) = pair(text)?;
     let (found, entries) = warm::decode(pos.variant(), warm).ok()?;
-    if found != Pair::new(position_key(&pos), question) {
+    if found != Pair::of(&pos, question) {
         return None;
     }
     Some((text, Some(entries)))
@@ -230,7 +230,7 @@ impl Workers for MpiWorkers {
     }
 
     fn start(&mut self, job: Job) -> Result<(), WorkerError> {
-        let pair = Pair::new(position_key(&job.pos), job.question);
+        let pair = Pair::of(&job.pos, job.question);
         let rank = self.idle.take(pair).ok_or(WorkerError::NoIdle("rank"))?;
         let text = format!(
             "{}\t{}\t{}\t{}\t{}",
@@ -327,10 +327,7 @@ impl Workers for MpiWorkers {
                 r.solved = std::mem::take(&mut self.arrived[rank as usize]);
                 self.running.remove(&r.id);
                 self.paths.remove(r.id);
-                let left_open = r
-                    .end
-                    .leaves_open()
-                    .then(|| Pair::new(position_key(&pos), question));
+                let left_open = r.end.leaves_open().then(|| Pair::of(&pos, question));
                 self.idle.put(rank, left_open);
                 return Ok(Some(r));
             }

@@ -2,6 +2,7 @@
 //! and one of its two questions) and [`ByQuestion`], what is kept for each
 //! of a position's two questions.
 
+use crate::rules::{position_key, Position};
 use crate::solve::Question;
 use std::ops::{Index, IndexMut};
 
@@ -9,7 +10,7 @@ use std::ops::{Index, IndexMut};
 /// what one job answers and one log line records.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Pair {
-    /// [`position_key`](crate::rules::position_key) of the canonical
+    /// [`position_key`] of the canonical
     /// position.
     pub key: u128,
     /// The question asked of its side to move.
@@ -20,6 +21,12 @@ impl Pair {
     /// The pair of position `key` and `question`.
     pub const fn new(key: u128, question: Question) -> Pair {
         Pair { key, question }
+    }
+
+    /// The pair of `pos` (canonical, as the manager keeps positions) and
+    /// `question`.
+    pub fn of(pos: &Position, question: Question) -> Pair {
+        Pair::new(position_key(pos), question)
     }
 }
 

@@ -385,7 +385,7 @@ impl Manager {
     fn absorb_known(&mut self, r: &JobResult, n: NodeId) {
         for (pos, q, b) in &r.known {
             let c = canonical(pos);
-            let pair = Pair::new(position_key(&c), *q);
+            let pair = Pair::of(&c, *q);
             if self.answers.contains_key(&pair) {
                 continue;
             }
