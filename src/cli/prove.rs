@@ -587,6 +587,7 @@ fn print_run(m: &Manager, run: &RunSummary, json: bool) {
                 "load_cost_nodes": e.load_cost(),
                 "solved_missed": e.solved_missed,
                 "running": e.running,
+                "in_flight_work_nodes": e.in_flight_work,
             });
             j["emulation"]["reached_nodes"] = json!(e.reached);
             if let Some(b) = baseline {
@@ -633,11 +634,14 @@ fn print_run(m: &Manager, run: &RunSummary, json: bool) {
                 k => format!(" in ticks of {k} nodes"),
             },
             e.work,
-            // A run interrupted (a signal, --max-seconds) leaves its jobs
-            // in flight uncounted, and its busy average low by their work.
+            // A run stopped short leaves its jobs in flight out of the
+            // work; the busy average counts their threads' time so far.
             match e.running {
                 0 => String::new(),
-                n => format!(" (not counting the {n} jobs in flight at the stop)"),
+                n => format!(
+                    " (not counting the {n} jobs in flight at the stop, {} nodes of their threads' time so far)",
+                    e.in_flight_work
+                ),
             },
             e.makespan,
             e.busy(),

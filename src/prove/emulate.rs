@@ -99,10 +99,16 @@ pub struct Emulation {
     /// Solved entries a worker never had because the pool forgot them
     /// before it loaded ([`SolvedPool::missed`]).
     pub solved_missed: u64,
-    /// Jobs still running, their work not counted: none once a run has
-    /// ended (a complete run cancels its jobs in flight, a stopped one
-    /// interrupts them, and each comes back).
+    /// Jobs still running, their work not counted in `work`: none once a
+    /// complete run has ended (it cancels its jobs in flight, and each
+    /// comes back); a run stopped short (`--emulate-until`, a signal, a
+    /// time limit) leaves them in flight, for emulated workers cannot be
+    /// interrupted.
     pub running: usize,
+    /// The threads' time those jobs held so far: from each one's start to
+    /// [`Emulation::reached`], in nodes. Their workers were busy all that
+    /// time; without it a run stopped short looks idle by their work.
+    pub in_flight_work: u64,
     /// How far the virtual clock's steps went, in nodes. Steps run in the
     /// order of their moments, and a result comes back only when every
     /// step before its moment has run, so no step runs past the moment of
@@ -136,11 +142,30 @@ impl Emulation {
     /// its worker takes its next job at the moment of the cancel (the
     /// one way the emulation differs from a cluster, above): over the
     /// makespan alone, more threads than there are could look busy.
+    ///
+    /// A run stopped with jobs in flight counts their threads' time so far
+    /// ([`Emulation::in_flight_work`]) over the time the clock reached, so
+    /// that workers busy to the stop are not shown idle.
     pub fn busy(&self) -> f64 {
-        if self.makespan == 0 {
+        let (work, time) = self.work_and_time();
+        if time == 0 {
             1.0
         } else {
-            (self.work as f64 / self.makespan as f64).min(self.cores() as f64)
+            (work as f64 / time as f64).min(self.cores() as f64)
+        }
+    }
+
+    /// The threads' time and the time it was spent in, for
+    /// [`Emulation::busy`]: the jobs that came back over the makespan, and
+    /// with jobs still in flight their time too, over the time reached.
+    fn work_and_time(&self) -> (u64, u64) {
+        if self.running > 0 {
+            (
+                self.work + self.in_flight_work,
+                self.makespan.max(self.reached),
+            )
+        } else {
+            (self.work, self.makespan)
         }
     }
 
@@ -203,7 +228,7 @@ impl Emulation {
     /// The share of worker time spent without a job (none where the
     /// cancelled jobs' steps fill it, [`Emulation::busy`]).
     pub fn idle(&self) -> f64 {
-        if self.makespan == 0 {
+        if self.work_and_time().1 == 0 {
             0.0
         } else {
             1.0 - self.busy() / self.cores() as f64
@@ -527,6 +552,19 @@ impl EmulatedWorkers {
             solved_missed: self.shared.missed(),
             affinity: (self.idle.back, self.idle.elsewhere),
             running: self.running.len(),
+            in_flight_work: self
+                .running
+                .values()
+                .map(|r| {
+                    // A job whose result waits to come back ended at its
+                    // next moment; the others run on to the time reached.
+                    let end = match r.result {
+                        Some(_) => r.next.min(self.reached()),
+                        None => self.reached(),
+                    };
+                    end.saturating_sub(r.start) * self.worker_threads as u64
+                })
+                .sum(),
             reached: self.reached(),
             tick: self.tick,
             ..self.measured
@@ -1362,6 +1400,36 @@ mod tests {
         );
         assert_eq!(e.work, 4 * e.makespan);
         assert_eq!(e.idle(), 0.0);
+    }
+
+    /// A run stopped with a job in flight (as `--emulate-until` stops one:
+    /// emulated workers cannot be interrupted) counts that job's threads'
+    /// time up to the stop: of two workers, one whose job ran out at 500
+    /// nodes and one busy all along, the pair was busy 1.5 of the 1,000
+    /// nodes the clock reached. Mutant: the jobs in flight left out (busy
+    /// 1 over the makespan of 500, idle a half; a run of four ranks of
+    /// sixty-four threads stopped at its clock reported 28% idle with
+    /// every thread busy to the end).
+    #[test]
+    fn jobs_in_flight_at_a_stop_count_as_busy() {
+        let (start, _) = pawn_game_6x6_and_last_move();
+        let mut w = EmulatedWorkers::new(2, pn_workers(1, 1_000));
+        w.start(whole_job(1, start, Question::Wins)).unwrap();
+        w.start(Job {
+            budget: 500,
+            ..whole_job(2, start, Question::Wins)
+        })
+        .unwrap();
+        let short = w.wait(NEXT).unwrap().unwrap();
+        assert_eq!((short.id, short.nodes), (2, 500));
+        assert!(short.end.leaves_open());
+        // One more step of the long job, then back with nothing: the clock
+        // has reached that step's moment.
+        assert!(w.wait(Duration::from_nanos(1)).unwrap().is_none());
+        let e = w.emulation();
+        assert_eq!((e.running, e.work, e.makespan), (1, 500, 500));
+        assert_eq!((e.reached, e.in_flight_work), (1_000, 1_000));
+        assert_eq!((e.busy(), e.idle()), (1.5, 0.25));
     }
 
     /// The whole steps of cancelled jobs, counted in the work, make no

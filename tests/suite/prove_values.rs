@@ -757,7 +757,7 @@ fn an_interrupted_emulation_says_its_jobs_in_flight_are_not_counted() {
         .unwrap_or_else(|| panic!("{out}"));
     let n: u64 = line
         .split_once("(not counting the ")
-        .and_then(|(_, rest)| rest.split_once(" jobs in flight at the stop), makespan "))
+        .and_then(|(_, rest)| rest.split_once(" jobs in flight at the stop, "))
         .and_then(|(n, _)| n.parse().ok())
         .unwrap_or_else(|| panic!("{line}"));
     assert!((1..=16).contains(&n), "{line}");
