@@ -548,6 +548,7 @@ impl EmulatedWorkers {
 
     /// What the run so far measured.
     pub fn emulation(&self) -> Emulation {
+        let reached = self.reached();
         Emulation {
             solved_missed: self.shared.missed(),
             affinity: (self.idle.back, self.idle.elsewhere),
@@ -559,13 +560,13 @@ impl EmulatedWorkers {
                     // A job whose result waits to come back ended at its
                     // next moment; the others run on to the time reached.
                     let end = match r.result {
-                        Some(_) => r.next.min(self.reached()),
-                        None => self.reached(),
+                        Some(_) => r.next.min(reached),
+                        None => reached,
                     };
                     end.saturating_sub(r.start) * self.worker_threads as u64
                 })
                 .sum(),
-            reached: self.reached(),
+            reached,
             tick: self.tick,
             ..self.measured
         }

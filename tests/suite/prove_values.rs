@@ -715,7 +715,8 @@ fn an_interrupted_emulation_says_its_jobs_in_flight_are_not_counted() {
     // Stopped by the wall clock after a second, long before its proof
     // ends (6x7's value is 20 M nodes of one solve), an emulation comes
     // back with jobs in flight whose nodes are not in its work; the text
-    // report says so beside the busy average they would have raised. Its
+    // report says so, and its busy average counts their threads' time so
+    // far (commit cd4737a). Its
     // jobs of 400,000 nodes each run for a good part of that second, so
     // the stop comes while sixteen are in flight however loaded the
     // machine (with jobs of 40,000 nodes on 5x7, a machine busy enough
