@@ -194,12 +194,198 @@ pub fn canonical(pos: &Position) -> Position {
 
 /// The canonical form of `pos` under the colour flip, the mirror and the
 /// chosen further rules. Always white to move; same variant.
+///
+/// A position without an en passant square (nearly every one a search
+/// meets) takes its columns for all files at once as 16-bit lanes of one
+/// number ([`Lanes`]), so that the orientation of the board or of each
+/// segment and the order of the segments are comparisons of numbers; one
+/// with an en passant square is built column by column
+/// ([`canonical_by_columns`], the reference the tests hold this to).
+#[inline]
 pub fn canonical_with(pos: &Position, rules: CanonicalRules) -> Position {
     let p = if pos.turn() == Color::Black {
         pos.flipped()
     } else {
         *pos
     };
+    if p.ep_square().is_some() {
+        return canonical_by_columns(&p, rules);
+    }
+    let w = p.board().width() as u32;
+    let lanes = Lanes::of(&p);
+    // Without walls, or when every file holds a pawn (one segment) that is
+    // not frozen: the position or its mirror image, whichever is smaller.
+    let files = p.occupied().files() as u64;
+    if !rules.walls || (files == (1 << w) - 1 && !(rules.islands && frozen(&p, 0, w as u8))) {
+        return if lanes.mirrored(0, w) < lanes.forward(0, w) {
+            p.mirrored()
+        } else {
+            p
+        };
+    }
+    // Segments (maximal runs of files holding pawns), each oriented, as
+    // left-aligned lanes; frozen ones counted and replaced by one island.
+    let mut segs = [Segment::ISLAND; 8];
+    let mut n = 0;
+    let mut islands = 0;
+    let mut rest = files;
+    while rest != 0 {
+        let start = rest.trailing_zeros();
+        let len = (!(rest >> start)).trailing_zeros();
+        rest &= !(((1u64 << len) - 1) << start);
+        if rules.islands && frozen(&p, start as u8, len as u8) {
+            islands += 1;
+            continue;
+        }
+        let (forward, mirrored) = (lanes.forward(start, len), lanes.mirrored(start, len));
+        segs[n] = Segment {
+            key: forward.min(mirrored),
+            start,
+            len,
+            mirrored: mirrored < forward,
+        };
+        n += 1;
+    }
+    if islands > 0 {
+        segs[n] = Segment::ISLAND;
+        n += 1;
+    }
+    // Sorted as sequences of columns: a segment's lanes are never 0, so a
+    // shorter one that is a prefix of a longer one is the smaller number,
+    // as the shorter slice is.
+    segs[..n].sort_unstable_by_key(|s| s.key);
+    let (white, black) = (p.pawns(Color::White).0, p.pawns(Color::Black).0);
+    let (mut out_white, mut out_black) = (0u64, 0u64);
+    let mut at = 0;
+    for s in &segs[..n] {
+        if s.start == Segment::ISLAND.start {
+            out_white |= 1 << (8 + at);
+            out_black |= 1 << (16 + at);
+        } else {
+            out_white |= s.moved(white, at);
+            out_black |= s.moved(black, at);
+        }
+        at += s.len + 1;
+    }
+    Position::from_parts_unchecked(
+        p.variant(),
+        ByColor {
+            white: Bitboard(out_white),
+            black: Bitboard(out_black),
+        },
+        Color::White,
+        None,
+    )
+}
+
+/// A segment of a position's files as [`canonical_with`] sorts them.
+#[derive(Clone, Copy)]
+struct Segment {
+    /// Its columns, oriented, as left-aligned lanes ([`Lanes`]).
+    key: u128,
+    /// Its first file (`u32::MAX` for the island standing for the frozen
+    /// segments) and how many files it spans.
+    start: u32,
+    len: u32,
+    /// Whether it is oriented from its last file.
+    mirrored: bool,
+}
+
+impl Segment {
+    /// The smallest frozen island, as the segment that replaces every
+    /// frozen one.
+    const ISLAND: Segment = Segment {
+        key: (ISLAND as u128) << 112,
+        start: u32::MAX,
+        len: 1,
+        mirrored: false,
+    };
+
+    /// The segment's squares of `pawns`, oriented, moved to start at file
+    /// `at`.
+    #[inline]
+    fn moved(&self, pawns: u64, at: u32) -> u64 {
+        let rows = ((1u64 << self.len) - 1) << self.start;
+        let mine = pawns & rows.wrapping_mul(Bitboard::FILE_A.0);
+        if self.mirrored {
+            // File f to file 7 - f; the segment then starts at 8 - start - len.
+            Bitboard(mine).mirror_files(8).0 >> (8 - self.start - self.len) << at
+        } else {
+            mine >> self.start << at
+        }
+    }
+}
+
+/// The columns of a position without an en passant square, as 16-bit
+/// lanes (a [`Column`]: white's pawns in the low byte, black's in the
+/// high one): `by_file` holds file f in bits 16f.., `forward` the same
+/// lanes in the other order, file a in the top lane (bits 112..128), so
+/// that comparing two such numbers compares their columns from file a on.
+struct Lanes {
+    by_file: u128,
+    forward: u128,
+}
+
+impl Lanes {
+    #[inline]
+    fn of(p: &Position) -> Lanes {
+        let white = spread_bytes(transpose(p.pawns(Color::White).0));
+        let black = spread_bytes(transpose(p.pawns(Color::Black).0));
+        Lanes {
+            by_file: white | black << 8,
+            forward: (black | white << 8).swap_bytes(),
+        }
+    }
+
+    /// Files `start..start + len` from the first, left-aligned (the first
+    /// in the top lane, 0 below the last).
+    #[inline]
+    fn forward(&self, start: u32, len: u32) -> u128 {
+        (self.forward << (16 * start)) & top_lanes(len)
+    }
+
+    /// Files `start..start + len` from the last, left-aligned: the same
+    /// run mirrored.
+    #[inline]
+    fn mirrored(&self, start: u32, len: u32) -> u128 {
+        (self.by_file << (16 * (8 - start - len))) & top_lanes(len)
+    }
+}
+
+/// The top `len` lanes of 16 bits (1 <= len <= 8).
+#[inline]
+fn top_lanes(len: u32) -> u128 {
+    !0u128 << (128 - 16 * len)
+}
+
+/// The 8x8 bit matrix of a board turned about its a1-h8 diagonal: the
+/// square of rank r and file f (bit 8r + f) goes to bit 8f + r, so byte f
+/// of the result is file f, bit r rank r. Its own inverse.
+#[inline]
+fn transpose(mut x: u64) -> u64 {
+    let t = 0x0F0F_0F0F_0000_0000 & (x ^ (x << 28));
+    x ^= t ^ (t >> 28);
+    let t = 0x3333_0000_3333_0000 & (x ^ (x << 14));
+    x ^= t ^ (t >> 14);
+    let t = 0x5500_5500_5500_5500 & (x ^ (x << 7));
+    x ^= t ^ (t >> 7);
+    x
+}
+
+/// Byte i of `x` to bits 16i.. (the bytes between left 0).
+#[inline]
+fn spread_bytes(x: u64) -> u128 {
+    let mut x = x as u128;
+    x = (x | x << 32) & 0x0000_0000_FFFF_FFFF_0000_0000_FFFF_FFFF;
+    x = (x | x << 16) & 0x0000_FFFF_0000_FFFF_0000_FFFF_0000_FFFF;
+    (x | x << 8) & 0x00FF_00FF_00FF_00FF_00FF_00FF_00FF_00FF
+}
+
+/// [`canonical_with`] for a white-to-move position, column by column: the
+/// way for positions with an en passant square, and the reference the
+/// tests hold the lanes to.
+fn canonical_by_columns(p: &Position, rules: CanonicalRules) -> Position {
+    let p = *p;
     let w = p.board().width() as usize;
     let mut cols = [0 as Column; 8];
     for (f, c) in cols.iter_mut().enumerate().take(w) {
@@ -316,6 +502,79 @@ mod tests {
         assert_eq!(canonical(&c), c);
     }
 
+    /// Random positions without an en passant square, some of their files
+    /// emptied (walls) and some of their pawns thinned out, either side to
+    /// move.
+    fn random_positions(seed: u64, count: usize) -> Vec<Position> {
+        let mut rng = crate::rng::SplitMix64::new(seed);
+        let mut out = Vec::new();
+        while out.len() < count {
+            let (w, h) = (1 + rng.below(8) as u8, 4 + rng.below(5) as u8);
+            let board = Board::new(w, h).unwrap();
+            let inner = board.squares().0 & !board.rank_mask(0).0 & !board.rank_mask(h - 1).0;
+            let walls = (rng.next_u64() & rng.next_u64()) as u8;
+            let open = (0..8)
+                .filter(|f| walls & (1 << f) == 0)
+                .fold(0u64, |m, f| m | Bitboard::FILE_A.0 << f);
+            let thin = if rng.below(2) == 0 {
+                !0
+            } else {
+                rng.next_u64()
+            };
+            let (a, b) = (
+                rng.next_u64() & inner & open & thin,
+                rng.next_u64() & inner & open,
+            );
+            let turn = if rng.below(2) == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let setup = crate::rules::Setup {
+                board,
+                pawns: ByColor {
+                    white: Bitboard(a & !b),
+                    black: Bitboard(b & !a),
+                },
+                turn,
+                ep_square: None,
+            };
+            if let Ok(p) =
+                Position::from_setup(&setup, crate::rules::Variant::new(board, Rules::default()))
+            {
+                out.push(p);
+            }
+        }
+        out
+    }
+
+    /// The lanes give the form the columns give, under every rule set, on
+    /// random boards of every size (walls, frozen segments, islands and
+    /// the whole-board shortcut among them).
+    #[test]
+    fn lanes_match_columns() {
+        let mut segments = 0;
+        for p in random_positions(3, 200_000) {
+            let white = if p.turn() == Color::Black {
+                p.flipped()
+            } else {
+                p
+            };
+            for rules in [
+                CanonicalRules::ALL,
+                "walls".parse().unwrap(),
+                CanonicalRules::FLIP_MIRROR,
+            ] {
+                let c = canonical_with(&p, rules);
+                assert_eq!(c, canonical_by_columns(&white, rules), "{p} {rules}");
+                assert_eq!(canonical_with(&c, rules), c, "{p} {rules}");
+            }
+            let files = p.occupied().files();
+            segments += (files != (1u16 << p.board().width()).wrapping_sub(1) as u8) as usize;
+        }
+        assert!(segments > 10_000, "{segments}");
+    }
+
     /// The general path (segments built from columns) gives the same form
     /// as the shortcut for positions whose files all hold pawns.
     #[test]
@@ -354,6 +613,24 @@ mod tests {
             }
         }
         assert!(checked > 1000);
+    }
+
+    /// Each helper against the plain definition.
+    #[test]
+    fn lane_helpers() {
+        let mut rng = crate::rng::SplitMix64::new(5);
+        for _ in 0..10_000 {
+            let x = rng.next_u64();
+            let t = transpose(x);
+            for f in 0..8u8 {
+                assert_eq!((t >> (8 * f)) & 0xff, file_byte(x, f) as u64);
+            }
+            assert_eq!(transpose(t), x);
+            let s = spread_bytes(x);
+            for i in 0..8 {
+                assert_eq!((s >> (16 * i)) & 0xffff, ((x >> (8 * i)) & 0xff) as u128);
+            }
+        }
     }
 
     #[test]
