@@ -196,11 +196,11 @@ pub fn canonical(pos: &Position) -> Position {
 /// chosen further rules. Always white to move; same variant.
 ///
 /// A position without an en passant square (nearly every one a search
-/// meets) takes its columns for all files at once as 16-bit lanes of one
-/// number ([`Lanes`]), so that the orientation of the board or of each
-/// segment and the order of the segments are comparisons of numbers; one
-/// with an en passant square is built column by column
-/// ([`canonical_by_columns`], the reference the tests hold this to).
+/// meets) takes its columns for all files at once ([`Columns`]) and is
+/// put together from its own bitboards, each segment shifted (and
+/// mirrored) into place; one with an en passant square is built column
+/// by column ([`canonical_by_columns`], the reference the tests hold
+/// this to).
 #[inline]
 pub fn canonical_with(pos: &Position, rules: CanonicalRules) -> Position {
     let p = if pos.turn() == Color::Black {
@@ -211,38 +211,37 @@ pub fn canonical_with(pos: &Position, rules: CanonicalRules) -> Position {
     if p.ep_square().is_some() {
         return canonical_by_columns(&p, rules);
     }
-    let w = p.board().width() as u32;
-    let lanes = Lanes::of(&p);
+    let w = p.board().width() as usize;
+    let cols = Columns::of(&p);
     // Without walls, or when every file holds a pawn (one segment) that is
     // not frozen: the position or its mirror image, whichever is smaller.
     let files = p.occupied().files() as u64;
     if !rules.walls || (files == (1 << w) - 1 && !(rules.islands && frozen(&p, 0, w as u8))) {
-        return if lanes.mirrored(0, w) < lanes.forward(0, w) {
+        return if cols.mirrored_smaller(0, w) {
             p.mirrored()
         } else {
             p
         };
     }
-    // Segments (maximal runs of files holding pawns), each oriented, as
-    // left-aligned lanes; frozen ones counted and replaced by one island.
-    let mut segs = [Segment::ISLAND; 8];
+    // Segments (maximal runs of files holding pawns), each oriented;
+    // frozen ones counted and replaced by one island. At most four runs
+    // fit eight files, and the island.
+    let mut segs = [Segment::ISLAND; 5];
     let mut n = 0;
     let mut islands = 0;
     let mut rest = files;
     while rest != 0 {
-        let start = rest.trailing_zeros();
-        let len = (!(rest >> start)).trailing_zeros();
+        let start = rest.trailing_zeros() as usize;
+        let len = (!(rest >> start)).trailing_zeros() as usize;
         rest &= !(((1u64 << len) - 1) << start);
         if rules.islands && frozen(&p, start as u8, len as u8) {
             islands += 1;
             continue;
         }
-        let (forward, mirrored) = (lanes.forward(start, len), lanes.mirrored(start, len));
         segs[n] = Segment {
-            key: forward.min(mirrored),
             start,
             len,
-            mirrored: mirrored < forward,
+            mirrored: cols.mirrored_smaller(start, len),
         };
         n += 1;
     }
@@ -250,10 +249,7 @@ pub fn canonical_with(pos: &Position, rules: CanonicalRules) -> Position {
         segs[n] = Segment::ISLAND;
         n += 1;
     }
-    // Sorted as sequences of columns: a segment's lanes are never 0, so a
-    // shorter one that is a prefix of a longer one is the smaller number,
-    // as the shorter slice is.
-    segs[..n].sort_unstable_by_key(|s| s.key);
+    segs[..n].sort_unstable_by(|a, b| cols.compare(a, b));
     let (white, black) = (p.pawns(Color::White).0, p.pawns(Color::Black).0);
     let (mut out_white, mut out_black) = (0u64, 0u64);
     let mut at = 0;
@@ -281,22 +277,19 @@ pub fn canonical_with(pos: &Position, rules: CanonicalRules) -> Position {
 /// A segment of a position's files as [`canonical_with`] sorts them.
 #[derive(Clone, Copy)]
 struct Segment {
-    /// Its columns, oriented, as left-aligned lanes ([`Lanes`]).
-    key: u128,
-    /// Its first file (`u32::MAX` for the island standing for the frozen
-    /// segments) and how many files it spans.
-    start: u32,
-    len: u32,
+    /// Its first file (8, past every board, for the island standing for
+    /// the frozen segments) and how many files it spans.
+    start: usize,
+    len: usize,
     /// Whether it is oriented from its last file.
     mirrored: bool,
 }
 
 impl Segment {
     /// The smallest frozen island, as the segment that replaces every
-    /// frozen one.
+    /// frozen one ([`Columns`] holds its column at 8).
     const ISLAND: Segment = Segment {
-        key: (ISLAND as u128) << 112,
-        start: u32::MAX,
+        start: 8,
         len: 1,
         mirrored: false,
     };
@@ -304,7 +297,7 @@ impl Segment {
     /// The segment's squares of `pawns`, oriented, moved to start at file
     /// `at`.
     #[inline]
-    fn moved(&self, pawns: u64, at: u32) -> u64 {
+    fn moved(&self, pawns: u64, at: usize) -> u64 {
         let rows = ((1u64 << self.len) - 1) << self.start;
         let mine = pawns & rows.wrapping_mul(Bitboard::FILE_A.0);
         if self.mirrored {
@@ -316,46 +309,60 @@ impl Segment {
     }
 }
 
-/// The columns of a position without an en passant square, as 16-bit
-/// lanes (a [`Column`]: white's pawns in the low byte, black's in the
-/// high one): `by_file` holds file f in bits 16f.., `forward` the same
-/// lanes in the other order, file a in the top lane (bits 112..128), so
-/// that comparing two such numbers compares their columns from file a on.
-struct Lanes {
-    by_file: u128,
-    forward: u128,
-}
+/// The columns of a position without an en passant square, file by file
+/// (a [`Column`] in 16 bits: white's pawns in the low byte, black's in
+/// the high one), all taken at once from the bitboards turned about
+/// their diagonal, and the island's column after them.
+struct Columns([u16; 9]);
 
-impl Lanes {
+impl Columns {
     #[inline]
-    fn of(p: &Position) -> Lanes {
-        let white = spread_bytes(transpose(p.pawns(Color::White).0));
-        let black = spread_bytes(transpose(p.pawns(Color::Black).0));
-        Lanes {
-            by_file: white | black << 8,
-            forward: (black | white << 8).swap_bytes(),
+    fn of(p: &Position) -> Columns {
+        let white = transpose(p.pawns(Color::White).0);
+        let black = transpose(p.pawns(Color::Black).0);
+        let mut cols = [0u16; 9];
+        for (f, c) in cols.iter_mut().enumerate().take(8) {
+            *c = ((white >> (8 * f)) & 0xff | ((black >> (8 * f)) & 0xff) << 8) as u16;
+        }
+        cols[8] = ISLAND as u16;
+        Columns(cols)
+    }
+
+    /// Whether files `start..start + len` read from the last are smaller
+    /// than from the first.
+    #[inline]
+    fn mirrored_smaller(&self, start: usize, len: usize) -> bool {
+        let c = &self.0[start..start + len];
+        for i in 0..len / 2 {
+            let (a, b) = (c[len - 1 - i], c[i]);
+            if a != b {
+                return a < b;
+            }
+        }
+        false
+    }
+
+    /// The `i`th column of segment `s`, oriented.
+    #[inline]
+    fn at(&self, s: &Segment, i: usize) -> u16 {
+        if s.mirrored {
+            self.0[s.start + s.len - 1 - i]
+        } else {
+            self.0[s.start + i]
         }
     }
 
-    /// Files `start..start + len` from the first, left-aligned (the first
-    /// in the top lane, 0 below the last).
+    /// Two segments' oriented columns in the order of their slices.
     #[inline]
-    fn forward(&self, start: u32, len: u32) -> u128 {
-        (self.forward << (16 * start)) & top_lanes(len)
+    fn compare(&self, a: &Segment, b: &Segment) -> std::cmp::Ordering {
+        for i in 0..a.len.min(b.len) {
+            let (x, y) = (self.at(a, i), self.at(b, i));
+            if x != y {
+                return x.cmp(&y);
+            }
+        }
+        a.len.cmp(&b.len)
     }
-
-    /// Files `start..start + len` from the last, left-aligned: the same
-    /// run mirrored.
-    #[inline]
-    fn mirrored(&self, start: u32, len: u32) -> u128 {
-        (self.by_file << (16 * (8 - start - len))) & top_lanes(len)
-    }
-}
-
-/// The top `len` lanes of 16 bits (1 <= len <= 8).
-#[inline]
-fn top_lanes(len: u32) -> u128 {
-    !0u128 << (128 - 16 * len)
 }
 
 /// The 8x8 bit matrix of a board turned about its a1-h8 diagonal: the
@@ -370,15 +377,6 @@ fn transpose(mut x: u64) -> u64 {
     let t = 0x5500_5500_5500_5500 & (x ^ (x << 7));
     x ^= t ^ (t >> 7);
     x
-}
-
-/// Byte i of `x` to bits 16i.. (the bytes between left 0).
-#[inline]
-fn spread_bytes(x: u64) -> u128 {
-    let mut x = x as u128;
-    x = (x | x << 32) & 0x0000_0000_FFFF_FFFF_0000_0000_FFFF_FFFF;
-    x = (x | x << 16) & 0x0000_FFFF_0000_FFFF_0000_FFFF_0000_FFFF;
-    (x | x << 8) & 0x00FF_00FF_00FF_00FF_00FF_00FF_00FF_00FF
 }
 
 /// [`canonical_with`] for a white-to-move position, column by column: the
@@ -626,10 +624,6 @@ mod tests {
                 assert_eq!((t >> (8 * f)) & 0xff, file_byte(x, f) as u64);
             }
             assert_eq!(transpose(t), x);
-            let s = spread_bytes(x);
-            for i in 0..8 {
-                assert_eq!((s >> (16 * i)) & 0xffff, ((x >> (8 * i)) & 0xff) as u128);
-            }
         }
     }
 
