@@ -196,10 +196,10 @@ pub fn canonical(pos: &Position) -> Position {
 /// chosen further rules. Always white to move; same variant.
 ///
 /// A position without an en passant square (nearly every one a search
-/// meets) takes its columns for all files at once ([`Columns`]) and is
+/// meets) takes its columns for all files at once (`Columns`) and is
 /// put together from its own bitboards, each segment shifted (and
 /// mirrored) into place; one with an en passant square is built column
-/// by column ([`canonical_by_columns`], the reference the tests hold
+/// by column (`canonical_by_columns`, the reference the tests hold
 /// this to).
 #[inline]
 pub fn canonical_with(pos: &Position, rules: CanonicalRules) -> Position {
