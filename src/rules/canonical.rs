@@ -381,7 +381,7 @@ fn transpose(mut x: u64) -> u64 {
 
 /// [`canonical_with`] for a white-to-move position, column by column: the
 /// way for positions with an en passant square, and the reference the
-/// tests hold the lanes to.
+/// tests hold the columns taken at once to.
 fn canonical_by_columns(p: &Position, rules: CanonicalRules) -> Position {
     let p = *p;
     let w = p.board().width() as usize;
@@ -546,11 +546,11 @@ mod tests {
         out
     }
 
-    /// The lanes give the form the columns give, under every rule set, on
-    /// random boards of every size (walls, frozen segments, islands and
-    /// the whole-board shortcut among them).
+    /// The columns taken at once give the form the column-by-column way
+    /// gives, under every rule set, on random boards of every size (walls,
+    /// frozen segments, islands and the whole-board shortcut among them).
     #[test]
-    fn lanes_match_columns() {
+    fn columns_at_once_match_column_by_column() {
         let mut segments = 0;
         for p in random_positions(3, 200_000) {
             let white = if p.turn() == Color::Black {
@@ -613,9 +613,9 @@ mod tests {
         assert!(checked > 1000);
     }
 
-    /// Each helper against the plain definition.
+    /// The transpose against `file_byte`, and its own inverse.
     #[test]
-    fn lane_helpers() {
+    fn transpose_is_file_bytes() {
         let mut rng = crate::rng::SplitMix64::new(5);
         for _ in 0..10_000 {
             let x = rng.next_u64();
