@@ -93,77 +93,6 @@ impl FromStr for CanonicalRules {
 /// bit `8 + r` black pawn, bit `16 + r` the en passant square.
 type Column = u32;
 
-/// The 8 bits of file `file` of `bb` as one byte (bit `r`: rank `r`).
-#[inline]
-fn file_byte(bb: u64, file: u8) -> u32 {
-    // Each file-a bit 8r times 2^(56 - 7r) lands on bit 56 + r; no two
-    // partial products meet, so nothing carries into the top byte.
-    (((bb >> file) & Bitboard::FILE_A.0).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
-}
-
-/// The inverse of [`file_byte`] for file a: bit `r` of `byte` to bit `8r`.
-const SPREAD: [u64; 256] = {
-    let mut t = [0u64; 256];
-    let mut b = 0;
-    while b < 256 {
-        let mut r = 0;
-        while r < 8 {
-            if b & (1 << r) != 0 {
-                t[b] |= 1u64 << (8 * r);
-            }
-            r += 1;
-        }
-        b += 1;
-    }
-    t
-};
-
-#[inline]
-fn column(pos: &Position, file: u8) -> Column {
-    let ep = pos.ep_square().map_or(0u64, |s| 1u64 << s.index());
-    file_byte(pos.pawns(Color::White).0, file)
-        | file_byte(pos.pawns(Color::Black).0, file) << 8
-        | file_byte(ep, file) << 16
-}
-
-/// Builds a white-to-move position from columns laid out from file a.
-fn from_columns(pos: &Position, cols: &[Column]) -> Position {
-    let mut white = 0u64;
-    let mut black = 0u64;
-    let mut ep = None;
-    for (f, &c) in cols.iter().enumerate() {
-        white |= SPREAD[(c & 0xff) as usize] << f;
-        black |= SPREAD[((c >> 8) & 0xff) as usize] << f;
-        let e = (c >> 16) & 0xff;
-        if e != 0 {
-            ep = Some(Square::new(f as u8, e.trailing_zeros() as u8));
-        }
-    }
-    Position::from_parts_unchecked(
-        pos.variant(),
-        ByColor {
-            white: Bitboard(white),
-            black: Bitboard(black),
-        },
-        Color::White,
-        ep,
-    )
-}
-
-/// The smaller of a run of columns and its mirror image, written into `out`.
-#[inline]
-fn orient(cols: &[Column], out: &mut [Column]) {
-    let n = cols.len();
-    let mirrored_smaller = cols.iter().rev().lt(cols.iter());
-    for i in 0..n {
-        out[i] = if mirrored_smaller {
-            cols[n - 1 - i]
-        } else {
-            cols[i]
-        };
-    }
-}
-
 /// Whether neither side has a move among the files `first..first + len`.
 #[inline]
 fn frozen(pos: &Position, first: u8, len: u8) -> bool {
@@ -195,12 +124,10 @@ pub fn canonical(pos: &Position) -> Position {
 /// The canonical form of `pos` under the colour flip, the mirror and the
 /// chosen further rules. Always white to move; same variant.
 ///
-/// A position without an en passant square (nearly every one a search
-/// meets) takes its columns for all files at once (`Columns`) and is
-/// put together from its own bitboards, each segment shifted (and
-/// mirrored) into place; one with an en passant square is built column
-/// by column (`canonical_by_columns`, the reference the tests hold
-/// this to).
+/// The position's columns are taken for all files at once (`Columns`),
+/// and the form is put together from its own bitboards, each segment
+/// shifted (and mirrored) into place with its en passant square, if it
+/// has one. The tests hold it to a column-by-column construction.
 #[inline]
 pub fn canonical_with(pos: &Position, rules: CanonicalRules) -> Position {
     let p = if pos.turn() == Color::Black {
@@ -208,9 +135,6 @@ pub fn canonical_with(pos: &Position, rules: CanonicalRules) -> Position {
     } else {
         *pos
     };
-    if p.ep_square().is_some() {
-        return canonical_by_columns(&p, rules);
-    }
     let w = p.board().width() as usize;
     let cols = Columns::of(&p);
     // Without walls, or when every file holds a pawn (one segment) that is
@@ -251,7 +175,10 @@ pub fn canonical_with(pos: &Position, rules: CanonicalRules) -> Position {
     }
     segs[..n].sort_unstable_by(|a, b| cols.compare(a, b));
     let (white, black) = (p.pawns(Color::White).0, p.pawns(Color::Black).0);
-    let (mut out_white, mut out_black) = (0u64, 0u64);
+    // A frozen segment has no en passant square (`frozen`), so the square
+    // stays in the segment that holds it and moves with it.
+    let ep = p.ep_square().map_or(0, |s| 1u64 << s.index());
+    let (mut out_white, mut out_black, mut out_ep) = (0u64, 0u64, 0u64);
     let mut at = 0;
     for s in &segs[..n] {
         if s.start == Segment::ISLAND.start {
@@ -260,6 +187,9 @@ pub fn canonical_with(pos: &Position, rules: CanonicalRules) -> Position {
         } else {
             out_white |= s.moved(white, at);
             out_black |= s.moved(black, at);
+            if ep != 0 {
+                out_ep |= s.moved(ep, at);
+            }
         }
         at += s.len + 1;
     }
@@ -270,7 +200,7 @@ pub fn canonical_with(pos: &Position, rules: CanonicalRules) -> Position {
             black: Bitboard(out_black),
         },
         Color::White,
-        None,
+        (out_ep != 0).then(|| Square::from_index(out_ep.trailing_zeros() as u8)),
     )
 }
 
@@ -309,22 +239,25 @@ impl Segment {
     }
 }
 
-/// The columns of a position without an en passant square, file by file
-/// (a [`Column`] in 16 bits: white's pawns in the low byte, black's in
-/// the high one), all taken at once from the bitboards turned about
-/// their diagonal, and the island's column after them.
-struct Columns([u16; 9]);
+/// The columns of a white-to-move position file by file (each a
+/// [`Column`]: white's pawns in the low byte, black's in the next, the en
+/// passant square in the third), all taken at once from the bitboards
+/// turned about their diagonal, and the island's column after them.
+struct Columns([Column; 9]);
 
 impl Columns {
     #[inline]
     fn of(p: &Position) -> Columns {
         let white = transpose(p.pawns(Color::White).0);
         let black = transpose(p.pawns(Color::Black).0);
-        let mut cols = [0u16; 9];
+        let mut cols = [0 as Column; 9];
         for (f, c) in cols.iter_mut().enumerate().take(8) {
-            *c = ((white >> (8 * f)) & 0xff | ((black >> (8 * f)) & 0xff) << 8) as u16;
+            *c = ((white >> (8 * f)) & 0xff | ((black >> (8 * f)) & 0xff) << 8) as Column;
         }
-        cols[8] = ISLAND as u16;
+        if let Some(s) = p.ep_square() {
+            cols[s.file() as usize] |= 1 << (16 + s.rank());
+        }
+        cols[8] = ISLAND;
         Columns(cols)
     }
 
@@ -344,7 +277,7 @@ impl Columns {
 
     /// The `i`th column of segment `s`, oriented.
     #[inline]
-    fn at(&self, s: &Segment, i: usize) -> u16 {
+    fn at(&self, s: &Segment, i: usize) -> Column {
         if s.mirrored {
             self.0[s.start + s.len - 1 - i]
         } else {
@@ -379,70 +312,6 @@ fn transpose(mut x: u64) -> u64 {
     x
 }
 
-/// [`canonical_with`] for a white-to-move position, column by column: the
-/// way for positions with an en passant square, and the reference the
-/// tests hold the columns taken at once to.
-fn canonical_by_columns(p: &Position, rules: CanonicalRules) -> Position {
-    let p = *p;
-    let w = p.board().width() as usize;
-    let mut cols = [0 as Column; 8];
-    for (f, c) in cols.iter_mut().enumerate().take(w) {
-        *c = column(&p, f as u8);
-    }
-    // Without walls, or when every file holds a pawn (one segment) that is
-    // not frozen: the position or its mirror image, whichever is smaller.
-    let files = p.occupied().files() as u64;
-    if !rules.walls || (files == (1 << w) - 1 && !(rules.islands && frozen(&p, 0, w as u8))) {
-        let cols = &cols[..w];
-        return if cols.iter().rev().lt(cols.iter()) {
-            p.mirrored()
-        } else {
-            p
-        };
-    }
-    let mut out = [0 as Column; 8];
-    // Segments: maximal runs of files holding pawns, each oriented.
-    let mut segs = [[0 as Column; 8]; 8];
-    let mut lens = [0usize; 8];
-    let mut n = 0;
-    let mut islands = 0;
-    let mut f = 0;
-    while f < w {
-        if cols[f] == 0 {
-            f += 1;
-            continue;
-        }
-        let start = f;
-        while f < w && cols[f] != 0 {
-            f += 1;
-        }
-        let len = f - start;
-        if rules.islands && frozen(&p, start as u8, len as u8) {
-            islands += 1;
-            continue;
-        }
-        orient(&cols[start..f], &mut segs[n][..len]);
-        lens[n] = len;
-        n += 1;
-    }
-    if islands > 0 {
-        segs[n][0] = ISLAND;
-        lens[n] = 1;
-        n += 1;
-    }
-    let mut order = [0usize; 8];
-    for (i, o) in order.iter_mut().enumerate().take(n) {
-        *o = i;
-    }
-    order[..n].sort_unstable_by(|&a, &b| segs[a][..lens[a]].cmp(&segs[b][..lens[b]]));
-    let mut at = 0;
-    for &i in &order[..n] {
-        out[at..at + lens[i]].copy_from_slice(&segs[i][..lens[i]]);
-        at += lens[i] + 1;
-    }
-    from_columns(&p, &out[..w])
-}
-
 /// The whole of a white-to-move position as one number, for keys of
 /// transposition tables: white's pawns in the low half, black's in the high
 /// half, and the en passant square marked on black's first rank (where no
@@ -471,6 +340,141 @@ mod tests {
         assert!(!"walls".parse::<CanonicalRules>().unwrap().islands);
         let e = "none".parse::<CanonicalRules>().unwrap_err();
         assert_eq!(e.to_string(), "expected all, walls or flip");
+    }
+
+    /// The 8 bits of file `file` of `bb` as one byte (bit `r`: rank `r`).
+    #[inline]
+    fn file_byte(bb: u64, file: u8) -> u32 {
+        // Each file-a bit 8r times 2^(56 - 7r) lands on bit 56 + r; no two
+        // partial products meet, so nothing carries into the top byte.
+        (((bb >> file) & Bitboard::FILE_A.0).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
+    }
+
+    /// The inverse of [`file_byte`] for file a: bit `r` of `byte` to bit `8r`.
+    const SPREAD: [u64; 256] = {
+        let mut t = [0u64; 256];
+        let mut b = 0;
+        while b < 256 {
+            let mut r = 0;
+            while r < 8 {
+                if b & (1 << r) != 0 {
+                    t[b] |= 1u64 << (8 * r);
+                }
+                r += 1;
+            }
+            b += 1;
+        }
+        t
+    };
+
+    #[inline]
+    fn column(pos: &Position, file: u8) -> Column {
+        let ep = pos.ep_square().map_or(0u64, |s| 1u64 << s.index());
+        file_byte(pos.pawns(Color::White).0, file)
+            | file_byte(pos.pawns(Color::Black).0, file) << 8
+            | file_byte(ep, file) << 16
+    }
+
+    /// Builds a white-to-move position from columns laid out from file a.
+    fn from_columns(pos: &Position, cols: &[Column]) -> Position {
+        let mut white = 0u64;
+        let mut black = 0u64;
+        let mut ep = None;
+        for (f, &c) in cols.iter().enumerate() {
+            white |= SPREAD[(c & 0xff) as usize] << f;
+            black |= SPREAD[((c >> 8) & 0xff) as usize] << f;
+            let e = (c >> 16) & 0xff;
+            if e != 0 {
+                ep = Some(Square::new(f as u8, e.trailing_zeros() as u8));
+            }
+        }
+        Position::from_parts_unchecked(
+            pos.variant(),
+            ByColor {
+                white: Bitboard(white),
+                black: Bitboard(black),
+            },
+            Color::White,
+            ep,
+        )
+    }
+
+    /// The smaller of a run of columns and its mirror image, written into `out`.
+    #[inline]
+    fn orient(cols: &[Column], out: &mut [Column]) {
+        let n = cols.len();
+        let mirrored_smaller = cols.iter().rev().lt(cols.iter());
+        for i in 0..n {
+            out[i] = if mirrored_smaller {
+                cols[n - 1 - i]
+            } else {
+                cols[i]
+            };
+        }
+    }
+
+    /// [`canonical_with`] for a white-to-move position, column by column
+    /// (the construction the project used before the columns were taken at
+    /// once): the reference the tests hold the fast form to.
+    fn canonical_by_columns(p: &Position, rules: CanonicalRules) -> Position {
+        let p = *p;
+        let w = p.board().width() as usize;
+        let mut cols = [0 as Column; 8];
+        for (f, c) in cols.iter_mut().enumerate().take(w) {
+            *c = column(&p, f as u8);
+        }
+        // Without walls, or when every file holds a pawn (one segment) that is
+        // not frozen: the position or its mirror image, whichever is smaller.
+        let files = p.occupied().files() as u64;
+        if !rules.walls || (files == (1 << w) - 1 && !(rules.islands && frozen(&p, 0, w as u8))) {
+            let cols = &cols[..w];
+            return if cols.iter().rev().lt(cols.iter()) {
+                p.mirrored()
+            } else {
+                p
+            };
+        }
+        let mut out = [0 as Column; 8];
+        // Segments: maximal runs of files holding pawns, each oriented.
+        let mut segs = [[0 as Column; 8]; 8];
+        let mut lens = [0usize; 8];
+        let mut n = 0;
+        let mut islands = 0;
+        let mut f = 0;
+        while f < w {
+            if cols[f] == 0 {
+                f += 1;
+                continue;
+            }
+            let start = f;
+            while f < w && cols[f] != 0 {
+                f += 1;
+            }
+            let len = f - start;
+            if rules.islands && frozen(&p, start as u8, len as u8) {
+                islands += 1;
+                continue;
+            }
+            orient(&cols[start..f], &mut segs[n][..len]);
+            lens[n] = len;
+            n += 1;
+        }
+        if islands > 0 {
+            segs[n][0] = ISLAND;
+            lens[n] = 1;
+            n += 1;
+        }
+        let mut order = [0usize; 8];
+        for (i, o) in order.iter_mut().enumerate().take(n) {
+            *o = i;
+        }
+        order[..n].sort_unstable_by(|&a, &b| segs[a][..lens[a]].cmp(&segs[b][..lens[b]]));
+        let mut at = 0;
+        for &i in &order[..n] {
+            out[at..at + lens[i]].copy_from_slice(&segs[i][..lens[i]]);
+            at += lens[i] + 1;
+        }
+        from_columns(&p, &out[..w])
     }
 
     fn pos(text: &str) -> Position {
@@ -546,13 +550,38 @@ mod tests {
         out
     }
 
+    /// Positions with an en passant square: the children by a double step
+    /// of random positions, where an enemy pawn stands beside the landing
+    /// square (on boards wider than one file, the only ones that have them).
+    fn random_ep_positions(seed: u64, count: usize) -> Vec<Position> {
+        let mut out = Vec::new();
+        let mut round = 0;
+        while out.len() < count {
+            for p in random_positions(seed + 1000 * round, 20_000) {
+                for &m in p.legal_moves().iter() {
+                    let child = p.play(m);
+                    if m.kind == crate::rules::MoveKind::DoublePush && child.ep_square().is_some() {
+                        out.push(child);
+                    }
+                }
+            }
+            round += 1;
+        }
+        out.truncate(count);
+        out
+    }
+
     /// The columns taken at once give the form the column-by-column way
     /// gives, under every rule set, on random boards of every size (walls,
-    /// frozen segments, islands and the whole-board shortcut among them).
+    /// frozen segments, islands, en passant squares and the whole-board
+    /// shortcut among them).
     #[test]
     fn columns_at_once_match_column_by_column() {
         let mut segments = 0;
-        for p in random_positions(3, 200_000) {
+        let mut ep_moved = 0;
+        let positions = random_positions(3, 200_000);
+        let with_ep = random_ep_positions(4, 50_000);
+        for p in positions.into_iter().chain(with_ep) {
             let white = if p.turn() == Color::Black {
                 p.flipped()
             } else {
@@ -566,11 +595,16 @@ mod tests {
                 let c = canonical_with(&p, rules);
                 assert_eq!(c, canonical_by_columns(&white, rules), "{p} {rules}");
                 assert_eq!(canonical_with(&c, rules), c, "{p} {rules}");
+                assert_eq!(c.ep_square().is_some(), p.ep_square().is_some(), "{p}");
+                ep_moved += (c.ep_square().map(|s| s.file()) != white.ep_square().map(|s| s.file()))
+                    as usize;
             }
             let files = p.occupied().files();
             segments += (files != (1u16 << p.board().width()).wrapping_sub(1) as u8) as usize;
         }
         assert!(segments > 10_000, "{segments}");
+        // En passant squares carried to another file with their segment.
+        assert!(ep_moved > 1_000, "{ep_moved}");
     }
 
     /// The general path (segments built from columns) gives the same form
