@@ -567,6 +567,9 @@ fn print_run(m: &Manager, run: &RunSummary, json: bool) {
             "nodes": c.cancelled_nodes,
             "seconds": (c.cancelled_seconds * 1000.0).round() / 1000.0,
         });
+        j["tt_stores"] = json!(c.table.stores);
+        j["tt_replaced"] = json!(c.table.replaced);
+        j["tt_replaced_max_work"] = json!(c.table.replaced_max_work);
         if let Some(e) = emulation {
             j["emulation"] = json!({
                 "workers": e.workers,
@@ -616,6 +619,15 @@ fn print_run(m: &Manager, run: &RunSummary, json: bool) {
         c.cancelled,
         giga(c.cancelled_nodes),
         c.cancelled_seconds
+    );
+    println!(
+        "this run's tables: {}",
+        super::solve::table_room(
+            c.table.stores,
+            c.table.replaced,
+            c.table.replaced_max_work,
+            method == Method::AlphaBeta
+        )
     );
     if let Some(e) = emulation {
         println!(

@@ -519,6 +519,9 @@ impl Plan {
             "dead_leaves": stats.dead_hits,
             "bound_cuts": stats.bound_hits,
             "tt_hits": stats.tt_hits,
+            "tt_stores": stats.tt_stores,
+            "tt_replaced": stats.tt_replaced,
+            "tt_replaced_max_work": stats.tt_replaced_max_work,
             "seconds": s.seconds,
             "makespan": s.makespan,
             "threads": self.search.common().threads,
@@ -568,6 +571,15 @@ impl Plan {
             "time:   {seconds:.3} s on {} thread(s), hash {} MiB",
             self.search.common().threads,
             self.search.common().hash_mb
+        );
+        println!(
+            "table:  {}",
+            table_room(
+                stats.tt_stores,
+                stats.tt_replaced,
+                stats.tt_replaced_max_work,
+                self.search.method() == Method::AlphaBeta
+            )
         );
         if let Some(span) = s.makespan {
             let turns = match &self.search {
@@ -715,6 +727,24 @@ fn print_loaded(session: &Session) {
     }
 }
 
+/// What a summary says of the transposition table's room: how many of
+/// the `stores` gave up another position's entry (`replaced`, the bucket
+/// full), and the most nodes searched below one of those (`max_work`),
+/// which a search that meets that position again spends again.
+/// `log2_work`: the search keeps each entry's work as a log2
+/// (alpha-beta), so the nodes said are a floor.
+pub(super) fn table_room(stores: u64, replaced: u64, max_work: u64, log2_work: bool) -> String {
+    if replaced == 0 {
+        return format!("no entry given up in {stores} stores (the transposition table had room)");
+    }
+    let floor = if log2_work { "at least " } else { "" };
+    format!(
+        "{replaced} of {stores} stores ({:.1}%) gave up another position's entry, the largest \
+         with {floor}{max_work} nodes below it (a larger --hash-mb keeps more)",
+        100.0 * replaced as f64 / stores.max(1) as f64,
+    )
+}
+
 /// Progress on stderr: each settled move, the counters every tick, each
 /// periodic save.
 fn print_event(event: Event) {
@@ -729,13 +759,14 @@ fn print_event(event: Event) {
             seconds: t,
             note,
         } => eprintln!(
-            "  {t:.0} s: {} nodes ({:.2} M/s), {} table hits, {} rule leaves, {} race leaves, {} runner leaves{note}",
+            "  {t:.0} s: {} nodes ({:.2} M/s), {} table hits, {} rule leaves, {} race leaves, {} runner leaves, {} tt entries given up{note}",
             s.nodes,
             s.nodes as f64 / t / 1e6,
             s.table_hits,
             s.rule_hits,
             s.race_hits,
             s.runner_hits,
+            s.tt_replaced,
         ),
         Event::Saved { positions, path } => {
             eprintln!("  saved {positions} proven positions to {}", path.display())

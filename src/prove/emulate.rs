@@ -48,8 +48,8 @@
 use crate::prove::idle::IdleWorkers;
 use crate::prove::pair::Pair;
 use crate::prove::worker::{
-    Job, JobResult, JobRun, JobSolver, PathBoard, SolvedPool, WorkerConfig, WorkerError, WorkerTt,
-    Workers,
+    Job, JobResult, JobRun, JobSolver, PathBoard, SolvedPool, TableUse, WorkerConfig, WorkerError,
+    WorkerTt, Workers,
 };
 use crate::solve::{KeySet, Method, PnEntry, SolveError};
 use rayon::prelude::*;
@@ -233,6 +233,15 @@ impl Emulation {
         } else {
             1.0 - self.busy() / self.cores() as f64
         }
+    }
+}
+
+/// What the job of `r` has done to its worker's table so far (none for a
+/// job not begun).
+fn table_use(solvers: &[Option<JobSolver<'static>>], r: &Running) -> TableUse {
+    match (&r.run, &solvers[r.worker]) {
+        (Some(run), Some(solver)) => run.table_use(solver),
+        _ => TableUse::default(),
     }
 }
 
@@ -936,6 +945,7 @@ impl Workers for EmulatedWorkers {
                 .get_mut(&id)
                 .filter(|r| r.run.is_some() || r.pending.is_some())
             {
+                let table = table_use(&self.solvers, r);
                 r.run = None;
                 r.pending = None;
                 r.outbox.clear();
@@ -943,6 +953,7 @@ impl Workers for EmulatedWorkers {
                 r.result = Some(JobResult::cancelled(
                     id,
                     (self.clock - r.start) * self.worker_threads as u64,
+                    table,
                 ));
                 self.ready.push(Reverse((self.clock, id)));
             }
@@ -957,10 +968,12 @@ impl Workers for EmulatedWorkers {
                     self.shared.add(&outbox);
                 }
                 r.next = self.clock;
+                let table = table_use(&self.solvers, r);
                 r.run = None;
                 r.result = Some(JobResult::cancelled(
                     id,
                     (self.clock - r.start) * self.worker_threads as u64,
+                    table,
                 ));
                 self.queue.push(Reverse((self.clock, id)));
             }

@@ -74,6 +74,7 @@ mod tree;
 use crate::prove::log::JobRecord;
 use crate::prove::pair::Pair;
 use crate::prove::warm::Warm;
+use crate::prove::worker::TableUse;
 use crate::rules::{Move, Position, Wdl};
 use crate::solve::Question;
 use std::collections::{HashMap, HashSet};
@@ -148,6 +149,9 @@ pub struct Counts {
     /// Answers that contradicted what was known (never expected: a sign of
     /// a wrong log line or a solver bug).
     pub contradictions: u64,
+    /// What this run's jobs, cancelled ones too, did to their workers'
+    /// transposition tables.
+    pub table: TableUse,
 }
 
 /// The value of a position or a move, from the mover's view.

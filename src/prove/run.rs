@@ -535,6 +535,7 @@ mod tests {
             seconds: 2.6,
             known: Vec::new(),
             solved: Vec::new(),
+            table: Default::default(),
         };
         for (end, answer) in [
             (JobEnd::Cancelled, "cancelled (no longer needed)"),

@@ -14,7 +14,7 @@ use crate::prove::warm::Warm;
 use crate::rules::{canonical, position_key, Move, Position, Variant};
 use crate::solve::{
     KeySet, Method, PnConfig, PnEntry, PnSolver, Question, SharedPnTt, SharedTt, Solve, SolveError,
-    Solver, SolverConfig,
+    SolveStats, Solver, SolverConfig,
 };
 use crate::table::Tablebase;
 use std::collections::{HashSet, VecDeque};
@@ -137,6 +137,28 @@ impl JobEnd {
     }
 }
 
+/// What a job's stores did to its worker's transposition table (the
+/// `tt_` counts of [`crate::solve::SolveStats`]): a proof whose workers'
+/// tables are too small for its jobs searches again what they gave up.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TableUse {
+    /// The job's stores.
+    pub stores: u64,
+    /// Those that gave up another position's entry (the bucket full).
+    pub replaced: u64,
+    /// The most nodes below one entry its worker has given up so far.
+    pub replaced_max_work: u64,
+}
+
+impl TableUse {
+    /// `self` and `other` together: the stores of both, the larger most.
+    pub fn add(&mut self, other: TableUse) {
+        self.stores += other.stores;
+        self.replaced += other.replaced;
+        self.replaced_max_work = self.replaced_max_work.max(other.replaced_max_work);
+    }
+}
+
 /// What a worker found.
 #[derive(Clone, Debug)]
 pub struct JobResult {
@@ -161,12 +183,14 @@ pub struct JobResult {
     /// them when the job ended, for workers with tables of their own
     /// (not with a cancelled or failed job).
     pub solved: Vec<PnEntry>,
+    /// What its stores did to its worker's transposition table.
+    pub table: TableUse,
 }
 
 impl JobResult {
-    /// The result of job `id` cancelled after `nodes` nodes: nothing to
-    /// hand back.
-    pub fn cancelled(id: u64, nodes: u64) -> JobResult {
+    /// The result of job `id` cancelled after `nodes` nodes, having used
+    /// its worker's table as `table` says: nothing to hand back.
+    pub fn cancelled(id: u64, nodes: u64, table: TableUse) -> JobResult {
         JobResult {
             id,
             end: JobEnd::Cancelled,
@@ -174,6 +198,7 @@ impl JobResult {
             seconds: 0.0,
             known: Vec::new(),
             solved: Vec::new(),
+            table,
         }
     }
 
@@ -187,8 +212,9 @@ impl JobResult {
     /// best move (`-`: none), how it stopped (0 it did not, 1 cancelled, 2
     /// interrupted), the known answers (`-`: none; else `;`-separated
     /// `W1:position`, question `W` wins or `A` avoids-loss, answer `1` yes
-    /// or `0` no) and last the error of a failed job (`-`: none), which may
-    /// hold anything, tabs included.
+    /// or `0` no), the table's use (`stores:replaced:most`, [`TableUse`])
+    /// and last the error of a failed job (`-`: none), which may hold
+    /// anything, tabs included.
     pub fn to_text(&self) -> String {
         let stopped = match self.end {
             JobEnd::Cancelled => 1,
@@ -208,8 +234,9 @@ impl JobResult {
             JobEnd::Failed(e) => e.to_string(),
             _ => "-".to_string(),
         };
+        let t = self.table;
         format!(
-            "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
+            "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}:{}:{}\t{}",
             self.id,
             self.answer().text(),
             self.nodes,
@@ -217,6 +244,9 @@ impl JobResult {
             self.end.best().unwrap_or("-"),
             stopped,
             known,
+            t.stores,
+            t.replaced,
+            t.replaced_max_work,
             error,
         )
     }
@@ -226,10 +256,22 @@ impl JobResult {
     /// `None` for anything else.
     pub fn from_text(bytes: &[u8], variant: Variant) -> Option<JobResult> {
         let text = std::str::from_utf8(bytes).ok()?;
-        let f: Vec<&str> = text.splitn(8, '\t').collect();
-        if f.len() != 8 {
+        let f: Vec<&str> = text.splitn(9, '\t').collect();
+        if f.len() != 9 {
             return None;
         }
+        let table = match f[7]
+            .split(':')
+            .map(str::parse)
+            .collect::<Result<Vec<u64>, _>>()
+        {
+            Ok(t) if t.len() == 3 => TableUse {
+                stores: t[0],
+                replaced: t[1],
+                replaced_max_work: t[2],
+            },
+            _ => return None,
+        };
         let known = match f[6] {
             "-" => Vec::new(),
             list => list
@@ -254,7 +296,7 @@ impl JobResult {
         let answer = Answer::from_text(f[1])?;
         let best = (f[4] != "-").then(|| f[4].to_string());
         // Only the combinations `to_text` writes.
-        let end = match (answer.as_bool(), best, f[5], f[7]) {
+        let end = match (answer.as_bool(), best, f[5], f[8]) {
             (Some(answer), best, "0", "-") => JobEnd::Answered { answer, best },
             (None, None, "0", "-") => JobEnd::Open { warm: None },
             (None, None, "1", "-") => JobEnd::Cancelled,
@@ -269,6 +311,7 @@ impl JobResult {
             seconds: f[3].parse().ok()?,
             known,
             solved: Vec::new(),
+            table,
         })
     }
 
@@ -482,6 +525,11 @@ impl<'a> JobSolver<'a> {
         self.search().stats().nodes
     }
 
+    /// The solver's counters so far.
+    pub fn stats(&self) -> SolveStats {
+        self.search().stats()
+    }
+
     /// The count of nodes searched (see [`Solver::node_counter`]).
     pub fn node_counter(&self) -> Arc<AtomicU64> {
         self.search().node_counter()
@@ -562,6 +610,8 @@ pub struct JobRun {
     busy: Duration,
     /// The solver's node count when the job began.
     n0: u64,
+    /// Its stores and the entries they gave up when the job began.
+    t0: (u64, u64),
     /// Nodes the steps searched so far.
     done: u64,
     /// The time its steps took, in nodes: [`JobRun::done`] for a search on
@@ -601,6 +651,7 @@ impl JobRun {
             },
             busy: start.elapsed(),
             n0: solver.nodes(),
+            t0: table_counts(solver),
             done: 0,
             elapsed: 0,
         }
@@ -685,11 +736,22 @@ impl JobRun {
         })
     }
 
+    /// What the job's stores did to `solver`'s table so far.
+    pub fn table_use(&self, solver: &JobSolver) -> TableUse {
+        let (stores, replaced) = table_counts(solver);
+        TableUse {
+            stores: stores - self.t0.0,
+            replaced: replaced - self.t0.1,
+            replaced_max_work: solver.stats().tt_replaced_max_work,
+        }
+    }
+
     /// The job's result, once [`JobRun::step`] has said how it ended.
     pub fn end(self, solver: &JobSolver, end: JobEnd, config: &WorkerConfig) -> JobResult {
         let start = Instant::now();
         let job = &self.job;
         let nodes = solver.nodes() - self.n0;
+        let table = self.table_use(solver);
         // The warm start is taken after the nodes are counted, as the
         // harvest is: neither searches. Workers sharing one table take
         // none for an `open` job: the pair's next job, on whichever worker,
@@ -738,8 +800,16 @@ impl JobRun {
             seconds: (self.busy + start.elapsed()).as_secs_f64(),
             known,
             solved,
+            table,
         }
     }
+}
+
+/// `solver`'s stores into its transposition table and the entries they
+/// gave up, so far.
+fn table_counts(solver: &JobSolver) -> (u64, u64) {
+    let s = solver.stats();
+    (s.tt_stores, s.tt_replaced)
 }
 
 /// What `solver` knows without searching ([`JobSolver::known_answer`])
@@ -1465,6 +1535,11 @@ mod tests {
             seconds: 1.25,
             known: Vec::new(),
             solved: Vec::new(),
+            table: TableUse {
+                stores: 123_457,
+                replaced: 9_876,
+                replaced_max_work: 54_321,
+            },
         };
         let pos = peasants_5x8();
         let child = canonical(&pos.play(pos.legal_moves()[2]));
@@ -1518,21 +1593,26 @@ mod tests {
         for bad in [
             "",
             "17\topen\t1\t1.0\t-\t0\t-",
-            "17\tmaybe\t1\t1.0\t-\t0\t-\t-",
-            "17\topen\t1\t1.0\t-\t3\t-\t-",
-            "17\topen\tmany\t1.0\t-\t0\t-\t-",
-            "x\topen\t1\t1.0\t-\t0\t-\t-",
-            &format!("17\topen\t1\t1.0\t-\t0\t{start};\t-"),
-            &format!("17\topen\t1\t1.0\t-\t0\tX1:{pos}\t-"),
-            &format!("17\topen\t1\t1.0\t-\t0\tW2:{pos}\t-"),
-            "17\topen\t1\t1.0\t-\t0\tW1:8/8 w -\t-",
-            "17\topen\t1\t1.0\t-\t0\t\t-",
+            "17\tmaybe\t1\t1.0\t-\t0\t-\t0:0:0\t-",
+            "17\topen\t1\t1.0\t-\t3\t-\t0:0:0\t-",
+            "17\topen\tmany\t1.0\t-\t0\t-\t0:0:0\t-",
+            "x\topen\t1\t1.0\t-\t0\t-\t0:0:0\t-",
+            &format!("17\topen\t1\t1.0\t-\t0\t{start};\t0:0:0\t-"),
+            &format!("17\topen\t1\t1.0\t-\t0\tX1:{pos}\t0:0:0\t-"),
+            &format!("17\topen\t1\t1.0\t-\t0\tW2:{pos}\t0:0:0\t-"),
+            "17\topen\t1\t1.0\t-\t0\tW1:8/8 w -\t0:0:0\t-",
+            "17\topen\t1\t1.0\t-\t0\t\t0:0:0\t-",
             // Combinations no result has: a move without a yes, a
             // cancelled answer, an interrupted failure.
-            "17\topen\t1\t1.0\tb5\t0\t-\t-",
-            "17\tyes\t1\t1.0\tb5\t1\t-\t-",
-            "17\topen\t1\t1.0\t-\t2\t-\tdamaged",
-            "17\tyes\t1\t1.0\tb5\t0\t-\tdamaged",
+            "17\topen\t1\t1.0\tb5\t0\t-\t0:0:0\t-",
+            "17\tyes\t1\t1.0\tb5\t1\t-\t0:0:0\t-",
+            "17\topen\t1\t1.0\t-\t2\t-\t0:0:0\tdamaged",
+            "17\tyes\t1\t1.0\tb5\t0\t-\t0:0:0\tdamaged",
+            // The table's counts: three numbers.
+            "17\topen\t1\t1.0\t-\t0\t-\t0:0\t-",
+            "17\topen\t1\t1.0\t-\t0\t-\t0:x:0\t-",
+            "17\topen\t1\t1.0\t-\t0\t-\t0:0:0:0\t-",
+            "17\topen\t1\t1.0\t-\t0\t-\t-\t-",
         ] {
             assert!(
                 JobResult::from_text(bad.as_bytes(), variant).is_none(),

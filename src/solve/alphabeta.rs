@@ -162,10 +162,11 @@ impl TranspositionTable {
             .flatten()
     }
 
-    fn store(&self, key: u128, lower: i32, upper: i32, best: u16, work: u8) {
-        let Some((k, top)) = pack(key) else {
-            return;
-        };
+    /// Stores what a search found; where the bucket was full of other
+    /// keys' entries, the work (log2) of the one given up for it.
+    fn store(&self, key: u128, lower: i32, upper: i32, best: u16, work: u8) -> Option<u8> {
+        let (k, top) = pack(key)?;
+        let mut replaced = None;
         // A new key's slot gets its tag from the table; a known key's has it.
         self.0.store(key, |slots| {
             if let Some(e) = slots.iter_mut().find(|e| e.key == k && e.key_top == top) {
@@ -183,6 +184,9 @@ impl TranspositionTable {
                     e => e.work as i32,
                 })
                 .expect("buckets are not empty");
+            if !slots[i].is_empty() {
+                replaced = Some(slots[i].work);
+            }
             slots[i] = Slot {
                 key: k,
                 key_top: top,
@@ -192,7 +196,8 @@ impl TranspositionTable {
                 upper: upper as i16,
             };
             Some(i)
-        })
+        });
+        replaced
     }
 
     /// Calls `f` with every entry (key and what is known), one bucket at
@@ -203,6 +208,19 @@ impl TranspositionTable {
                 f(unpack(e.key, e.key_top), e.entry());
             }
         });
+    }
+}
+
+/// Counts a store in `stats`, and the entry it gave up for its own, if
+/// any ([`TranspositionTable::store`]): its work kept as a log2, the
+/// power of two below the nodes it took.
+#[inline]
+fn count_store(stats: &mut SolveStats, replaced: Option<u8>) {
+    stats.tt_stores += 1;
+    if let Some(work) = replaced {
+        stats.tt_replaced += 1;
+        let work = 1u64 << work.min(63);
+        stats.tt_replaced_max_work = stats.tt_replaced_max_work.max(work);
     }
 }
 
@@ -589,7 +607,8 @@ impl<'a> Solver<'a> {
     #[inline]
     fn store(&self, w: &mut Worker, key: u128, lower: i32, upper: i32, best: u16, work: u8) {
         if w.turns.is_none() {
-            return self.tt.store(key, lower, upper, best, work);
+            let replaced = self.tt.store(key, lower, upper, best, work);
+            return count_store(&mut w.tally.stats, replaced);
         }
         let e = Entry {
             lower: lower as i16,
@@ -614,10 +633,14 @@ impl<'a> Solver<'a> {
     /// Puts what the team's threads stored in the round's turns into the
     /// table.
     fn round_ends(&self, team: &Team) {
+        let mut stats = SolveStats::default();
         for (key, e) in team.pending.lock().unwrap().drain(..) {
-            self.tt
+            let replaced = self
+                .tt
                 .store(key, e.lower as i32, e.upper as i32, e.best, e.work);
+            count_store(&mut stats, replaced);
         }
+        self.counters.flush(&mut stats);
     }
 
     /// Orders `moves` of `pos`: best guesses first.
@@ -1390,14 +1413,31 @@ mod tests {
     /// One bucket: every key lands in it. Each store replaces the slot of
     /// least work, so the three of most work stay, and a probe finds each
     /// of them (through its tag) and none of the others. A store that
-    /// leaves a slot's tag unset, or sets another slot's, fails this.
+    /// leaves a slot's tag unset, or sets another slot's, fails this. A
+    /// store into a full bucket gives the work of the entry it gave up
+    /// (what `solve` counts as given up), one into room or onto its own
+    /// key none.
     #[test]
     fn table_keeps_full_keys_apart() {
         let tt = TranspositionTable(Tt::with_buckets(1).unwrap());
         let keys: Vec<u128> = (1..=5u128).map(|i| (i << 8) | (i << 72)).collect();
         for (i, &k) in keys.iter().enumerate() {
-            tt.store(k, i as i32, i as i32, NO_MOVE, i as u8);
+            let replaced = tt.store(k, i as i32, i as i32, NO_MOVE, i as u8);
+            let expected = i.checked_sub(SLOTS).map(|j| j as u8);
+            assert_eq!(replaced, expected, "key {i}");
         }
+        assert_eq!(tt.store(keys[4], 4, 4, NO_MOVE, 9), None);
+        let mut stats = SolveStats::default();
+        count_store(&mut stats, Some(5));
+        count_store(&mut stats, None);
+        assert_eq!(
+            (
+                stats.tt_stores,
+                stats.tt_replaced,
+                stats.tt_replaced_max_work
+            ),
+            (2, 1, 32)
+        );
         for (i, &k) in keys.iter().enumerate() {
             let found = tt.probe(k).map(|e| e.lower as usize);
             assert_eq!(found, (i >= keys.len() - SLOTS).then_some(i), "key {i}");

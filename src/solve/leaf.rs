@@ -139,6 +139,9 @@ pub(crate) struct Counters {
     dead_hits: AtomicU64,
     bound_hits: AtomicU64,
     tt_hits: AtomicU64,
+    tt_replaced: AtomicU64,
+    tt_replaced_max_work: AtomicU64,
+    tt_stores: AtomicU64,
     stop: Arc<AtomicBool>,
     /// Stop when `nodes` reaches this (`u64::MAX`: no budget).
     max_nodes: AtomicU64,
@@ -157,6 +160,9 @@ impl Counters {
             dead_hits: AtomicU64::new(0),
             bound_hits: AtomicU64::new(0),
             tt_hits: AtomicU64::new(0),
+            tt_replaced: AtomicU64::new(0),
+            tt_replaced_max_work: AtomicU64::new(0),
+            tt_stores: AtomicU64::new(0),
             stop: Arc::new(AtomicBool::new(false)),
             max_nodes: AtomicU64::new(max_nodes.unwrap_or(u64::MAX)),
             check_every: CHECK_EVERY,
@@ -206,6 +212,9 @@ impl Counters {
             dead_hits: self.dead_hits.load(Relaxed),
             bound_hits: self.bound_hits.load(Relaxed),
             tt_hits: self.tt_hits.load(Relaxed),
+            tt_replaced: self.tt_replaced.load(Relaxed),
+            tt_replaced_max_work: self.tt_replaced_max_work.load(Relaxed),
+            tt_stores: self.tt_stores.load(Relaxed),
         }
     }
 
@@ -220,6 +229,10 @@ impl Counters {
         self.dead_hits.fetch_add(s.dead_hits, Relaxed);
         self.bound_hits.fetch_add(s.bound_hits, Relaxed);
         self.tt_hits.fetch_add(s.tt_hits, Relaxed);
+        self.tt_replaced.fetch_add(s.tt_replaced, Relaxed);
+        self.tt_replaced_max_work
+            .fetch_max(s.tt_replaced_max_work, Relaxed);
+        self.tt_stores.fetch_add(s.tt_stores, Relaxed);
     }
 
     /// Flushes a thread's counts, then stops if asked to or if the node

@@ -304,9 +304,12 @@ impl TranspositionTable {
         }
     }
 
-    fn store(&self, key: u128, phi: Number, delta: Number, work: u64) {
+    /// Stores a node's numbers; where its bucket was full of other keys'
+    /// entries, the work of the one given up for them.
+    fn store(&self, key: u128, phi: Number, delta: Number, work: u64) -> Option<u32> {
         let k = words(key);
         let work = work.min(u32::MAX as u64) as u32;
+        let mut replaced = None;
         self.0.update(key & !1, |b| {
             if let Some(i) = b.iter().position(|e| e.key == k) {
                 let mut e = b[i];
@@ -325,8 +328,24 @@ impl TranspositionTable {
                 delta,
                 work,
             };
-            Some((lightest(b), new))
-        })
+            let i = lightest(b);
+            if !b[i].is_empty() {
+                replaced = Some(b[i].work);
+            }
+            Some((i, new))
+        });
+        replaced
+    }
+}
+
+/// Counts a store in `stats`, and the entry it gave up for its own, if
+/// any ([`TranspositionTable::store`]).
+#[inline]
+fn count_store(stats: &mut SolveStats, replaced: Option<u32>) {
+    stats.tt_stores += 1;
+    if let Some(work) = replaced {
+        stats.tt_replaced += 1;
+        stats.tt_replaced_max_work = stats.tt_replaced_max_work.max(u64::from(work));
     }
 }
 
@@ -1004,15 +1023,16 @@ impl TurnStores {
 
     /// Puts the step's stores into `tt` in the order they were made, each
     /// bucket asked for some stores ahead of its store (in a table of
-    /// gigabytes nearly every one is a miss of the cache).
-    fn flush(&mut self, tt: &TranspositionTable) {
+    /// gigabytes nearly every one is a miss of the cache), counted in
+    /// `stats`.
+    fn flush(&mut self, tt: &TranspositionTable, stats: &mut SolveStats) {
         const AHEAD: usize = 16;
         for i in 0..self.step.len() {
             if let Some(&(key, _)) = self.step.get(i + AHEAD) {
                 tt.prefetch_store(key);
             }
             let (key, (phi, delta, work)) = self.step[i];
-            tt.store(key, phi, delta, work);
+            count_store(stats, tt.store(key, phi, delta, work));
         }
         self.step.clear();
     }
@@ -1244,13 +1264,13 @@ impl<'a> PnSolver<'a> {
     /// Stores a node's numbers: in the table, or with
     /// [`PnSolver::keep_turns_apart`] for the running turn alone.
     #[inline]
-    fn put(&self, key: u128, phi: Number, delta: Number, work: u64) {
+    fn put(&self, w: &mut Worker, key: u128, phi: Number, delta: Number, work: u64) {
         if self.apart_on.load(Relaxed) {
             let mut stores = self.apart.lock().expect("apart");
             stores.turn.insert(key, (phi, delta, work));
             return;
         }
-        self.tt.store(key, phi, delta, work);
+        count_store(&mut w.tally.stats, self.tt.store(key, phi, delta, work));
     }
 
     /// Threads taking turns on one question ([`PnConfig::turns`]) as side
@@ -1272,14 +1292,21 @@ impl<'a> PnSolver<'a> {
         self.apart_on.store(false, Relaxed);
         let mut stores = self.apart.lock().expect("apart");
         stores.end_turn();
-        stores.flush(&self.tt);
+        let mut stats = SolveStats::default();
+        stores.flush(&self.tt, &mut stats);
+        self.counters.flush(&mut stats);
     }
 
     /// Ends a round of turns kept apart ([`PnConfig::turns`]): the stores
     /// of its turns go into the table, in the order they were made, and
     /// the next round's turns are kept apart as well.
     fn end_round(&self) {
-        self.apart.lock().expect("apart").flush(&self.tt);
+        let mut stats = SolveStats::default();
+        self.apart
+            .lock()
+            .expect("apart")
+            .flush(&self.tt, &mut stats);
+        self.counters.flush(&mut stats);
     }
 
     /// Ends a turn kept apart: its stores wait for the step's end.
@@ -1432,7 +1459,7 @@ impl<'a> PnSolver<'a> {
                 };
                 profile::end_with(class, end);
             }
-            self.put(key, phi, delta, 1);
+            self.put(w, key, phi, delta, 1);
             return Ok((phi, delta));
         }
         let (mut phi, mut delta);
@@ -1553,7 +1580,7 @@ impl<'a> PnSolver<'a> {
         }
         w.spare.push(children);
         let work = w.tally.total - before;
-        self.put(key, phi, delta, work);
+        self.put(w, key, phi, delta, work);
         let work = work.min(u32::MAX as u64) as u32;
         if (phi == 0 || delta == 0)
             && self.recording.load(Relaxed)
@@ -2735,6 +2762,40 @@ mod tests {
             assert!(nodes > 1000, "{nodes}");
             assert_eq!((answers, nodes), run(false), "{mb} MiB");
         }
+    }
+
+    /// One bucket: a store into room or onto its own key gives up
+    /// nothing; one into the full bucket gives up the entry that keeps
+    /// least (an open entry weighs its work, a solved one four times
+    /// its work) and says its work, which `solve` counts. Mutants:
+    /// nothing said, or the new entry's work said instead.
+    #[test]
+    fn a_full_bucket_says_what_it_gave_up() {
+        let tt = TranspositionTable::new(0).unwrap();
+        let key = |i: u128| (i << 8) | (i << 72);
+        for i in 1..=BUCKET as u128 {
+            // Solved, with work 10, 20, 30 and 40.
+            assert_eq!(tt.store(key(i), 0, INF, 10 * i as u64), None, "{i}");
+        }
+        assert_eq!(tt.store(key(2), 0, INF, 5), None, "its own key");
+        // The first key, of work 10, keeps least.
+        assert_eq!(tt.store(key(9), 3, 4, 10), Some(10));
+        // Now the open entry of work 10 keeps less than the solved ones.
+        assert_eq!(tt.store(key(10), 3, 4, 1), Some(10));
+        assert_eq!(tt.store(key(11), 3, 4, 7), Some(1));
+        assert!(tt.probe(key(1), false).is_none());
+        let mut stats = SolveStats::default();
+        count_store(&mut stats, Some(7));
+        count_store(&mut stats, None);
+        count_store(&mut stats, Some(3));
+        assert_eq!(
+            (
+                stats.tt_stores,
+                stats.tt_replaced,
+                stats.tt_replaced_max_work
+            ),
+            (3, 2, 7)
+        );
     }
 
     #[test]

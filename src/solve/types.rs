@@ -108,6 +108,17 @@ pub struct SolveStats {
     pub bound_hits: u64,
     /// Transposition-table entries found.
     pub tt_hits: u64,
+    /// The searches' stores into the transposition table (about one a
+    /// node).
+    pub tt_stores: u64,
+    /// Transposition-table entries given up for another position's (their
+    /// bucket full): what a larger `--hash-mb` would have kept.
+    pub tt_replaced: u64,
+    /// The most nodes searched below one of the entries given up, as it
+    /// kept them (the proof-number search's exact count; alpha-beta keeps
+    /// the log2 of it, and the power of two below is counted): a search
+    /// that meets that position again searches it again.
+    pub tt_replaced_max_work: u64,
 }
 
 /// The value of a position and of each of its moves.

@@ -314,6 +314,7 @@ pub fn result_of(id: u64, answer: Answer, cancelled: bool) -> prove::JobResult {
         seconds: 0.0,
         known: Vec::new(),
         solved: Vec::new(),
+        table: Default::default(),
     }
 }
 

@@ -1083,3 +1083,79 @@ fn emulated_threads_report_their_makespan() {
         assert!(line.contains(&format!("makespan {span} nodes")), "{line}");
     }
 }
+
+/// `solve` says how many transposition-table entries it gave up for
+/// others and the nodes below them: none where the table has room, some
+/// in the smallest table (`--hash-mb 0`: one bucket for the proof-number
+/// search, 1 MiB for alpha-beta), where the value is the same, and in
+/// its summary line.
+#[test]
+fn solve_counts_the_entries_it_gave_up() {
+    let args = |board: &'static str, setup: &'static str, mb: &'static str, method| {
+        vec![
+            "--json",
+            "--board",
+            board,
+            "solve",
+            setup,
+            "-q",
+            "--hash-mb",
+            mb,
+            "--method",
+            method,
+        ]
+    };
+    for method in ["pn", "ab"] {
+        let roomy = json(&args("4x6", "peasants", "64", method));
+        assert_eq!(roomy["tt_replaced"], 0, "{method}: {roomy}");
+        assert_eq!(roomy["tt_replaced_max_work"], 0, "{method}: {roomy}");
+    }
+    // Alpha-beta's smallest table holds 4x6's search whole.
+    for (board, setup, method) in [("4x6", "peasants", "pn"), ("6x6", "pawngame", "ab")] {
+        let roomy = json(&args(board, setup, "64", method));
+        let tight = json(&args(board, setup, "0", method));
+        let count = |v: &Value, field: &str| v[field].as_u64().unwrap();
+        assert!(count(&tight, "tt_replaced") > 0, "{method}: {tight}");
+        assert!(
+            count(&tight, "tt_replaced") < count(&tight, "tt_stores"),
+            "{method}: {tight}"
+        );
+        assert!(count(&roomy, "tt_stores") > 0, "{method}: {roomy}");
+        if method == "pn" {
+            // Every node the proof-number search counts ends in one store.
+            for v in [&roomy, &tight] {
+                assert_eq!(count(v, "tt_stores"), count(v, "nodes"), "{v}");
+            }
+        }
+        assert!(
+            tight["tt_replaced_max_work"].as_u64().unwrap() > 0,
+            "{method}: {tight}"
+        );
+        assert_eq!(tight["value"], roomy["value"], "{method}");
+    }
+    let text = ok(&[
+        "--board",
+        "4x6",
+        "solve",
+        "peasants",
+        "-q",
+        "--hash-mb",
+        "0",
+        "--method",
+        "pn",
+    ]);
+    assert!(
+        text.contains("stores (") && text.contains("gave up another position's entry"),
+        "{text}"
+    );
+    let text = ok(&[
+        "--board",
+        "4x6",
+        "solve",
+        "peasants",
+        "-q",
+        "--hash-mb",
+        "64",
+    ]);
+    assert!(text.contains("table:  no entry given up in "), "{text}");
+}

@@ -166,6 +166,15 @@ fn the_command_line_runs_proof_number_workers() {
         let j = json_of(&out);
         assert_eq!(json_values_text(&j), solved_text(&pos), "{method}");
         assert_eq!(j["complete"], true);
+        // The jobs' stores into their tables: at most one a node (a job
+        // that runs out stores nothing on its way up), and in tables of
+        // 1 MiB some give up another position's entry.
+        let count = |field: &str| j[field].as_u64().unwrap();
+        assert!(count("tt_stores") > 0, "{method}: {j}");
+        assert!(count("tt_stores") <= count("nodes"), "{method}: {j}");
+        assert!(count("tt_replaced") > 0, "{method}: {j}");
+        assert!(count("tt_replaced") <= count("tt_stores"), "{method}: {j}");
+        assert!(count("tt_replaced_max_work") > 0, "{method}: {j}");
         every_line_true(&dir, pos.variant());
         let _ = std::fs::remove_dir_all(&dir);
     }

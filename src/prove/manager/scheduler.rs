@@ -298,6 +298,7 @@ impl Manager {
         } = self.in_flight.remove(&r.id)?;
         self.nodes[n as usize].pairs[q].busy = None;
         self.dirty.push((n, q));
+        self.counts.table.add(r.table);
         if matches!(r.end, JobEnd::Cancelled) {
             self.counts.cancelled += 1;
             self.counts.cancelled_nodes += r.nodes;
