@@ -289,10 +289,14 @@ fn other_tables(dir: &std::path::Path) -> String {
     }
 }
 
+/// The name's start of the empty file [`writable_dir`] makes and removes.
+const WRITE_PROBE: &str = ".peasant-write-test-";
+
 /// Makes `dir` (and its parents) if it does not exist and checks that a
 /// file can be made in it, so that a bad `--out` is refused (status 2)
 /// before any work: a path that is a file, a directory that cannot be made
-/// or written.
+/// or written. The check's empty file is removed at once; one that a run
+/// killed between the two left is removed by the next run.
 fn writable_dir(dir: &std::path::Path) -> Result<(), CliError> {
     if dir.exists() && !dir.is_dir() {
         return Err(CliError::input(format!(
@@ -302,7 +306,12 @@ fn writable_dir(dir: &std::path::Path) -> Result<(), CliError> {
     }
     std::fs::create_dir_all(dir)
         .map_err(|e| CliError::input(format!("cannot make directory {}: {e}", dir.display())))?;
-    let probe = dir.join(format!(".peasant-write-test-{}", std::process::id()));
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        if entry.file_name().to_string_lossy().starts_with(WRITE_PROBE) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+    let probe = dir.join(format!("{WRITE_PROBE}{}", std::process::id()));
     std::fs::write(&probe, b"")
         .map_err(|e| CliError::input(format!("cannot write in {}: {e}", dir.display())))?;
     let _ = std::fs::remove_file(&probe);
