@@ -1133,29 +1133,24 @@ fn solve_counts_the_entries_it_gave_up() {
         );
         assert_eq!(tight["value"], roomy["value"], "{method}");
     }
-    let text = ok(&[
-        "--board",
-        "4x6",
-        "solve",
-        "peasants",
-        "-q",
-        "--hash-mb",
-        "0",
-        "--method",
-        "pn",
-    ]);
+    let text = |mb| {
+        ok(&[
+            "--board",
+            "4x6",
+            "solve",
+            "peasants",
+            "-q",
+            "--hash-mb",
+            mb,
+            "--method",
+            "pn",
+        ])
+    };
+    let tight = text("0");
     assert!(
-        text.contains("stores (") && text.contains("gave up another position's entry"),
-        "{text}"
+        tight.contains("stores (") && tight.contains("gave up another position's entry"),
+        "{tight}"
     );
-    let text = ok(&[
-        "--board",
-        "4x6",
-        "solve",
-        "peasants",
-        "-q",
-        "--hash-mb",
-        "64",
-    ]);
-    assert!(text.contains("table:  no entry given up in "), "{text}");
+    let roomy = text("64");
+    assert!(roomy.contains("table:  no entry given up in "), "{roomy}");
 }
