@@ -622,12 +622,7 @@ fn print_run(m: &Manager, run: &RunSummary, json: bool) {
     );
     println!(
         "this run's tables: {}",
-        super::solve::table_room(
-            c.table.stores,
-            c.table.replaced,
-            c.table.replaced_max_work,
-            method == Method::AlphaBeta
-        )
+        super::solve::table_room(&c.table, method == Method::AlphaBeta)
     );
     if let Some(e) = emulation {
         println!(

@@ -24,7 +24,7 @@ use peasant::{
     rules::{CanonicalRules, Move, Position, SettingError},
     solve::{
         PnConfig, PnEpsilon, PnInit, PnSolver, ProvenError, RootSolution, SearchConfig, Shortcuts,
-        Solution, SolveError, SolveStats, Solver, SolverConfig, DEFER_PLIES,
+        Solution, SolveError, SolveStats, Solver, SolverConfig, TableUse, DEFER_PLIES,
     },
     table::Tablebase,
 };
@@ -519,9 +519,9 @@ impl Plan {
             "dead_leaves": stats.dead_hits,
             "bound_cuts": stats.bound_hits,
             "tt_hits": stats.tt_hits,
-            "tt_stores": stats.tt_stores,
-            "tt_replaced": stats.tt_replaced,
-            "tt_replaced_max_work": stats.tt_replaced_max_work,
+            "tt_stores": stats.table.stores,
+            "tt_replaced": stats.table.replaced,
+            "tt_replaced_max_work": stats.table.replaced_max_work,
             "seconds": s.seconds,
             "makespan": s.makespan,
             "threads": self.search.common().threads,
@@ -574,12 +574,7 @@ impl Plan {
         );
         println!(
             "table:  {}",
-            table_room(
-                stats.tt_stores,
-                stats.tt_replaced,
-                stats.tt_replaced_max_work,
-                self.search.method() == Method::AlphaBeta
-            )
+            table_room(&stats.table, self.search.method() == Method::AlphaBeta)
         );
         if let Some(span) = s.makespan {
             let turns = match &self.search {
@@ -728,12 +723,12 @@ fn print_loaded(session: &Session) {
 }
 
 /// What a summary says of the transposition table's room: how many of
-/// the `stores` gave up another position's entry (`replaced`, the bucket
-/// full), and the most nodes searched below one of those (`max_work`),
-/// which a search that meets that position again spends again.
-/// `log2_work`: the search keeps each entry's work as a log2
-/// (alpha-beta), so the nodes said are a floor.
-pub(super) fn table_room(stores: u64, replaced: u64, max_work: u64, log2_work: bool) -> String {
+/// the stores gave up another position's entry (the bucket full), and
+/// the most nodes searched below one of those, which a search that meets
+/// that position again spends again. `log2_work`: the search keeps each
+/// entry's work as a log2 (alpha-beta), so the nodes said are a floor.
+pub(super) fn table_room(t: &TableUse, log2_work: bool) -> String {
+    let (stores, replaced, max_work) = (t.stores, t.replaced, t.replaced_max_work);
     if replaced == 0 {
         return format!("no entry given up in {stores} stores (the transposition table had room)");
     }
@@ -766,7 +761,7 @@ fn print_event(event: Event) {
             s.rule_hits,
             s.race_hits,
             s.runner_hits,
-            s.tt_replaced,
+            s.table.replaced,
         ),
         Event::Saved { positions, path } => {
             eprintln!("  saved {positions} proven positions to {}", path.display())

@@ -48,10 +48,10 @@
 use crate::prove::idle::IdleWorkers;
 use crate::prove::pair::Pair;
 use crate::prove::worker::{
-    Job, JobResult, JobRun, JobSolver, PathBoard, SolvedPool, TableUse, WorkerConfig, WorkerError,
-    WorkerTt, Workers,
+    Job, JobResult, JobRun, JobSolver, PathBoard, SolvedPool, WorkerConfig, WorkerError, WorkerTt,
+    Workers,
 };
-use crate::solve::{KeySet, Method, PnEntry, SolveError};
+use crate::solve::{KeySet, Method, PnEntry, SolveError, TableUse};
 use rayon::prelude::*;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};

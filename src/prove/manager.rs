@@ -74,9 +74,8 @@ mod tree;
 use crate::prove::log::JobRecord;
 use crate::prove::pair::Pair;
 use crate::prove::warm::Warm;
-use crate::prove::worker::TableUse;
 use crate::rules::{Move, Position, Wdl};
-use crate::solve::Question;
+use crate::solve::{Question, TableUse};
 use std::collections::{HashMap, HashSet};
 use tree::{Node, NodeId};
 

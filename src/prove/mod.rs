@@ -48,6 +48,6 @@ pub use warm::{
     decode_solved, encode_solved, WarmStore, MAX_ENTRIES as MAX_WARM_ENTRIES, WARM_DIR,
 };
 pub use worker::{
-    run_job, Job, JobEnd, JobResult, JobSolver, SolvedPool, TableUse, ThreadWorkers, WorkerConfig,
+    run_job, Job, JobEnd, JobResult, JobSolver, SolvedPool, ThreadWorkers, WorkerConfig,
     WorkerError, WorkerTt, Workers,
 };

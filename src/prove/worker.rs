@@ -14,7 +14,7 @@ use crate::prove::warm::Warm;
 use crate::rules::{canonical, position_key, Move, Position, Variant};
 use crate::solve::{
     KeySet, Method, PnConfig, PnEntry, PnSolver, Question, SharedPnTt, SharedTt, Solve, SolveError,
-    SolveStats, Solver, SolverConfig,
+    SolveStats, Solver, SolverConfig, TableUse,
 };
 use crate::table::Tablebase;
 use std::collections::{HashSet, VecDeque};
@@ -134,28 +134,6 @@ impl JobEnd {
             JobEnd::Open { warm } | JobEnd::Interrupted { warm } => warm.as_deref(),
             _ => None,
         }
-    }
-}
-
-/// What a job's stores did to its worker's transposition table (the
-/// `tt_` counts of [`crate::solve::SolveStats`]): a proof whose workers'
-/// tables are too small for its jobs searches again what they gave up.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct TableUse {
-    /// The job's stores.
-    pub stores: u64,
-    /// Those that gave up another position's entry (the bucket full).
-    pub replaced: u64,
-    /// The most nodes below one entry its worker has given up so far.
-    pub replaced_max_work: u64,
-}
-
-impl TableUse {
-    /// `self` and `other` together: the stores of both, the larger most.
-    pub fn add(&mut self, other: TableUse) {
-        self.stores += other.stores;
-        self.replaced += other.replaced;
-        self.replaced_max_work = self.replaced_max_work.max(other.replaced_max_work);
     }
 }
 
@@ -610,8 +588,8 @@ pub struct JobRun {
     busy: Duration,
     /// The solver's node count when the job began.
     n0: u64,
-    /// Its stores and the entries they gave up when the job began.
-    t0: (u64, u64),
+    /// Its solver's table counts when the job began.
+    t0: TableUse,
     /// Nodes the steps searched so far.
     done: u64,
     /// The time its steps took, in nodes: [`JobRun::done`] for a search on
@@ -651,7 +629,7 @@ impl JobRun {
             },
             busy: start.elapsed(),
             n0: solver.nodes(),
-            t0: table_counts(solver),
+            t0: solver.stats().table,
             done: 0,
             elapsed: 0,
         }
@@ -736,14 +714,10 @@ impl JobRun {
         })
     }
 
-    /// What the job's stores did to `solver`'s table so far.
+    /// What the job's stores did to `solver`'s table so far (the largest
+    /// entry given up is the worker's so far).
     pub fn table_use(&self, solver: &JobSolver) -> TableUse {
-        let (stores, replaced) = table_counts(solver);
-        TableUse {
-            stores: stores - self.t0.0,
-            replaced: replaced - self.t0.1,
-            replaced_max_work: solver.stats().tt_replaced_max_work,
-        }
+        solver.stats().table.since(self.t0)
     }
 
     /// The job's result, once [`JobRun::step`] has said how it ended.
@@ -803,13 +777,6 @@ impl JobRun {
             table,
         }
     }
-}
-
-/// `solver`'s stores into its transposition table and the entries they
-/// gave up, so far.
-fn table_counts(solver: &JobSolver) -> (u64, u64) {
-    let s = solver.stats();
-    (s.tt_stores, s.tt_replaced)
 }
 
 /// What `solver` knows without searching ([`JobSolver::known_answer`])

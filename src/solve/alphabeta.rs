@@ -163,8 +163,9 @@ impl TranspositionTable {
     }
 
     /// Stores what a search found; where the bucket was full of other
-    /// keys' entries, the work (log2) of the one given up for it.
-    fn store(&self, key: u128, lower: i32, upper: i32, best: u16, work: u8) -> Option<u8> {
+    /// keys' entries, the work of the one given up for it (the power of
+    /// two below its nodes: a slot keeps their log2).
+    fn store(&self, key: u128, lower: i32, upper: i32, best: u16, work: u8) -> Option<u64> {
         let (k, top) = pack(key)?;
         let mut replaced = None;
         // A new key's slot gets its tag from the table; a known key's has it.
@@ -185,7 +186,7 @@ impl TranspositionTable {
                 })
                 .expect("buckets are not empty");
             if !slots[i].is_empty() {
-                replaced = Some(slots[i].work);
+                replaced = Some(1u64 << slots[i].work.min(63));
             }
             slots[i] = Slot {
                 key: k,
@@ -208,19 +209,6 @@ impl TranspositionTable {
                 f(unpack(e.key, e.key_top), e.entry());
             }
         });
-    }
-}
-
-/// Counts a store in `stats`, and the entry it gave up for its own, if
-/// any ([`TranspositionTable::store`]): its work kept as a log2, the
-/// power of two below the nodes it took.
-#[inline]
-fn count_store(stats: &mut SolveStats, replaced: Option<u8>) {
-    stats.tt_stores += 1;
-    if let Some(work) = replaced {
-        stats.tt_replaced += 1;
-        let work = 1u64 << work.min(63);
-        stats.tt_replaced_max_work = stats.tt_replaced_max_work.max(work);
     }
 }
 
@@ -608,7 +596,7 @@ impl<'a> Solver<'a> {
     fn store(&self, w: &mut Worker, key: u128, lower: i32, upper: i32, best: u16, work: u8) {
         if w.turns.is_none() {
             let replaced = self.tt.store(key, lower, upper, best, work);
-            return count_store(&mut w.tally.stats, replaced);
+            return w.tally.stats.table.count(replaced);
         }
         let e = Entry {
             lower: lower as i16,
@@ -638,7 +626,7 @@ impl<'a> Solver<'a> {
             let replaced = self
                 .tt
                 .store(key, e.lower as i32, e.upper as i32, e.best, e.work);
-            count_store(&mut stats, replaced);
+            stats.table.count(replaced);
         }
         self.counters.flush(&mut stats);
     }
@@ -1423,21 +1411,16 @@ mod tests {
         let keys: Vec<u128> = (1..=5u128).map(|i| (i << 8) | (i << 72)).collect();
         for (i, &k) in keys.iter().enumerate() {
             let replaced = tt.store(k, i as i32, i as i32, NO_MOVE, i as u8);
-            let expected = i.checked_sub(SLOTS).map(|j| j as u8);
+            // Key j, of work 2^j (kept as its log2, j), given up.
+            let expected = i.checked_sub(SLOTS).map(|j| 1u64 << j);
             assert_eq!(replaced, expected, "key {i}");
         }
         assert_eq!(tt.store(keys[4], 4, 4, NO_MOVE, 9), None);
         let mut stats = SolveStats::default();
-        count_store(&mut stats, Some(5));
-        count_store(&mut stats, None);
-        assert_eq!(
-            (
-                stats.tt_stores,
-                stats.tt_replaced,
-                stats.tt_replaced_max_work
-            ),
-            (2, 1, 32)
-        );
+        stats.table.count(Some(32));
+        stats.table.count(None);
+        let t = stats.table;
+        assert_eq!((t.stores, t.replaced, t.replaced_max_work), (2, 1, 32));
         for (i, &k) in keys.iter().enumerate() {
             let found = tt.probe(k).map(|e| e.lower as usize);
             assert_eq!(found, (i >= keys.len() - SLOTS).then_some(i), "key {i}");

@@ -8,7 +8,7 @@ use crate::rules::shortcuts::{resolve_by_rule, resolve_race, resolve_runner};
 use crate::rules::value::{Value, Wdl};
 use crate::solve::config::Shortcuts;
 use crate::solve::profile::{self, End};
-use crate::solve::types::{SolveError, SolveStats};
+use crate::solve::types::{SolveError, SolveStats, TableUse};
 use crate::table::Tablebase;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
@@ -212,9 +212,11 @@ impl Counters {
             dead_hits: self.dead_hits.load(Relaxed),
             bound_hits: self.bound_hits.load(Relaxed),
             tt_hits: self.tt_hits.load(Relaxed),
-            tt_replaced: self.tt_replaced.load(Relaxed),
-            tt_replaced_max_work: self.tt_replaced_max_work.load(Relaxed),
-            tt_stores: self.tt_stores.load(Relaxed),
+            table: TableUse {
+                stores: self.tt_stores.load(Relaxed),
+                replaced: self.tt_replaced.load(Relaxed),
+                replaced_max_work: self.tt_replaced_max_work.load(Relaxed),
+            },
         }
     }
 
@@ -229,10 +231,10 @@ impl Counters {
         self.dead_hits.fetch_add(s.dead_hits, Relaxed);
         self.bound_hits.fetch_add(s.bound_hits, Relaxed);
         self.tt_hits.fetch_add(s.tt_hits, Relaxed);
-        self.tt_replaced.fetch_add(s.tt_replaced, Relaxed);
+        self.tt_stores.fetch_add(s.table.stores, Relaxed);
+        self.tt_replaced.fetch_add(s.table.replaced, Relaxed);
         self.tt_replaced_max_work
-            .fetch_max(s.tt_replaced_max_work, Relaxed);
-        self.tt_stores.fetch_add(s.tt_stores, Relaxed);
+            .fetch_max(s.table.replaced_max_work, Relaxed);
     }
 
     /// Flushes a thread's counts, then stops if asked to or if the node

@@ -35,4 +35,4 @@ pub use savefile::{
     ProvenKind,
 };
 pub use session::{Event, Finished, Goal, Session, SessionConfig, Solve};
-pub use types::{Proven, Question, RootSolution, Solution, SolveError, SolveStats};
+pub use types::{Proven, Question, RootSolution, Solution, SolveError, SolveStats, TableUse};

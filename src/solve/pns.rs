@@ -306,7 +306,7 @@ impl TranspositionTable {
 
     /// Stores a node's numbers; where its bucket was full of other keys'
     /// entries, the work of the one given up for them.
-    fn store(&self, key: u128, phi: Number, delta: Number, work: u64) -> Option<u32> {
+    fn store(&self, key: u128, phi: Number, delta: Number, work: u64) -> Option<u64> {
         let k = words(key);
         let work = work.min(u32::MAX as u64) as u32;
         let mut replaced = None;
@@ -330,22 +330,11 @@ impl TranspositionTable {
             };
             let i = lightest(b);
             if !b[i].is_empty() {
-                replaced = Some(b[i].work);
+                replaced = Some(u64::from(b[i].work));
             }
             Some((i, new))
         });
         replaced
-    }
-}
-
-/// Counts a store in `stats`, and the entry it gave up for its own, if
-/// any ([`TranspositionTable::store`]).
-#[inline]
-fn count_store(stats: &mut SolveStats, replaced: Option<u32>) {
-    stats.tt_stores += 1;
-    if let Some(work) = replaced {
-        stats.tt_replaced += 1;
-        stats.tt_replaced_max_work = stats.tt_replaced_max_work.max(u64::from(work));
     }
 }
 
@@ -1032,7 +1021,7 @@ impl TurnStores {
                 tt.prefetch_store(key);
             }
             let (key, (phi, delta, work)) = self.step[i];
-            count_store(stats, tt.store(key, phi, delta, work));
+            stats.table.count(tt.store(key, phi, delta, work));
         }
         self.step.clear();
     }
@@ -1270,7 +1259,10 @@ impl<'a> PnSolver<'a> {
             stores.turn.insert(key, (phi, delta, work));
             return;
         }
-        count_store(&mut w.tally.stats, self.tt.store(key, phi, delta, work));
+        w.tally
+            .stats
+            .table
+            .count(self.tt.store(key, phi, delta, work));
     }
 
     /// Threads taking turns on one question ([`PnConfig::turns`]) as side
@@ -2785,17 +2777,11 @@ mod tests {
         assert_eq!(tt.store(key(11), 3, 4, 7), Some(1));
         assert!(tt.probe(key(1), false).is_none());
         let mut stats = SolveStats::default();
-        count_store(&mut stats, Some(7));
-        count_store(&mut stats, None);
-        count_store(&mut stats, Some(3));
-        assert_eq!(
-            (
-                stats.tt_stores,
-                stats.tt_replaced,
-                stats.tt_replaced_max_work
-            ),
-            (3, 2, 7)
-        );
+        stats.table.count(Some(7));
+        stats.table.count(None);
+        stats.table.count(Some(3));
+        let t = stats.table;
+        assert_eq!((t.stores, t.replaced, t.replaced_max_work), (3, 2, 7));
     }
 
     #[test]

@@ -108,17 +108,55 @@ pub struct SolveStats {
     pub bound_hits: u64,
     /// Transposition-table entries found.
     pub tt_hits: u64,
-    /// The searches' stores into the transposition table (about one a
-    /// node).
-    pub tt_stores: u64,
-    /// Transposition-table entries given up for another position's (their
-    /// bucket full): what a larger `--hash-mb` would have kept.
-    pub tt_replaced: u64,
+    /// What the search's stores did to its transposition table.
+    pub table: TableUse,
+}
+
+/// What a search's stores did to its transposition table: a search whose
+/// table is too small for it searches again what it gave up. A proof's
+/// job carries its own ([`crate::prove::JobResult`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TableUse {
+    /// Stores into the table (about one a node).
+    pub stores: u64,
+    /// Those that gave up another position's entry (the bucket full):
+    /// what a larger `--hash-mb` would have kept.
+    pub replaced: u64,
     /// The most nodes searched below one of the entries given up, as it
     /// kept them (the proof-number search's exact count; alpha-beta keeps
     /// the log2 of it, and the power of two below is counted): a search
     /// that meets that position again searches it again.
-    pub tt_replaced_max_work: u64,
+    pub replaced_max_work: u64,
+}
+
+impl TableUse {
+    /// Counts a store, and the entry it gave up for its own with the
+    /// nodes below it, if any.
+    #[inline]
+    pub(crate) fn count(&mut self, replaced_work: Option<u64>) {
+        self.stores += 1;
+        if let Some(work) = replaced_work {
+            self.replaced += 1;
+            self.replaced_max_work = self.replaced_max_work.max(work);
+        }
+    }
+
+    /// `self` and `other` together: the stores of both, the larger most.
+    pub fn add(&mut self, other: TableUse) {
+        self.stores += other.stores;
+        self.replaced += other.replaced;
+        self.replaced_max_work = self.replaced_max_work.max(other.replaced_max_work);
+    }
+
+    /// What was counted since `before` (counts of the same search, taken
+    /// earlier); the largest given up is the whole search's so far.
+    pub fn since(self, before: TableUse) -> TableUse {
+        TableUse {
+            stores: self.stores - before.stores,
+            replaced: self.replaced - before.replaced,
+            replaced_max_work: self.replaced_max_work,
+        }
+    }
 }
 
 /// The value of a position and of each of its moves.
