@@ -16,6 +16,7 @@ pub(crate) mod pns;
 pub mod profile;
 pub(crate) mod savefile;
 pub(crate) mod session;
+pub(crate) mod ternary;
 pub(crate) mod tt;
 pub(crate) mod turns;
 pub(crate) mod types;

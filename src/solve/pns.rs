@@ -40,6 +40,7 @@ use crate::solve::keyset::{KeyHash, KeySet};
 use crate::solve::leaf::{leaf_value, Counters, LeafValue, Tally};
 use crate::solve::order::{attacked_squares, guess_cost, pn_order};
 use crate::solve::profile::{self, End};
+use crate::solve::ternary;
 use crate::solve::tt::{WordTt, Words, Zeroed};
 use crate::solve::turns::{hand_in, Turns};
 use crate::solve::types::{Proven, Question, RootSolution, Solution, SolveError, SolveStats};
@@ -55,42 +56,112 @@ type Number = u32;
 const INF: Number = Number::MAX;
 /// The largest number of an unsolved node: sums saturate here.
 const BIG: Number = INF - 1;
-const BUCKET: usize = 4;
+const BUCKET: usize = 6;
 
-/// One slot of a bucket, 28 bytes: four make a bucket of two cache lines
-/// with its lock.
+/// One slot of a bucket, 20 bytes: six make a bucket of two cache lines
+/// with its lock (four of 28 bytes did, while the key took 16 bytes
+/// instead of its 80-bit [`ternary`] code).
 #[derive(Clone, Copy, Default)]
 #[repr(C)]
 struct Entry {
-    /// [`tt_key`] as four words; all zero for an empty slot.
-    key: [u32; 4],
+    /// Bits 0 to 63 of the key's [`ternary`] code; with `top`'s low 16
+    /// bits, all zero for an empty slot (no code is 0).
+    code: [u32; 2],
+    /// Bits 0 to 15: bits 64 to 79 of the code; bit 16: the key's bit 0
+    /// (the side to move is the attacker); bits 17 to 31: the nodes
+    /// searched below this entry ([`work_bits`]), what replacement keeps.
+    top: u32,
     phi: Number,
     delta: Number,
-    /// Nodes searched below this entry (saturating): what replacement keeps.
-    work: u32,
 }
 
-/// A key as the words an [`Entry`] keeps.
+/// Where a key's own bits end in [`Entry::top`]: its code's top 16 and
+/// the question.
+const KEY_BITS: u32 = (1 << 17) - 1;
+
+/// A key as the words an [`Entry`] keeps: its code's three words, the
+/// third with the question bit (and no work); `None` for a key no searched
+/// position has ([`ternary::pack`]), which the table does not keep.
 #[inline]
-fn words(key: u128) -> [u32; 4] {
-    [
-        key as u32,
-        (key >> 32) as u32,
-        (key >> 64) as u32,
-        (key >> 96) as u32,
-    ]
+fn words(key: u128) -> Option<[u32; 3]> {
+    let code = ternary::pack(key & !1)?;
+    Some([
+        code as u32,
+        (code >> 32) as u32,
+        (code >> 64) as u32 | (key as u32 & 1) << 16,
+    ])
+}
+
+/// A count of nodes in the 15 bits an [`Entry`] has for it: below 1,024
+/// the count itself; above, a mantissa of 10 bits (512 to 1,023) and the
+/// shift that scales it (1 to 31), so counts keep their order and lose
+/// less than a 512th, up to 1,023 x 2^31 (where they stay).
+#[inline]
+fn work_bits(work: u64) -> u32 {
+    let shift = (64 - work.leading_zeros()).saturating_sub(10);
+    if shift > 31 {
+        return (31 << 10) | 1023;
+    }
+    shift << 10 | (work >> shift) as u32
+}
+
+/// The count [`work_bits`] keeps.
+#[inline]
+fn work_of(bits: u32) -> u64 {
+    u64::from(bits & 1023) << (bits >> 10)
 }
 
 impl Entry {
     #[inline]
+    fn new(k: [u32; 3], phi: Number, delta: Number, work: u64) -> Entry {
+        Entry {
+            code: [k[0], k[1]],
+            top: k[2] | work_bits(work) << 17,
+            phi,
+            delta,
+        }
+    }
+
+    /// Whether the entry is of the key whose words are `k` ([`words`]).
+    #[inline]
+    fn holds(&self, k: [u32; 3]) -> bool {
+        self.code == [k[0], k[1]] && self.top & KEY_BITS == k[2]
+    }
+
+    #[inline]
     fn key(&self) -> u128 {
-        let k = self.key;
-        k[0] as u128 | (k[1] as u128) << 32 | (k[2] as u128) << 64 | (k[3] as u128) << 96
+        let code = self.code[0] as u128
+            | (self.code[1] as u128) << 32
+            | ((self.top & 0xffff) as u128) << 64;
+        ternary::unpack(code).expect("entries hold codes of keys") | self.attacker_to_move() as u128
+    }
+
+    /// Whether the side to move is the attacker (the key's bit 0).
+    #[inline]
+    fn attacker_to_move(&self) -> bool {
+        self.top >> 16 & 1 == 1
+    }
+
+    /// Whether both entries are of one position (of either question).
+    #[inline]
+    fn same_position(&self, other: &Entry) -> bool {
+        self.code == other.code && self.top & 0xffff == other.top & 0xffff
+    }
+
+    /// The nodes searched below this entry (as [`work_bits`] keeps them).
+    #[inline]
+    fn work(&self) -> u64 {
+        work_of(self.top >> 17)
+    }
+
+    #[inline]
+    fn set_work(&mut self, work: u64) {
+        self.top = self.top & KEY_BITS | work_bits(work) << 17;
     }
 
     #[inline]
     fn is_empty(&self) -> bool {
-        self.key == [0; 4]
+        self.code == [0; 2] && self.top & 0xffff == 0
     }
 
     #[inline]
@@ -105,7 +176,7 @@ impl Entry {
             key: self.key(),
             phi: self.phi,
             delta: self.delta,
-            work: self.work,
+            work: self.work().min(u32::MAX as u64) as u32,
         }
     }
 
@@ -116,20 +187,23 @@ impl Entry {
         if self.is_empty() {
             0
         } else if self.solved() {
-            4 * self.work as u64 + 1
+            4 * self.work() + 1
         } else {
-            self.work as u64 + 1
+            self.work() + 1
         }
     }
 }
 
-/// Where an [`Entry`]'s numbers are among its 32-bit words.
+/// Where an [`Entry`]'s key and numbers are among its 32-bit words.
+const TOP_WORD: usize = std::mem::offset_of!(Entry, top) / 4;
 const PHI_WORD: usize = std::mem::offset_of!(Entry, phi) / 4;
 const DELTA_WORD: usize = std::mem::offset_of!(Entry, delta) / 4;
 
 // Safety: integers only; all zero is empty slots.
-unsafe impl Zeroed for [Entry; BUCKET] {}
-// Safety: `Entry` is `repr(C)` of seven `u32`s, with no padding; any
+unsafe impl Zeroed for [Entry; BUCKET] {
+    const SLOTS: usize = BUCKET;
+}
+// Safety: `Entry` is `repr(C)` of five `u32`s, with no padding; any
 // words are a valid (if meaningless) entry, all zero an empty one.
 unsafe impl Words for Entry {}
 
@@ -229,19 +303,24 @@ impl TranspositionTable {
     /// ([`WordTt::read`]).
     #[inline]
     fn probe(&self, key: u128, lock_free: bool) -> Option<(Number, Number)> {
-        let k = words(key);
+        // The key's words, found where a slot's tag is the key's (most
+        // probes end at the tags) and once for the reads again.
+        let packed = std::cell::OnceCell::new();
         // The numbers of both questions about the position: the keys
-        // differ in bit 0 only.
+        // differ in the question bit only.
         let (own, other) = self.0.read(key & !1, lock_free, |b| {
             let (mut own, mut other) = (None, None);
+            let Some(k) = *packed.get_or_init(|| words(key)) else {
+                return (own, other);
+            };
             for i in 0..BUCKET {
                 let at = |w: usize| b.word(i, w);
-                let first = at(0);
-                if first | 1 != k[0] | 1 || at(1) != k[1] || at(2) != k[2] || at(3) != k[3] {
+                let top = at(TOP_WORD) & KEY_BITS;
+                if at(0) != k[0] || at(1) != k[1] || top | 1 << 16 != k[2] | 1 << 16 {
                     continue;
                 }
                 let numbers = (at(PHI_WORD), at(DELTA_WORD));
-                if first == k[0] {
+                if top == k[2] {
                     own = Some(numbers);
                 } else {
                     other = Some(numbers);
@@ -272,17 +351,14 @@ impl TranspositionTable {
     /// Stores `e` unless the transposition table already holds its key
     /// (whatever it holds is at least as recent).
     fn insert_absent(&self, e: &PnEntry) {
-        let k = words(e.key);
+        let Some(k) = words(e.key) else {
+            return;
+        };
         self.0.update(e.key & !1, |b| {
-            if b.iter().any(|x| x.key == k) {
+            if b.iter().any(|x| x.holds(k)) {
                 return None;
             }
-            let new = Entry {
-                key: k,
-                phi: e.phi,
-                delta: e.delta,
-                work: e.work,
-            };
+            let new = Entry::new(k, e.phi, e.delta, e.work.into());
             let i = lightest(b);
             (b[i].keep() < new.keep()).then_some((i, new))
         })
@@ -307,11 +383,11 @@ impl TranspositionTable {
     /// Stores a node's numbers; where its bucket was full of other keys'
     /// entries, the work of the one given up for them.
     fn store(&self, key: u128, phi: Number, delta: Number, work: u64) -> Option<u64> {
-        let k = words(key);
-        let work = work.min(u32::MAX as u64) as u32;
+        // A key no searched position has is not kept.
+        let k = words(key)?;
         let mut replaced = None;
         self.0.update(key & !1, |b| {
-            if let Some(i) = b.iter().position(|e| e.key == k) {
+            if let Some(i) = b.iter().position(|e| e.holds(k)) {
                 let mut e = b[i];
                 // A solved entry stays solved (another thread may have
                 // solved it meanwhile); else the newest numbers are the best.
@@ -319,18 +395,13 @@ impl TranspositionTable {
                     e.phi = phi;
                     e.delta = delta;
                 }
-                e.work = e.work.saturating_add(work);
+                e.set_work(e.work().saturating_add(work));
                 return Some((i, e));
             }
-            let new = Entry {
-                key: k,
-                phi,
-                delta,
-                work,
-            };
+            let new = Entry::new(k, phi, delta, work);
             let i = lightest(b);
             if !b[i].is_empty() {
-                replaced = Some(u64::from(b[i].work));
+                replaced = Some(b[i].work());
             }
             Some((i, new))
         });
@@ -2176,9 +2247,10 @@ impl<'a> PnSolver<'a> {
         let mut out = Vec::new();
         self.tt.0.for_each_bucket(|b| {
             for e in b.iter().filter(|e| !e.is_empty() && e.solved()) {
-                let key = e.key();
-                let attacker_to_move = key & 1 == 1;
-                let o = b.iter().find(|o| o.key() == key ^ 1 && o.solved());
+                let attacker_to_move = e.attacker_to_move();
+                let o = b.iter().find(|o| {
+                    o.same_position(e) && o.attacker_to_move() != attacker_to_move && o.solved()
+                });
                 let score = match (attacker_to_move, e.phi == 0) {
                     (true, true) => 1,
                     (false, false) => -1,
@@ -2191,15 +2263,15 @@ impl<'a> PnSolver<'a> {
                 };
                 let work = b
                     .iter()
-                    .filter(|x| !x.is_empty() && x.key() | 1 == key | 1)
-                    .map(|x| x.work)
+                    .filter(|x| x.same_position(e))
+                    .map(|x| x.work())
                     .max()
                     .unwrap_or(0);
                 out.push(Proven {
-                    key: key & !1,
+                    key: e.key() & !1,
                     score,
                     best: 0,
-                    work: (32 - work.leading_zeros()) as u8,
+                    work: (64 - work.leading_zeros()) as u8,
                 });
             }
         });
@@ -2342,8 +2414,10 @@ mod tests {
         let entries: Vec<PnEntry> = (0..5000)
             .map(|_| {
                 let solved = rng.below(2) == 0;
+                // White pawns on ranks 2 to 4, black ones on 5 to 7.
+                let x = rng.next_u64();
                 PnEntry {
-                    key: u128::from(rng.next_u64()) << 1,
+                    key: u128::from(x & 0xff_ffff) << 8 | u128::from(x >> 40) << 96,
                     phi: if solved { 0 } else { 1 + rng.below(9) as u32 },
                     delta: 1 + rng.below(9) as u32,
                     work: match rng.below(3) {
@@ -2764,9 +2838,10 @@ mod tests {
     #[test]
     fn a_full_bucket_says_what_it_gave_up() {
         let tt = TranspositionTable::new(0).unwrap();
-        let key = |i: u128| (i << 8) | (i << 72);
+        // White pawns on rank 2, black ones on rank 3.
+        let key = |i: u128| (i << 8) | (i << 80);
         for i in 1..=BUCKET as u128 {
-            // Solved, with work 10, 20, 30 and 40.
+            // Solved, with work 10, 20, 30, 40, 50 and 60.
             assert_eq!(tt.store(key(i), 0, INF, 10 * i as u64), None, "{i}");
         }
         assert_eq!(tt.store(key(2), 0, INF, 5), None, "its own key");
@@ -2784,9 +2859,100 @@ mod tests {
         assert_eq!((t.stores, t.replaced, t.replaced_max_work), (3, 2, 7));
     }
 
+    /// Work counts keep their order, exact below 1,024 and within a
+    /// 512th above, up to where they stay. Mutant: a mantissa of 9 bits
+    /// (or the shift misread) fails it.
+    #[test]
+    fn work_counts_keep_their_order_in_fifteen_bits() {
+        let mut rng = crate::rng::SplitMix64::new(15);
+        let mut last = (0, 0);
+        let mut counts: Vec<u64> = (0..2048).collect();
+        counts.extend((0..20_000).map(|_| rng.next_u64() >> rng.below(64)));
+        counts.extend([u64::MAX, 1023 << 31, (1023 << 31) - 1, 1 << 41]);
+        counts.sort_unstable();
+        for w in counts {
+            let bits = work_bits(w);
+            assert!(bits < 1 << 15, "{w}");
+            let kept = work_of(bits);
+            assert!(kept <= w, "{w}");
+            if w < 1024 {
+                assert_eq!(kept, w);
+            } else if w <= 1023 << 31 {
+                assert!(w - kept < w / 512, "{w} kept as {kept}");
+            } else {
+                assert_eq!(kept, 1023 << 31, "{w}");
+            }
+            assert!(bits >= last.1 && kept >= last.0, "{w}: order");
+            last = (kept, bits);
+        }
+    }
+
+    /// The table gives back every key it kept, both questions of a
+    /// position apart, and every number: keys that differ only in the
+    /// code's top bits (black pawns on rank 7, an en passant mark) or in
+    /// the question are not taken for one another, and a key no searched
+    /// position has is not kept. Mutants: the top word or the question
+    /// left out of [`Entry::holds`] fail it.
+    #[test]
+    fn entries_keep_whole_keys_in_twenty_bytes() {
+        let tt = TranspositionTable::new(64).unwrap();
+        let mut rng = crate::rng::SplitMix64::new(20);
+        let mut kept = HashMap::new();
+        let b2 = 1u128 << 9;
+        // Rank 7's black pawns and the marks are the code's top digits.
+        let mut keys = vec![
+            b2,
+            b2 | 1 << 118,
+            b2 | 1 << 119,
+            b2 | 1 << 123,
+            b2 | 1 << 124,
+        ];
+        // Few enough that no bucket overflows (four positions' questions
+        // in one bucket: some 0.003 buckets of the table expected).
+        for _ in 0..10_000 {
+            let x = rng.next_u64();
+            let white = (x & rng.next_u64() & 0x00ff_ffff_ffff_ff00) as u128;
+            let black = (rng.next_u64() & rng.next_u64() & 0x00ff_ffff_ffff_ff00) as u128 & !white;
+            let mark = if x.is_multiple_of(5) {
+                1 << (56 + x % 8)
+            } else {
+                0
+            };
+            keys.push(white | (black | mark) << 64);
+        }
+        for (n, &key) in keys.iter().enumerate() {
+            if key == 0 {
+                continue;
+            }
+            for question in [0, 1] {
+                let (phi, delta) = (n as u32 * 2 + question as u32 + 1, 7);
+                let work = rng.below(1 << 20);
+                assert_eq!(tt.store(key | question, phi, delta, work), None, "{n}");
+                kept.insert(key | question, (phi, delta, work));
+            }
+        }
+        let mut seen = 0;
+        for (&key, &(phi, delta, _)) in &kept {
+            assert_eq!(tt.probe(key, false), Some((phi, delta)), "{key:#x}");
+        }
+        // As `SharedPnTt::for_each_entry` and the heaviest give them out.
+        tt.0.for_each_bucket(|b| {
+            for e in b.iter().filter(|e| !e.is_empty()).map(|e| e.to_pn()) {
+                let (phi, delta, work) = kept[&e.key];
+                assert_eq!((e.phi, e.delta), (phi, delta), "{:#x}", e.key);
+                assert_eq!(u64::from(e.work), work_of(work_bits(work)));
+                seen += 1;
+            }
+        });
+        assert_eq!(seen, kept.len(), "no entry given up in 64 MiB");
+        // A white pawn on rank 8 is no searched position: not kept.
+        assert_eq!(tt.store(1 << 57, 1, 1, 1), None);
+        assert_eq!(tt.probe(1 << 57, false), None);
+    }
+
     #[test]
     fn buckets_are_two_cache_lines() {
-        assert_eq!(std::mem::size_of::<Entry>(), 28);
+        assert_eq!(std::mem::size_of::<Entry>(), 20);
         assert_eq!(crate::solve::tt::bucket_bytes::<[Entry; BUCKET]>(), 128);
     }
 }

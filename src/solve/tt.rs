@@ -16,12 +16,13 @@
 //! it (a seqlock): readers then leave the bucket's cache lines shared
 //! instead of taking them from every other core as a lock does.
 //!
-//! Every table also keeps a tag for each slot (up to four a bucket): a
-//! byte of a second hash of the slot's key, a bucket's tags in one word of
-//! a small array beside the buckets. A probe reads the tags first and the
-//! bucket only if one of them is the key's, so a probe that finds nothing
-//! (most of them, in searches that probe every child of every node)
-//! touches 4 bytes in an array 1/17 to 1/33 of the table's size instead of
+//! Every table also keeps a tag for each slot (up to eight a bucket): a
+//! byte of a second hash of the slot's key, a bucket's tags in one word (of
+//! four bytes, or eight for more than four slots) of a small array beside
+//! the buckets. A probe reads the tags first and the bucket only if one of
+//! them is the key's, so a probe that finds nothing (most of them, in
+//! searches that probe every child of every node) touches one word in an
+//! array 1/17 of the table's size or less instead of
 //! the bucket's one or two cache lines: on a table of gigabytes, a memory
 //! access that the processor's caches hold instead of one that misses them
 //! (docs/SOLVE.md). The tags only say where not to look: a slot whose tag
@@ -32,7 +33,7 @@
 use super::types::SolveError;
 use std::cell::UnsafeCell;
 use std::sync::atomic::{
-    fence, AtomicU32,
+    fence, AtomicU32, AtomicU64,
     Ordering::{Acquire, Relaxed, Release},
 };
 
@@ -41,7 +42,11 @@ use std::sync::atomic::{
 ///
 /// # Safety
 /// Implementors promise that all-zero bytes are a valid value of `Self`.
-pub(crate) unsafe trait Zeroed: Copy + Send {}
+pub(crate) unsafe trait Zeroed: Copy + Send {
+    /// The slots a bucket has, each with its tag: up to four keep their
+    /// tags in a word, up to eight in two.
+    const SLOTS: usize = 4;
+}
 
 /// One bucket: its lock and its slots, aligned to a cache line.
 #[repr(C, align(64))]
@@ -95,8 +100,19 @@ unsafe impl<S: Send> Sync for Tt<S> {}
 const CHECKED_FROM: usize = 64 << 20;
 
 impl<S: Zeroed> Tt<S> {
-    /// The bytes a bucket takes, its word of tags included.
-    const PER_BUCKET: usize = std::mem::size_of::<Bucket<S>>() + 4;
+    /// The bytes of a bucket's tags: one byte a slot, in a word of four
+    /// or eight.
+    const TAG_BYTES: usize = {
+        assert!(S::SLOTS <= 8, "eight slots a bucket at most");
+        if S::SLOTS <= 4 {
+            4
+        } else {
+            8
+        }
+    };
+
+    /// The bytes a bucket takes, its tags included.
+    const PER_BUCKET: usize = std::mem::size_of::<Bucket<S>>() + Self::TAG_BYTES;
 
     /// As many buckets and their tags as fit in `mb` MiB (at least one:
     /// `mb = 0` gives a transposition table of one bucket, for tests of
@@ -138,18 +154,24 @@ impl<S: Zeroed> Tt<S> {
             _map: map,
             buckets,
             len: n,
-            tags: zeroed_map(n * 4).ok_or_else(refused)?,
+            tags: zeroed_map(n * Self::TAG_BYTES).ok_or_else(refused)?,
         })
     }
 
-    /// The tags of bucket `i`.
+    /// The tags of bucket `i`, as a word of four bytes or eight.
     #[inline]
-    fn tags(&self, i: usize) -> &AtomicU32 {
+    fn tags(&self, i: usize) -> Tags<'_> {
         assert!(i < self.len);
-        // Safety: the map holds a word for each of the `len` buckets,
-        // page-aligned; `AtomicU32` is laid out as `u32`, and the tags
-        // are only accessed atomically.
-        unsafe { &*(self.tags.as_ptr() as *const AtomicU32).add(i) }
+        // Safety: the map holds `TAG_BYTES` bytes for each of the `len`
+        // buckets, page-aligned; atomic words are laid out as their
+        // integers, and the tags are only accessed atomically.
+        unsafe {
+            if Self::TAG_BYTES == 8 {
+                Tags::Eight(&*(self.tags.as_ptr() as *const AtomicU64).add(i))
+            } else {
+                Tags::Four(&*(self.tags.as_ptr() as *const AtomicU32).add(i))
+            }
+        }
     }
 
     /// Whether some slot of bucket `i` has tag `tag`.
@@ -157,8 +179,18 @@ impl<S: Zeroed> Tt<S> {
     fn tagged(&self, i: usize, tag: u8) -> bool {
         // A zero byte where the tags are xored with the tag in every
         // byte: some slot's tag is the key's.
-        let x = self.tags(i).load(Relaxed) ^ (u32::from(tag) * 0x0101_0101);
-        x.wrapping_sub(0x0101_0101) & !x & 0x8080_8080 != 0
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        const HIGHS: u64 = 0x8080_8080_8080_8080;
+        match self.tags(i) {
+            Tags::Four(t) => {
+                let x = t.load(Relaxed) ^ (u32::from(tag) * ONES as u32);
+                x.wrapping_sub(ONES as u32) & !x & HIGHS as u32 != 0
+            }
+            Tags::Eight(t) => {
+                let x = t.load(Relaxed) ^ (u64::from(tag) * ONES);
+                x.wrapping_sub(ONES) & !x & HIGHS != 0
+            }
+        }
     }
 
     /// Gives slot `slot` of bucket `i` the tag `tag`; only under the
@@ -166,11 +198,18 @@ impl<S: Zeroed> Tt<S> {
     /// after the slot's key.
     #[inline]
     fn set_tag_at(&self, i: usize, slot: usize, tag: u8) {
-        assert!(slot < 4, "four slots a bucket have tags");
-        let tags = self.tags(i);
+        assert!(slot < S::SLOTS, "a slot of the bucket");
         let shift = 8 * slot as u32;
-        let old = tags.load(Relaxed);
-        tags.store(old & !(0xff << shift) | u32::from(tag) << shift, Release);
+        match self.tags(i) {
+            Tags::Four(t) => {
+                let old = t.load(Relaxed);
+                t.store(old & !(0xff << shift) | u32::from(tag) << shift, Release);
+            }
+            Tags::Eight(t) => {
+                let old = t.load(Relaxed);
+                t.store(old & !(0xff << shift) | u64::from(tag) << shift, Release);
+            }
+        }
     }
 
     /// Runs `f` on the slots of `key`'s bucket with its lock held, or
@@ -239,7 +278,10 @@ impl<S: Zeroed> Tt<S> {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let p = self.tags(self.place(key).0) as *const AtomicU32 as *const i8;
+            let p = match self.tags(self.place(key).0) {
+                Tags::Four(t) => t as *const AtomicU32 as *const i8,
+                Tags::Eight(t) => t as *const AtomicU64 as *const i8,
+            };
             // Safety: a prefetch is only a hint and never faults.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(p) };
         }
@@ -275,6 +317,13 @@ impl<S: Zeroed> Tt<S> {
             f(&slots);
         }
     }
+}
+
+/// A bucket's tags: a word of four bytes, or of eight for buckets of
+/// more than four slots.
+enum Tags<'a> {
+    Four(&'a AtomicU32),
+    Eight(&'a AtomicU64),
 }
 
 /// An anonymous map of `bytes` zero bytes, asked for huge pages; `None`
@@ -372,8 +421,8 @@ impl<T: Words, const N: usize> WordTt<T, N>
 where
     [T; N]: Zeroed,
 {
-    /// A bucket's tags fit in one word.
-    const TAGS_FIT: () = assert!(N <= 4, "four slots a bucket at most");
+    /// Each of the bucket's slots has its tag.
+    const TAGS_FIT: () = assert!(N <= <[T; N]>::SLOTS, "a tag for every slot");
 
     /// As [`Tt::with_mib`].
     pub(crate) fn with_mib(mb: usize) -> Result<WordTt<T, N>, SolveError> {
@@ -658,6 +707,50 @@ mod tests {
         assert!(t.read(a.0, true, |_| ()).is_none());
         assert_eq!(t.read(other.0, true, |s| s.word(0, 0)), Some(3));
         assert_eq!(t.read(b.0, true, |s| s.word(1, 0)), Some(2));
+    }
+
+    /// A slot of five words, six of them in a bucket of two cache lines,
+    /// as the proof-number search's entries are.
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    #[repr(C)]
+    struct Five([u32; 5]);
+    // Safety: five words, any of them valid.
+    unsafe impl Words for Five {}
+    // Safety: all zero is a valid value.
+    unsafe impl Zeroed for [Five; 6] {
+        const SLOTS: usize = 6;
+    }
+
+    /// Buckets of six slots keep their tags in a word of eight bytes:
+    /// six keys of six tags in one bucket are each found in their own
+    /// slot, the fifth and sixth too, and a key of a seventh tag is not
+    /// looked for; the word is counted in the MiB. Tags kept in four
+    /// bytes (slots 4 and 5 untagged) fail it.
+    #[test]
+    fn six_slots_keep_six_tags() {
+        let t: WordTt<Five, 6> = WordTt::with_buckets(1024).unwrap();
+        let mut keys: Vec<(u128, u8)> = Vec::new();
+        for k in (1u128..).map(|k| k << 64 | 1) {
+            let (i, tag) = t.tt.place(k);
+            if i == 0 && keys.iter().all(|x| x.1 != tag) {
+                keys.push((k, tag));
+                if keys.len() == 7 {
+                    break;
+                }
+            }
+        }
+        for (slot, &(key, _)) in keys[..6].iter().enumerate() {
+            t.update(key, |_| Some((slot, Five([slot as u32 + 1; 5]))));
+        }
+        for (slot, &(key, _)) in keys[..6].iter().enumerate() {
+            for lock_free in [false, true] {
+                let read = t.read(key, lock_free, |s| s.word(slot, 4));
+                assert_eq!(read, Some(slot as u32 + 1), "slot {slot}");
+            }
+        }
+        assert!(t.read(keys[6].0, true, |_| ()).is_none());
+        let w = WordTt::<Five, 6>::with_mib(1).unwrap();
+        assert_eq!(w.tt.len, (1 << 20) / (128 + 8));
     }
 
     #[test]
