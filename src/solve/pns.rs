@@ -41,7 +41,7 @@ use crate::solve::leaf::{leaf_value, Counters, LeafValue, Tally};
 use crate::solve::order::{attacked_squares, guess_cost, pn_order};
 use crate::solve::profile::{self, End};
 use crate::solve::ternary;
-use crate::solve::tt::{WordTt, Words, Zeroed};
+use crate::solve::tt::{WordTt, Words, Writer, Zeroed};
 use crate::solve::turns::{hand_in, Turns};
 use crate::solve::types::{Proven, Question, RootSolution, Solution, SolveError, SolveStats};
 use crate::table::Tablebase;
@@ -56,32 +56,38 @@ type Number = u32;
 const INF: Number = Number::MAX;
 /// The largest number of an unsolved node: sums saturate here.
 const BIG: Number = INF - 1;
-const BUCKET: usize = 6;
+/// Slots of a bucket that hold any entry, open or solved: 20 bytes each.
+const WIDE: usize = 2;
+/// Slots of a bucket that hold solved entries only: 12 bytes each.
+const NARROW: usize = 7;
+/// The entries a bucket holds.
+const BUCKET: usize = WIDE + NARROW;
 
-/// One slot of a bucket, 20 bytes: six make a bucket of two cache lines
-/// with its lock (four of 28 bytes did, while the key took 16 bytes
-/// instead of its 80-bit [`ternary`] code).
-#[derive(Clone, Copy, Default)]
+/// One bucket's slots as 32-bit words: two wide slots of five words and
+/// seven narrow ones of three, 124 bytes, two cache lines with the lock.
+/// A slot's first three words are its key's ([`words`]), the third with
+/// the work below the entry in its bits 18 to 31 ([`work_bits`]); a wide
+/// slot's fourth and fifth are φ and δ, a narrow slot's entry is solved
+/// and its third word's bit 17 says which way (1: φ = 0, the side to move
+/// reaches its goal; 0: δ = 0). All zero: empty. Searches of one thread
+/// leave nearly every entry solved (a child's search returns when it is),
+/// so most of a table is narrow slots: nine entries where 28-byte entries
+/// fitted four.
+#[derive(Clone, Copy)]
 #[repr(C)]
-struct Entry {
-    /// Bits 0 to 63 of the key's [`ternary`] code; with `top`'s low 16
-    /// bits, all zero for an empty slot (no code is 0).
-    code: [u32; 2],
-    /// Bits 0 to 15: bits 64 to 79 of the code; bit 16: the key's bit 0
-    /// (the side to move is the attacker); bits 17 to 31: the nodes
-    /// searched below this entry ([`work_bits`]), what replacement keeps.
-    top: u32,
-    phi: Number,
-    delta: Number,
+struct Bucket {
+    words: [u32; 5 * WIDE + 3 * NARROW],
 }
 
-/// Where a key's own bits end in [`Entry::top`]: its code's top 16 and
-/// the question.
+/// Where a key's own bits end in a slot's third word: its code's top 16
+/// and the question.
 const KEY_BITS: u32 = (1 << 17) - 1;
+/// A narrow slot's bit of which way its entry is solved.
+const REACHED: u32 = 1 << 17;
 
-/// A key as the words an [`Entry`] keeps: its code's three words, the
-/// third with the question bit (and no work); `None` for a key no searched
-/// position has ([`ternary::pack`]), which the table does not keep.
+/// A key as the words a slot keeps: its code's three words, the third
+/// with the question bit; `None` for a key no searched position has
+/// ([`ternary::pack`]), which the table does not keep.
 #[inline]
 fn words(key: u128) -> Option<[u32; 3]> {
     let code = ternary::pack(key & !1)?;
@@ -92,76 +98,170 @@ fn words(key: u128) -> Option<[u32; 3]> {
     ])
 }
 
-/// A count of nodes in the 15 bits an [`Entry`] has for it: below 1,024
-/// the count itself; above, a mantissa of 10 bits (512 to 1,023) and the
-/// shift that scales it (1 to 31), so counts keep their order and lose
-/// less than a 512th, up to 1,023 x 2^31 (where they stay).
+/// A count of nodes in the 14 bits a slot has for it: below 512 the
+/// count itself; above, a mantissa of 9 bits (256 to 511) and the shift
+/// that scales it (1 to 31), so counts keep their order and lose less
+/// than a 256th, up to 511 x 2^31 (where they stay).
 #[inline]
 fn work_bits(work: u64) -> u32 {
-    let shift = (64 - work.leading_zeros()).saturating_sub(10);
+    let shift = (64 - work.leading_zeros()).saturating_sub(9);
     if shift > 31 {
-        return (31 << 10) | 1023;
+        return (31 << 9) | 511;
     }
-    shift << 10 | (work >> shift) as u32
+    shift << 9 | (work >> shift) as u32
 }
 
 /// The count [`work_bits`] keeps.
 #[inline]
 fn work_of(bits: u32) -> u64 {
-    u64::from(bits & 1023) << (bits >> 10)
+    u64::from(bits & 511) << (bits >> 9)
+}
+
+impl Bucket {
+    /// The first word of slot `i`: the wide slots first.
+    #[inline]
+    fn at(i: usize) -> usize {
+        if i < WIDE {
+            5 * i
+        } else {
+            5 * WIDE + 3 * (i - WIDE)
+        }
+    }
+
+    /// The entry in slot `i` (empty: [`Entry::is_empty`]).
+    #[inline]
+    fn entry(&self, i: usize) -> Entry {
+        let w = &self.words[Self::at(i)..];
+        let top = w[2];
+        let (phi, delta) = if i < WIDE {
+            (w[3], w[4])
+        } else if top & REACHED != 0 {
+            (0, INF)
+        } else {
+            (INF, 0)
+        };
+        Entry {
+            key: [w[0], w[1], top & KEY_BITS],
+            phi,
+            delta,
+            work: work_of(top >> 18),
+        }
+    }
+
+    /// Every slot's entry, the wide ones first.
+    #[inline]
+    fn entries(&self) -> [Entry; BUCKET] {
+        std::array::from_fn(|i| self.entry(i))
+    }
+
+    /// The slot that holds the key whose words are `k` ([`words`]).
+    #[inline]
+    fn find(&self, k: [u32; 3]) -> Option<usize> {
+        (0..BUCKET).find(|&i| {
+            let w = &self.words[Self::at(i)..];
+            w[0] == k[0] && w[1] == k[1] && w[2] & KEY_BITS == k[2]
+        })
+    }
+
+    /// What the entry in slot `i` keeps ([`Entry::keep`]), read from its
+    /// words.
+    #[inline]
+    fn keep_at(&self, i: usize) -> u64 {
+        let w = &self.words[Self::at(i)..];
+        // An empty slot's words are all zero; a key's are not.
+        if w[0] | w[1] | w[2] == 0 {
+            return 0;
+        }
+        let work = work_of(w[2] >> 18);
+        if i >= WIDE || w[3] == 0 || w[4] == 0 {
+            4 * work + 1
+        } else {
+            work + 1
+        }
+    }
+
+    /// The slot a new entry takes: of the slots that can hold it (any for
+    /// a solved entry, a wide one for an open entry), the one that keeps
+    /// least ([`Entry::keep`]; empty slots keep nothing), a narrow one
+    /// where a solved entry has the choice.
+    #[inline]
+    fn lightest(&self, solved: bool) -> usize {
+        // A solved entry looks at the narrow slots first: where they have
+        // room, the wide ones stay for open entries.
+        let narrow = if solved { WIDE..BUCKET } else { 0..0 };
+        let (mut least, mut slot) = (u64::MAX, 0);
+        for i in narrow.chain(0..WIDE) {
+            let keep = self.keep_at(i);
+            if keep < least {
+                (least, slot) = (keep, i);
+                if keep == 0 {
+                    break;
+                }
+            }
+        }
+        slot
+    }
+
+    /// Writes `e` into slot `i` of the locked bucket: a narrow slot only
+    /// takes a solved entry.
+    #[inline]
+    fn write(w: &Writer<'_, Bucket, 1>, i: usize, e: &Entry) {
+        let at = Self::at(i);
+        let flag = if i < WIDE {
+            w.set(0, at + 3, e.phi);
+            w.set(0, at + 4, e.delta);
+            0
+        } else {
+            debug_assert!(e.solved(), "a narrow slot holds solved entries");
+            if e.phi == 0 {
+                REACHED
+            } else {
+                0
+            }
+        };
+        w.set(0, at, e.key[0]);
+        w.set(0, at + 1, e.key[1]);
+        w.set(0, at + 2, e.key[2] | flag | work_bits(e.work) << 18);
+    }
+}
+
+/// An entry as read from its slot, or to be written to one.
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    /// The key's words ([`words`]); all zero for an empty slot (no code
+    /// is 0).
+    key: [u32; 3],
+    phi: Number,
+    delta: Number,
+    /// Nodes searched below this entry ([`work_bits`] keeps them): what
+    /// replacement keeps.
+    work: u64,
 }
 
 impl Entry {
     #[inline]
-    fn new(k: [u32; 3], phi: Number, delta: Number, work: u64) -> Entry {
-        Entry {
-            code: [k[0], k[1]],
-            top: k[2] | work_bits(work) << 17,
-            phi,
-            delta,
-        }
-    }
-
-    /// Whether the entry is of the key whose words are `k` ([`words`]).
-    #[inline]
-    fn holds(&self, k: [u32; 3]) -> bool {
-        self.code == [k[0], k[1]] && self.top & KEY_BITS == k[2]
-    }
-
-    #[inline]
     fn key(&self) -> u128 {
-        let code = self.code[0] as u128
-            | (self.code[1] as u128) << 32
-            | ((self.top & 0xffff) as u128) << 64;
+        let code = self.key[0] as u128
+            | (self.key[1] as u128) << 32
+            | ((self.key[2] & 0xffff) as u128) << 64;
         ternary::unpack(code).expect("entries hold codes of keys") | self.attacker_to_move() as u128
     }
 
     /// Whether the side to move is the attacker (the key's bit 0).
     #[inline]
     fn attacker_to_move(&self) -> bool {
-        self.top >> 16 & 1 == 1
+        self.key[2] >> 16 & 1 == 1
     }
 
     /// Whether both entries are of one position (of either question).
     #[inline]
     fn same_position(&self, other: &Entry) -> bool {
-        self.code == other.code && self.top & 0xffff == other.top & 0xffff
-    }
-
-    /// The nodes searched below this entry (as [`work_bits`] keeps them).
-    #[inline]
-    fn work(&self) -> u64 {
-        work_of(self.top >> 17)
-    }
-
-    #[inline]
-    fn set_work(&mut self, work: u64) {
-        self.top = self.top & KEY_BITS | work_bits(work) << 17;
+        self.key[..2] == other.key[..2] && self.key[2] & 0xffff == other.key[2] & 0xffff
     }
 
     #[inline]
     fn is_empty(&self) -> bool {
-        self.code == [0; 2] && self.top & 0xffff == 0
+        self.key == [0; 3]
     }
 
     #[inline]
@@ -176,7 +276,7 @@ impl Entry {
             key: self.key(),
             phi: self.phi,
             delta: self.delta,
-            work: self.work().min(u32::MAX as u64) as u32,
+            work: self.work.min(u32::MAX as u64) as u32,
         }
     }
 
@@ -187,34 +287,20 @@ impl Entry {
         if self.is_empty() {
             0
         } else if self.solved() {
-            4 * self.work() + 1
+            4 * self.work + 1
         } else {
-            self.work() + 1
+            self.work + 1
         }
     }
 }
 
-/// Where an [`Entry`]'s key and numbers are among its 32-bit words.
-const TOP_WORD: usize = std::mem::offset_of!(Entry, top) / 4;
-const PHI_WORD: usize = std::mem::offset_of!(Entry, phi) / 4;
-const DELTA_WORD: usize = std::mem::offset_of!(Entry, delta) / 4;
-
 // Safety: integers only; all zero is empty slots.
-unsafe impl Zeroed for [Entry; BUCKET] {
+unsafe impl Zeroed for [Bucket; 1] {
     const SLOTS: usize = BUCKET;
 }
-// Safety: `Entry` is `repr(C)` of five `u32`s, with no padding; any
-// words are a valid (if meaningless) entry, all zero an empty one.
-unsafe impl Words for Entry {}
-
-/// The slot of a bucket that replacement gives up first: the one that
-/// keeps least ([`Entry::keep`]; empty slots keep nothing).
-#[inline]
-fn lightest(b: &[Entry; BUCKET]) -> usize {
-    (0..BUCKET)
-        .min_by_key(|&i| b[i].keep())
-        .expect("buckets are not empty")
-}
+// Safety: `Bucket` is `repr(C)` of 31 `u32`s, with no padding; any
+// words are a valid (if meaningless) bucket, all zero an empty one.
+unsafe impl Words for Bucket {}
 
 /// One entry of a proof-number transposition table as it leaves the
 /// process: the top of a search that ran out of budget
@@ -263,7 +349,7 @@ fn tt_key(pos: &Position, attacker_to_move: bool) -> u128 {
 /// about a position share a bucket (the bucket is chosen by the key
 /// without its question bit), so each answers the other where it can. A
 /// probe compares the whole key: no collision can give a wrong answer.
-struct TranspositionTable(WordTt<Entry, BUCKET>);
+struct TranspositionTable(WordTt<Bucket, 1>);
 
 impl TranspositionTable {
     /// A transposition table of about `mb` MiB; 0 gives one bucket (for
@@ -314,12 +400,23 @@ impl TranspositionTable {
                 return (own, other);
             };
             for i in 0..BUCKET {
-                let at = |w: usize| b.word(i, w);
-                let top = at(TOP_WORD) & KEY_BITS;
-                if at(0) != k[0] || at(1) != k[1] || top | 1 << 16 != k[2] | 1 << 16 {
+                let first = Bucket::at(i);
+                let at = |w: usize| b.word(0, first + w);
+                if at(0) != k[0] || at(1) != k[1] {
                     continue;
                 }
-                let numbers = (at(PHI_WORD), at(DELTA_WORD));
+                let word = at(2);
+                let top = word & KEY_BITS;
+                if top | 1 << 16 != k[2] | 1 << 16 {
+                    continue;
+                }
+                let numbers = if i < WIDE {
+                    (at(3), at(4))
+                } else if word & REACHED != 0 {
+                    (0, INF)
+                } else {
+                    (INF, 0)
+                };
                 if top == k[2] {
                     own = Some(numbers);
                 } else {
@@ -354,14 +451,29 @@ impl TranspositionTable {
         let Some(k) = words(e.key) else {
             return;
         };
-        self.0.update(e.key & !1, |b| {
-            if b.iter().any(|x| x.holds(k)) {
+        self.0.update(e.key & !1, |b, w| {
+            let b = &b[0];
+            if b.find(k).is_some() {
                 return None;
             }
-            let new = Entry::new(k, e.phi, e.delta, e.work.into());
-            let i = lightest(b);
-            (b[i].keep() < new.keep()).then_some((i, new))
+            let new = Entry {
+                key: k,
+                phi: e.phi,
+                delta: e.delta,
+                work: e.work.into(),
+            };
+            let i = b.lightest(new.solved());
+            (b.keep_at(i) < new.keep()).then(|| {
+                Bucket::write(w, i, &new);
+                i
+            })
         })
+    }
+
+    /// Calls `f` with the entries of every bucket, one bucket at a time
+    /// (see [`WordTt::for_each_bucket`]), empty slots among them.
+    fn for_each_bucket(&self, mut f: impl FnMut(&[Entry; BUCKET])) {
+        self.0.for_each_bucket(|b| f(&b[0].entries()));
     }
 
     /// Stores every one of `entries` the transposition table does not hold
@@ -386,24 +498,33 @@ impl TranspositionTable {
         // A key no searched position has is not kept.
         let k = words(key)?;
         let mut replaced = None;
-        self.0.update(key & !1, |b| {
-            if let Some(i) = b.iter().position(|e| e.holds(k)) {
-                let mut e = b[i];
+        self.0.update(key & !1, |b, w| {
+            let b = &b[0];
+            if let Some(i) = b.find(k) {
+                let mut e = b.entry(i);
                 // A solved entry stays solved (another thread may have
-                // solved it meanwhile); else the newest numbers are the best.
+                // solved it meanwhile; a narrow slot holds no other);
+                // else the newest numbers are the best.
                 if !e.solved() {
                     e.phi = phi;
                     e.delta = delta;
                 }
-                e.set_work(e.work().saturating_add(work));
-                return Some((i, e));
+                e.work = e.work.saturating_add(work);
+                Bucket::write(w, i, &e);
+                return Some(i);
             }
-            let new = Entry::new(k, phi, delta, work);
-            let i = lightest(b);
-            if !b[i].is_empty() {
-                replaced = Some(b[i].work());
+            let new = Entry {
+                key: k,
+                phi,
+                delta,
+                work,
+            };
+            let i = b.lightest(new.solved());
+            if b.keep_at(i) > 0 {
+                replaced = Some(b.entry(i).work);
             }
-            Some((i, new))
+            Bucket::write(w, i, &new);
+            Some(i)
         });
         replaced
     }
@@ -851,7 +972,7 @@ fn heaviest_of<const N: usize>(
         return std::array::from_fn(|_| Vec::new());
     }
     let mut counts = [[0usize; N]; WEIGHT_CLASSES];
-    tt.0.for_each_bucket(|b| {
+    tt.for_each_bucket(|b| {
         for e in b.iter().filter(|e| !e.is_empty()) {
             let class = &mut counts[weight_class(e.keep())];
             let solved = e.solved();
@@ -880,7 +1001,7 @@ fn heaviest_of<const N: usize>(
     // For each, the lightest kept so far on top, to be pushed out.
     let mut heaps: [BinaryHeap<Reverse<(u64, PnEntry)>>; N] =
         std::array::from_fn(|i| BinaryHeap::with_capacity(above[i].min(selections[i].0)));
-    tt.0.for_each_bucket(|b| {
+    tt.for_each_bucket(|b| {
         for e in b.iter().filter(|e| !e.is_empty()) {
             let keep = e.keep();
             let class = weight_class(keep);
@@ -991,7 +1112,7 @@ impl SharedPnTt {
     /// searches run, though a snapshot is meant to be taken after they
     /// stop.
     pub fn for_each_entry(&self, mut f: impl FnMut(PnEntry)) {
-        self.0 .0.for_each_bucket(|b| {
+        self.0.for_each_bucket(|b| {
             for e in b.iter().filter(|e| !e.is_empty()) {
                 f(e.to_pn());
             }
@@ -2245,7 +2366,7 @@ impl<'a> PnSolver<'a> {
     /// key: a file of them seeds either solver. Safe while a search runs.
     pub fn proven(&self) -> Vec<Proven> {
         let mut out = Vec::new();
-        self.tt.0.for_each_bucket(|b| {
+        self.tt.for_each_bucket(|b| {
             for e in b.iter().filter(|e| !e.is_empty() && e.solved()) {
                 let attacker_to_move = e.attacker_to_move();
                 let o = b.iter().find(|o| {
@@ -2264,7 +2385,7 @@ impl<'a> PnSolver<'a> {
                 let work = b
                     .iter()
                     .filter(|x| x.same_position(e))
-                    .map(|x| x.work())
+                    .map(|x| x.work)
                     .max()
                     .unwrap_or(0);
                 out.push(Proven {
@@ -2341,7 +2462,7 @@ mod tests {
         use std::collections::BinaryHeap;
         let heap_over_all = |s: &PnSolver, max: usize, solved_only: bool| {
             let mut heap: BinaryHeap<Reverse<(u64, PnEntry)>> = BinaryHeap::new();
-            s.tt.0.for_each_bucket(|b| {
+            s.tt.for_each_bucket(|b| {
                 for e in b
                     .iter()
                     .filter(|e| !e.is_empty() && (!solved_only || e.solved()))
@@ -2363,7 +2484,7 @@ mod tests {
         };
         let check = |s: &PnSolver| {
             let mut all: Vec<(u64, u128, bool)> = Vec::new();
-            s.tt.0.for_each_bucket(|b| {
+            s.tt.for_each_bucket(|b| {
                 for e in b.iter().filter(|e| !e.is_empty()) {
                     all.push((e.keep(), e.key(), e.solved()));
                 }
@@ -2832,25 +2953,40 @@ mod tests {
 
     /// One bucket: a store into room or onto its own key gives up
     /// nothing; one into the full bucket gives up the entry that keeps
-    /// least (an open entry weighs its work, a solved one four times
-    /// its work) and says its work, which `solve` counts. Mutants:
-    /// nothing said, or the new entry's work said instead.
+    /// least among the slots that can hold it (an open entry weighs its
+    /// work, a solved one four times its work; an open entry takes a wide
+    /// slot) and says its work, which `solve` counts. Mutants: nothing
+    /// said, or the new entry's work said instead.
     #[test]
     fn a_full_bucket_says_what_it_gave_up() {
         let tt = TranspositionTable::new(0).unwrap();
         // White pawns on rank 2, black ones on rank 3.
         let key = |i: u128| (i << 8) | (i << 80);
         for i in 1..=BUCKET as u128 {
-            // Solved, with work 10, 20, 30, 40, 50 and 60.
+            // Solved, with work 10 to 90: the narrow slots first, then
+            // the wide ones (keys 8 and 9).
             assert_eq!(tt.store(key(i), 0, INF, 10 * i as u64), None, "{i}");
         }
-        assert_eq!(tt.store(key(2), 0, INF, 5), None, "its own key");
-        // The first key, of work 10, keeps least.
-        assert_eq!(tt.store(key(9), 3, 4, 10), Some(10));
-        // Now the open entry of work 10 keeps less than the solved ones.
-        assert_eq!(tt.store(key(10), 3, 4, 1), Some(10));
-        assert_eq!(tt.store(key(11), 3, 4, 7), Some(1));
+        assert_eq!(tt.store(key(9), 0, INF, 5), None, "its own key");
+        // Of the wide slots, key 8 (work 80) keeps less than key 9 (95).
+        assert_eq!(tt.store(key(20), 3, 4, 10), Some(80));
+        // Now the open entry of work 10 keeps less than key 9.
+        assert_eq!(tt.store(key(21), 3, 4, 1), Some(10));
+        assert_eq!(tt.store(key(22), 3, 4, 7), Some(1));
+        assert!(tt.probe(key(8), false).is_none());
+        // A solved entry gives up the lightest of all slots: the open
+        // key 22 (work 7), then key 1 (work 10) in a narrow slot.
+        assert_eq!(tt.store(key(23), INF, 0, 50), Some(7));
+        assert!(tt.probe(key(22), false).is_none());
+        assert_eq!(tt.store(key(24), INF, 0, 50), Some(10));
         assert!(tt.probe(key(1), false).is_none());
+        // An open entry (in place of key 23, work 50) that is solved
+        // stays in its wide slot.
+        assert_eq!(tt.store(key(25), 3, 4, 1), Some(50));
+        assert_eq!(tt.store(key(25), 0, INF, 1), None);
+        assert_eq!(tt.probe(key(25), false), Some((0, INF)));
+        assert_eq!(tt.probe(key(24), false), Some((INF, 0)));
+        assert_eq!(tt.probe(key(9), false), Some((0, INF)));
         let mut stats = SolveStats::default();
         stats.table.count(Some(7));
         stats.table.count(None);
@@ -2859,28 +2995,28 @@ mod tests {
         assert_eq!((t.stores, t.replaced, t.replaced_max_work), (3, 2, 7));
     }
 
-    /// Work counts keep their order, exact below 1,024 and within a
-    /// 512th above, up to where they stay. Mutant: a mantissa of 9 bits
-    /// (or the shift misread) fails it.
+    /// Work counts keep their order, exact below 512 and within a 256th
+    /// above, up to where they stay. Mutant: a mantissa of 8 bits (or the
+    /// shift misread) fails it.
     #[test]
-    fn work_counts_keep_their_order_in_fifteen_bits() {
+    fn work_counts_keep_their_order_in_fourteen_bits() {
         let mut rng = crate::rng::SplitMix64::new(15);
         let mut last = (0, 0);
         let mut counts: Vec<u64> = (0..2048).collect();
         counts.extend((0..20_000).map(|_| rng.next_u64() >> rng.below(64)));
-        counts.extend([u64::MAX, 1023 << 31, (1023 << 31) - 1, 1 << 41]);
+        counts.extend([u64::MAX, 511 << 31, (511 << 31) - 1, 1 << 40]);
         counts.sort_unstable();
         for w in counts {
             let bits = work_bits(w);
-            assert!(bits < 1 << 15, "{w}");
+            assert!(bits < 1 << 14, "{w}");
             let kept = work_of(bits);
             assert!(kept <= w, "{w}");
-            if w < 1024 {
+            if w < 512 {
                 assert_eq!(kept, w);
-            } else if w <= 1023 << 31 {
-                assert!(w - kept < w / 512, "{w} kept as {kept}");
+            } else if w <= 511 << 31 {
+                assert!(w - kept < w / 256, "{w} kept as {kept}");
             } else {
-                assert_eq!(kept, 1023 << 31, "{w}");
+                assert_eq!(kept, 511 << 31, "{w}");
             }
             assert!(bits >= last.1 && kept >= last.0, "{w}: order");
             last = (kept, bits);
@@ -2888,13 +3024,14 @@ mod tests {
     }
 
     /// The table gives back every key it kept, both questions of a
-    /// position apart, and every number: keys that differ only in the
-    /// code's top bits (black pawns on rank 7, an en passant mark) or in
-    /// the question are not taken for one another, and a key no searched
-    /// position has is not kept. Mutants: the top word or the question
-    /// left out of [`Entry::holds`] fail it.
+    /// position apart, and every number, open ones and both ways of
+    /// solved ones: keys that differ only in the code's top bits (black
+    /// pawns on rank 7, an en passant mark) or in the question are not
+    /// taken for one another, and a key no searched position has is not
+    /// kept. Mutants: the top word or the question left out of the
+    /// compares, or a narrow slot's way of being solved misread, fail it.
     #[test]
-    fn entries_keep_whole_keys_in_twenty_bytes() {
+    fn entries_keep_whole_keys_and_their_numbers() {
         let tt = TranspositionTable::new(64).unwrap();
         let mut rng = crate::rng::SplitMix64::new(20);
         let mut kept = HashMap::new();
@@ -2907,8 +3044,9 @@ mod tests {
             b2 | 1 << 123,
             b2 | 1 << 124,
         ];
-        // Few enough that no bucket overflows (four positions' questions
-        // in one bucket: some 0.003 buckets of the table expected).
+        // Few enough that no bucket overflows: five positions' solved
+        // questions in one bucket, or two open positions, are not
+        // expected (and the seed gives none).
         for _ in 0..10_000 {
             let x = rng.next_u64();
             let white = (x & rng.next_u64() & 0x00ff_ffff_ffff_ff00) as u128;
@@ -2925,7 +3063,15 @@ mod tests {
                 continue;
             }
             for question in [0, 1] {
-                let (phi, delta) = (n as u32 * 2 + question as u32 + 1, 7);
+                // One position in a hundred open, the rest solved either
+                // way.
+                let (phi, delta) = if n % 100 == 7 {
+                    (n as u32 * 2 + question as u32 + 1, 7)
+                } else if (n + question as usize).is_multiple_of(2) {
+                    (0, INF)
+                } else {
+                    (INF, 0)
+                };
                 let work = rng.below(1 << 20);
                 assert_eq!(tt.store(key | question, phi, delta, work), None, "{n}");
                 kept.insert(key | question, (phi, delta, work));
@@ -2936,7 +3082,7 @@ mod tests {
             assert_eq!(tt.probe(key, false), Some((phi, delta)), "{key:#x}");
         }
         // As `SharedPnTt::for_each_entry` and the heaviest give them out.
-        tt.0.for_each_bucket(|b| {
+        tt.for_each_bucket(|b| {
             for e in b.iter().filter(|e| !e.is_empty()).map(|e| e.to_pn()) {
                 let (phi, delta, work) = kept[&e.key];
                 assert_eq!((e.phi, e.delta), (phi, delta), "{:#x}", e.key);
@@ -2952,7 +3098,7 @@ mod tests {
 
     #[test]
     fn buckets_are_two_cache_lines() {
-        assert_eq!(std::mem::size_of::<Entry>(), 20);
-        assert_eq!(crate::solve::tt::bucket_bytes::<[Entry; BUCKET]>(), 128);
+        assert_eq!(std::mem::size_of::<Bucket>(), 124);
+        assert_eq!(crate::solve::tt::bucket_bytes::<[Bucket; 1]>(), 128);
     }
 }

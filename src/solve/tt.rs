@@ -44,7 +44,8 @@ use std::sync::atomic::{
 /// Implementors promise that all-zero bytes are a valid value of `Self`.
 pub(crate) unsafe trait Zeroed: Copy + Send {
     /// The slots a bucket has, each with its tag: up to four keep their
-    /// tags in a word, up to eight in two.
+    /// tags in a word of four bytes, up to eight in one of eight, up to
+    /// sixteen in two of eight.
     const SLOTS: usize = 4;
 }
 
@@ -101,13 +102,15 @@ const CHECKED_FROM: usize = 64 << 20;
 
 impl<S: Zeroed> Tt<S> {
     /// The bytes of a bucket's tags: one byte a slot, in a word of four
-    /// or eight.
+    /// or eight, or two of eight.
     const TAG_BYTES: usize = {
-        assert!(S::SLOTS <= 8, "eight slots a bucket at most");
+        assert!(S::SLOTS <= 16, "sixteen slots a bucket at most");
         if S::SLOTS <= 4 {
             4
-        } else {
+        } else if S::SLOTS <= 8 {
             8
+        } else {
+            16
         }
     };
 
@@ -158,7 +161,8 @@ impl<S: Zeroed> Tt<S> {
         })
     }
 
-    /// The tags of bucket `i`, as a word of four bytes or eight.
+    /// The tags of bucket `i`, as a word of four bytes or eight, or two
+    /// of eight.
     #[inline]
     fn tags(&self, i: usize) -> Tags<'_> {
         assert!(i < self.len);
@@ -166,10 +170,10 @@ impl<S: Zeroed> Tt<S> {
         // buckets, page-aligned; atomic words are laid out as their
         // integers, and the tags are only accessed atomically.
         unsafe {
-            if Self::TAG_BYTES == 8 {
-                Tags::Eight(&*(self.tags.as_ptr() as *const AtomicU64).add(i))
-            } else {
-                Tags::Four(&*(self.tags.as_ptr() as *const AtomicU32).add(i))
+            match Self::TAG_BYTES {
+                16 => Tags::Sixteen(&*(self.tags.as_ptr() as *const [AtomicU64; 2]).add(i)),
+                8 => Tags::Eight(&*(self.tags.as_ptr() as *const AtomicU64).add(i)),
+                _ => Tags::Four(&*(self.tags.as_ptr() as *const AtomicU32).add(i)),
             }
         }
     }
@@ -190,6 +194,11 @@ impl<S: Zeroed> Tt<S> {
                 let x = t.load(Relaxed) ^ (u64::from(tag) * ONES);
                 x.wrapping_sub(ONES) & !x & HIGHS != 0
             }
+            Tags::Sixteen(t) => {
+                let (x, y) = (t[0].load(Relaxed), t[1].load(Relaxed));
+                let (x, y) = (x ^ (u64::from(tag) * ONES), y ^ (u64::from(tag) * ONES));
+                (x.wrapping_sub(ONES) & !x | y.wrapping_sub(ONES) & !y) & HIGHS != 0
+            }
         }
     }
 
@@ -206,6 +215,11 @@ impl<S: Zeroed> Tt<S> {
                 t.store(old & !(0xff << shift) | u32::from(tag) << shift, Release);
             }
             Tags::Eight(t) => {
+                let old = t.load(Relaxed);
+                t.store(old & !(0xff << shift) | u64::from(tag) << shift, Release);
+            }
+            Tags::Sixteen(t) => {
+                let (t, shift) = (&t[slot / 8], shift % 64);
                 let old = t.load(Relaxed);
                 t.store(old & !(0xff << shift) | u64::from(tag) << shift, Release);
             }
@@ -281,6 +295,7 @@ impl<S: Zeroed> Tt<S> {
             let p = match self.tags(self.place(key).0) {
                 Tags::Four(t) => t as *const AtomicU32 as *const i8,
                 Tags::Eight(t) => t as *const AtomicU64 as *const i8,
+                Tags::Sixteen(t) => t as *const [AtomicU64; 2] as *const i8,
             };
             // Safety: a prefetch is only a hint and never faults.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(p) };
@@ -319,11 +334,12 @@ impl<S: Zeroed> Tt<S> {
     }
 }
 
-/// A bucket's tags: a word of four bytes, or of eight for buckets of
-/// more than four slots.
+/// A bucket's tags: a word of four bytes, one of eight for buckets of
+/// more than four slots, two for more than eight.
 enum Tags<'a> {
     Four(&'a AtomicU32),
     Eight(&'a AtomicU64),
+    Sixteen(&'a [AtomicU64; 2]),
 }
 
 /// An anonymous map of `bytes` zero bytes, asked for huge pages; `None`
@@ -408,6 +424,39 @@ impl<'a, T: Words, const N: usize> Slots<'a, T, N> {
     }
 }
 
+/// Writes the words of a bucket of a [`WordTt`] whose lock the writer
+/// holds ([`WordTt::update`]), each by an atomic store.
+pub(crate) struct Writer<'a, T, const N: usize> {
+    words: *const AtomicU32,
+    _slots: std::marker::PhantomData<&'a mut [T; N]>,
+}
+
+impl<T: Words, const N: usize> Writer<'_, T, N> {
+    /// Makes word `w` of slot `i` `x`.
+    #[inline]
+    pub(crate) fn set(&self, i: usize, w: usize, x: u32) {
+        assert!(i < N && w < T::WORDS);
+        // Safety: within the bucket's slots (checked above), locked by
+        // the caller of `update` for as long as this lives; `AtomicU32`
+        // is laid out as `u32`.
+        unsafe { (*self.words.add(i * T::WORDS + w)).store(x, Relaxed) }
+    }
+
+    /// Makes slot `i`, which was `old`, `new`: writes the words that
+    /// differ (for the tests, which write whole slots).
+    #[cfg(test)]
+    pub(crate) fn slot(&self, i: usize, old: &T, new: &T) {
+        let (o, n) = (old as *const T as *const u32, new as *const T as *const u32);
+        for w in 0..T::WORDS {
+            // Safety: `T` is `T::WORDS` words (`Words`).
+            let (x, y) = unsafe { (o.add(w).read(), n.add(w).read()) };
+            if x != y {
+                self.set(i, w, y);
+            }
+        }
+    }
+}
+
 /// A transposition table of buckets of `N` slots `T` whose words are only
 /// ever written by atomic stores, under the bucket's lock, so that a
 /// reader may read a bucket without its lock ([`WordTt::read`]) while a
@@ -481,38 +530,33 @@ where
         Some(locked(b, |_| f(slots)))
     }
 
-    /// Runs `f` on `key`'s bucket with its lock held; if `f` gives a slot's
-    /// index and new value, writes its changed words (atomic stores, after
-    /// a release fence: a reader that sees any of them also sees the odd
-    /// count or a later one), and then the slot's tag, `key`'s: the slot's
-    /// new value must be of the same key as far as the bucket goes (every
-    /// key `f` writes has `key`'s bucket and tag).
+    /// Runs `f` on a copy of `key`'s bucket with its lock held; `f` writes
+    /// the words it changes through the [`Writer`] (atomic stores, after a
+    /// release fence: a reader that sees any of them also sees the odd
+    /// count or a later one) and gives the index of the tag to make
+    /// `key`'s, if it wrote an entry of `key` (a slot's own index where a
+    /// slot is one entry; a slot `T` may hold several entries, each with a
+    /// tag of its own, `Zeroed::SLOTS` in all). The tag is written last:
+    /// every entry `f` writes must be of `key` as far as the bucket goes
+    /// (every key it writes has `key`'s bucket and tag).
     #[inline]
-    pub(crate) fn update(&self, key: u128, f: impl FnOnce(&[T; N]) -> Option<(usize, T)>) {
+    pub(crate) fn update(
+        &self,
+        key: u128,
+        f: impl FnOnce(&[T; N], &Writer<'_, T, N>) -> Option<usize>,
+    ) {
         let (bucket, tag) = self.tt.place(key);
         locked(&self.tt.buckets()[bucket], |s| {
             fence(Release);
             // Safety: under the lock no one else writes (readers without
             // it only read, and reads do not race with reads).
             let old = unsafe { s.read() };
-            if let Some((i, new)) = f(&old) {
-                let words = s as *const AtomicU32;
-                let (o, n) = (
-                    &old[i] as *const T as *const u32,
-                    &new as *const T as *const u32,
-                );
-                for w in 0..T::WORDS {
-                    // Safety: slot `i` is `T::WORDS` words within the
-                    // bucket (`old[i]` bounds-checked it); `AtomicU32` is
-                    // laid out as `u32`.
-                    unsafe {
-                        let x = n.add(w).read();
-                        if x != o.add(w).read() {
-                            (*words.add(i * T::WORDS + w)).store(x, Relaxed);
-                        }
-                    }
-                }
-                self.tt.set_tag_at(bucket, i, tag);
+            let writer = Writer {
+                words: s as *const AtomicU32,
+                _slots: std::marker::PhantomData,
+            };
+            if let Some(tagged) = f(&old, &writer) {
+                self.tt.set_tag_at(bucket, tagged, tag);
             }
         })
     }
@@ -581,12 +625,13 @@ mod tests {
     #[test]
     fn word_tables_write_one_slot_and_read_it_back_either_way() {
         let t: WordTt<Wide, 2> = WordTt::with_buckets(1).unwrap();
-        t.update(9, |b| {
+        t.update(9, |b, w| {
             assert_eq!(*b, [Wide([0; 14]); 2]);
-            Some((1, Wide([7; 14])))
+            w.slot(1, &b[1], &Wide([7; 14]));
+            Some(1)
         });
         // Nothing to write leaves the bucket as it was.
-        t.update(9, |_| None);
+        t.update(9, |_, _| None);
         for lock_free in [false, true] {
             let read = t.read(9, lock_free, |b| {
                 [b.word(0, 3), b.word(1, 0), b.word(1, 13)]
@@ -605,7 +650,10 @@ mod tests {
     #[test]
     fn lock_free_reads_wait_out_a_write_and_read_again_after_one() {
         let t: WordTt<Wide, 2> = WordTt::with_buckets(1).unwrap();
-        t.update(5, |_| Some((1, Wide([3; 14]))));
+        t.update(5, |b, w| {
+            w.slot(1, &b[1], &Wide([3; 14]));
+            Some(1)
+        });
         // A writer halfway through slot 1: the count odd, half the words new.
         let b = t.tt.bucket(5);
         b.lock.fetch_add(1, Acquire);
@@ -630,7 +678,10 @@ mod tests {
         let read = t.read(5, true, |b| {
             let before = b.word(1, 0);
             if calls.replace(calls.get() + 1) == 0 {
-                t.update(5, |_| Some((1, Wide([before + 1; 14]))));
+                t.update(5, |b, w| {
+                    w.slot(1, &b[1], &Wide([before + 1; 14]));
+                    Some(1)
+                });
             }
             before
         });
@@ -643,13 +694,19 @@ mod tests {
     #[test]
     fn lock_free_reads_never_see_half_a_write() {
         let t: WordTt<Wide, 2> = WordTt::with_buckets(1).unwrap();
-        t.update(5, |_| Some((1, Wide([0; 14]))));
+        t.update(5, |b, w| {
+            w.slot(1, &b[1], &Wide([0; 14]));
+            Some(1)
+        });
         let done = AtomicBool::new(false);
         let (mut reads, mut torn) = (0u64, 0u64);
         std::thread::scope(|s| {
             s.spawn(|| {
                 for v in 1..=200_000u32 {
-                    t.update(5, |_| Some((1, Wide([v; 14]))));
+                    t.update(5, |b, w| {
+                        w.slot(1, &b[1], &Wide([v; 14]));
+                        Some(1)
+                    });
                 }
                 done.store(true, Relaxed);
             });
@@ -687,11 +744,17 @@ mod tests {
             keys[1..].iter().find(|k| k.1 != keys[0].1).unwrap(),
         );
         // Key a in slot 0; every key of another tag is not looked for.
-        t.update(a.0, |_| Some((0, Wide([1; 14]))));
+        t.update(a.0, |b, w| {
+            w.slot(0, &b[0], &Wide([1; 14]));
+            Some(0)
+        });
         assert_eq!(t.read(a.0, true, |s| s.word(0, 0)), Some(1));
         assert_eq!(t.read(b.0, true, |s| s.word(0, 0)), None);
         // Key b in slot 1: both found, each through its own tag.
-        t.update(b.0, |_| Some((1, Wide([2; 14]))));
+        t.update(b.0, |b, w| {
+            w.slot(1, &b[1], &Wide([2; 14]));
+            Some(1)
+        });
         for lock_free in [false, true] {
             assert_eq!(t.read(a.0, lock_free, |s| s.word(0, 0)), Some(1));
             assert_eq!(t.read(b.0, lock_free, |s| s.word(1, 0)), Some(2));
@@ -703,7 +766,10 @@ mod tests {
         let other = keys.iter().find(|k| k.1 != a.1 && k.1 != b.1).unwrap();
         assert!(t.read(other.0, true, |_| ()).is_none());
         // Slot 0 rewritten for `other`: a is no longer looked for.
-        t.update(other.0, |_| Some((0, Wide([3; 14]))));
+        t.update(other.0, |b, w| {
+            w.slot(0, &b[0], &Wide([3; 14]));
+            Some(0)
+        });
         assert!(t.read(a.0, true, |_| ()).is_none());
         assert_eq!(t.read(other.0, true, |s| s.word(0, 0)), Some(3));
         assert_eq!(t.read(b.0, true, |s| s.word(1, 0)), Some(2));
@@ -740,7 +806,10 @@ mod tests {
             }
         }
         for (slot, &(key, _)) in keys[..6].iter().enumerate() {
-            t.update(key, |_| Some((slot, Five([slot as u32 + 1; 5]))));
+            t.update(key, |b, w| {
+                w.slot(slot, &b[slot], &Five([slot as u32 + 1; 5]));
+                Some(slot)
+            });
         }
         for (slot, &(key, _)) in keys[..6].iter().enumerate() {
             for lock_free in [false, true] {
@@ -751,6 +820,53 @@ mod tests {
         assert!(t.read(keys[6].0, true, |_| ()).is_none());
         let w = WordTt::<Five, 6>::with_mib(1).unwrap();
         assert_eq!(w.tt.len, (1 << 20) / (128 + 8));
+    }
+
+    /// One slot of 31 words that holds nine entries, each with its tag,
+    /// as the proof-number search's buckets are.
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    #[repr(C)]
+    struct Nine([u32; 31]);
+    // Safety: 31 words, any of them valid.
+    unsafe impl Words for Nine {}
+    // Safety: all zero is a valid value.
+    unsafe impl Zeroed for [Nine; 1] {
+        const SLOTS: usize = 9;
+    }
+
+    /// Nine entries of one slot keep their tags in two words of eight
+    /// bytes: nine keys of nine tags, each written with its entry's tag,
+    /// are each found, and a key of a tenth tag is not looked for; both
+    /// words are counted in the MiB. Tags kept in one word of eight
+    /// (the ninth entry's lost) fail it.
+    #[test]
+    fn nine_entries_keep_nine_tags() {
+        let t: WordTt<Nine, 1> = WordTt::with_buckets(1024).unwrap();
+        let mut keys: Vec<(u128, u8)> = Vec::new();
+        for k in (1u128..).map(|k| k << 64 | 1) {
+            let (i, tag) = t.tt.place(k);
+            if i == 0 && keys.iter().all(|x| x.1 != tag) {
+                keys.push((k, tag));
+                if keys.len() == 10 {
+                    break;
+                }
+            }
+        }
+        for (entry, &(key, _)) in keys[..9].iter().enumerate() {
+            t.update(key, |_, w| {
+                w.set(0, entry, entry as u32 + 1);
+                Some(entry)
+            });
+        }
+        for (entry, &(key, _)) in keys[..9].iter().enumerate() {
+            for lock_free in [false, true] {
+                let read = t.read(key, lock_free, |s| s.word(0, entry));
+                assert_eq!(read, Some(entry as u32 + 1), "entry {entry}");
+            }
+        }
+        assert!(t.read(keys[9].0, true, |_| ()).is_none());
+        let w = WordTt::<Nine, 1>::with_mib(1).unwrap();
+        assert_eq!(w.tt.len, (1 << 20) / (128 + 16));
     }
 
     #[test]

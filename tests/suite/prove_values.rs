@@ -152,7 +152,12 @@ fn the_command_line_runs_proof_number_workers() {
             "--json",
             "--quiet",
         ];
-        prove_6x6_args(d, "200", &extra)
+        let mut args = prove_6x6_args(d, "200", &extra);
+        // Tables of one bucket, full at once: the entries given up
+        // include some with nodes below them.
+        let mb = args.iter().position(|&a| a == "--hash-mb").unwrap() + 1;
+        args[mb] = "0";
+        args
     };
     for (method, threads) in [("alpha", "1"), ("ab", "0"), ("pn", "0")] {
         let (code, out, err) = run_cli(&args(method, threads));
@@ -166,12 +171,12 @@ fn the_command_line_runs_proof_number_workers() {
         let j = json_of(&out);
         assert_eq!(json_values_text(&j), solved_text(&pos), "{method}");
         assert_eq!(j["complete"], true);
-        // The jobs' stores into their tables: at most one a node (a job
-        // that runs out stores nothing on its way up), and in tables of
-        // 1 MiB some give up another position's entry.
+        // The jobs' stores into their tables, and in tables of one bucket
+        // the entries they gave up. (Not bounded by the nodes: a thread
+        // that leaves a node another thread of its team solved stores
+        // its numbers without a node of its own.)
         let count = |field: &str| j[field].as_u64().unwrap();
         assert!(count("tt_stores") > 0, "{method}: {j}");
-        assert!(count("tt_stores") <= count("nodes"), "{method}: {j}");
         assert!(count("tt_replaced") > 0, "{method}: {j}");
         assert!(count("tt_replaced") <= count("tt_stores"), "{method}: {j}");
         assert!(count("tt_replaced_max_work") > 0, "{method}: {j}");
