@@ -154,10 +154,11 @@ impl Bucket {
         std::array::from_fn(|i| self.entry(i))
     }
 
-    /// The slot that holds the key whose words are `k` ([`words`]).
+    /// Which of the slots `among` holds the key whose words are `k`
+    /// ([`words`]).
     #[inline]
-    fn find(&self, k: [u32; 3]) -> Option<usize> {
-        (0..BUCKET).find(|&i| {
+    fn find(&self, mut among: impl Iterator<Item = usize>, k: [u32; 3]) -> Option<usize> {
+        among.find(|&i| {
             let w = &self.words[Self::at(i)..];
             w[0] == k[0] && w[1] == k[1] && w[2] & KEY_BITS == k[2]
         })
@@ -399,7 +400,9 @@ impl TranspositionTable {
             let Some(k) = *packed.get_or_init(|| words(key)) else {
                 return (own, other);
             };
-            for i in 0..BUCKET {
+            // Only the entries whose tag is the key's: both questions
+            // about the position share it.
+            for i in b.candidates() {
                 let first = Bucket::at(i);
                 let at = |w: usize| b.word(0, first + w);
                 if at(0) != k[0] || at(1) != k[1] {
@@ -453,7 +456,7 @@ impl TranspositionTable {
         };
         self.0.update(e.key & !1, |b, w| {
             let b = &b[0];
-            if b.find(k).is_some() {
+            if b.find(w.candidates(), k).is_some() {
                 return None;
             }
             let new = Entry {
@@ -500,7 +503,7 @@ impl TranspositionTable {
         let mut replaced = None;
         self.0.update(key & !1, |b, w| {
             let b = &b[0];
-            if let Some(i) = b.find(k) {
+            if let Some(i) = b.find(w.candidates(), k) {
                 let mut e = b.entry(i);
                 // A solved entry stays solved (another thread may have
                 // solved it meanwhile; a narrow slot holds no other);

@@ -16,10 +16,10 @@
 //! it (a seqlock): readers then leave the bucket's cache lines shared
 //! instead of taking them from every other core as a lock does.
 //!
-//! Every table also keeps a tag for each slot (up to eight a bucket): a
-//! byte of a second hash of the slot's key, a bucket's tags in one word (of
-//! four bytes, or eight for more than four slots) of a small array beside
-//! the buckets. A probe reads the tags first and the bucket only if one of
+//! Every table also keeps a tag for each slot (up to nine a bucket): a
+//! byte of a second hash of the slot's key (seven bits where a bucket has
+//! nine slots), a bucket's tags in one word (of four bytes, or eight for
+//! more than four slots) of a small array beside the buckets. A probe reads the tags first and the bucket only if one of
 //! them is the key's, so a probe that finds nothing (most of them, in
 //! searches that probe every child of every node) touches one word in an
 //! array 1/17 of the table's size or less instead of
@@ -44,8 +44,8 @@ use std::sync::atomic::{
 /// Implementors promise that all-zero bytes are a valid value of `Self`.
 pub(crate) unsafe trait Zeroed: Copy + Send {
     /// The slots a bucket has, each with its tag: up to four keep their
-    /// tags in a word of four bytes, up to eight in one of eight, up to
-    /// sixteen in two of eight.
+    /// tags in a word of four bytes, up to eight in one of eight, nine in
+    /// one of eight as tags of seven bits.
     const SLOTS: usize = 4;
 }
 
@@ -101,17 +101,28 @@ unsafe impl<S: Send> Sync for Tt<S> {}
 const CHECKED_FROM: usize = 64 << 20;
 
 impl<S: Zeroed> Tt<S> {
-    /// The bytes of a bucket's tags: one byte a slot, in a word of four
-    /// or eight, or two of eight.
+    /// The bytes of a bucket's tags: a word of four or of eight.
     const TAG_BYTES: usize = {
-        assert!(S::SLOTS <= 16, "sixteen slots a bucket at most");
+        assert!(S::SLOTS <= 9, "nine slots a bucket at most");
         if S::SLOTS <= 4 {
             4
-        } else if S::SLOTS <= 8 {
-            8
         } else {
-            16
+            8
         }
+    };
+
+    /// The bits of a tag: a byte, or seven for nine slots in a word of
+    /// eight bytes.
+    const TAG_BITS: u32 = if S::SLOTS <= 8 { 8 } else { 7 };
+
+    /// The lowest bit of every tag of a word of eight bytes.
+    const LOWS: u64 = {
+        let (mut l, mut k) = (0u64, 0);
+        while k < 64 / Self::TAG_BITS {
+            l |= 1 << (k * Self::TAG_BITS);
+            k += 1;
+        }
+        l
     };
 
     /// The bytes a bucket takes, its tags included.
@@ -161,8 +172,7 @@ impl<S: Zeroed> Tt<S> {
         })
     }
 
-    /// The tags of bucket `i`, as a word of four bytes or eight, or two
-    /// of eight.
+    /// The tags of bucket `i`, as a word of four bytes or eight.
     #[inline]
     fn tags(&self, i: usize) -> Tags<'_> {
         assert!(i < self.len);
@@ -170,35 +180,40 @@ impl<S: Zeroed> Tt<S> {
         // buckets, page-aligned; atomic words are laid out as their
         // integers, and the tags are only accessed atomically.
         unsafe {
-            match Self::TAG_BYTES {
-                16 => Tags::Sixteen(&*(self.tags.as_ptr() as *const [AtomicU64; 2]).add(i)),
-                8 => Tags::Eight(&*(self.tags.as_ptr() as *const AtomicU64).add(i)),
-                _ => Tags::Four(&*(self.tags.as_ptr() as *const AtomicU32).add(i)),
+            if Self::TAG_BYTES == 8 {
+                Tags::Eight(&*(self.tags.as_ptr() as *const AtomicU64).add(i))
+            } else {
+                Tags::Four(&*(self.tags.as_ptr() as *const AtomicU32).add(i))
             }
         }
     }
 
-    /// Whether some slot of bucket `i` has tag `tag`.
+    /// The slots of bucket `i` that may hold a key of tag `tag`: every
+    /// slot whose tag it is, and perhaps a few more (none where no slot
+    /// has it).
     #[inline]
-    fn tagged(&self, i: usize, tag: u8) -> bool {
-        // A zero byte where the tags are xored with the tag in every
-        // byte: some slot's tag is the key's.
+    fn tagged(&self, i: usize, tag: u8) -> Candidates {
+        // A zero lane where the tags are xored with the tag in every lane:
+        // its top bit is set below (a borrow out of a zero lane can also
+        // mark the lane above it, a slot looked at for nothing).
         const ONES: u64 = 0x0101_0101_0101_0101;
         const HIGHS: u64 = 0x8080_8080_8080_8080;
-        match self.tags(i) {
+        let marks = match self.tags(i) {
             Tags::Four(t) => {
                 let x = t.load(Relaxed) ^ (u32::from(tag) * ONES as u32);
-                x.wrapping_sub(ONES as u32) & !x & HIGHS as u32 != 0
+                u64::from(x.wrapping_sub(ONES as u32) & !x & HIGHS as u32)
             }
             Tags::Eight(t) => {
-                let x = t.load(Relaxed) ^ (u64::from(tag) * ONES);
-                x.wrapping_sub(ONES) & !x & HIGHS != 0
+                // Tags of a byte, or of seven bits: the same test.
+                let lows = Self::LOWS;
+                let highs = lows << (Self::TAG_BITS - 1);
+                let x = t.load(Relaxed) ^ (u64::from(tag) * lows);
+                x.wrapping_sub(lows) & !x & highs
             }
-            Tags::Sixteen(t) => {
-                let (x, y) = (t[0].load(Relaxed), t[1].load(Relaxed));
-                let (x, y) = (x ^ (u64::from(tag) * ONES), y ^ (u64::from(tag) * ONES));
-                (x.wrapping_sub(ONES) & !x | y.wrapping_sub(ONES) & !y) & HIGHS != 0
-            }
+        };
+        Candidates {
+            marks,
+            bits: Self::TAG_BITS,
         }
     }
 
@@ -208,20 +223,16 @@ impl<S: Zeroed> Tt<S> {
     #[inline]
     fn set_tag_at(&self, i: usize, slot: usize, tag: u8) {
         assert!(slot < S::SLOTS, "a slot of the bucket");
-        let shift = 8 * slot as u32;
+        let shift = Self::TAG_BITS * slot as u32;
         match self.tags(i) {
             Tags::Four(t) => {
                 let old = t.load(Relaxed);
                 t.store(old & !(0xff << shift) | u32::from(tag) << shift, Release);
             }
             Tags::Eight(t) => {
+                let mask = (1u64 << Self::TAG_BITS) - 1;
                 let old = t.load(Relaxed);
-                t.store(old & !(0xff << shift) | u64::from(tag) << shift, Release);
-            }
-            Tags::Sixteen(t) => {
-                let (t, shift) = (&t[slot / 8], shift % 64);
-                let old = t.load(Relaxed);
-                t.store(old & !(0xff << shift) | u64::from(tag) << shift, Release);
+                t.store(old & !(mask << shift) | u64::from(tag) << shift, Release);
             }
         }
     }
@@ -233,6 +244,7 @@ impl<S: Zeroed> Tt<S> {
     pub(crate) fn probe<R>(&self, key: u128, f: impl FnOnce(&S) -> R) -> Option<R> {
         let (i, tag) = self.place(key);
         self.tagged(i, tag)
+            .any()
             .then(|| lock(&self.buckets()[i], |s| f(s)))
     }
 
@@ -267,14 +279,15 @@ impl<S: Zeroed> Tt<S> {
     /// top bits), and its tag, the top byte of a second hash that mixes
     /// the key's halves the other way round (so that keys of one bucket
     /// seldom share it, which the low bits of the first would not give:
-    /// they depend on a few ranks only), never 0 (an empty slot's tag).
+    /// they depend on a few ranks only), never 0 (an empty slot's tag);
+    /// of seven bits where a bucket has nine slots.
     #[inline]
     fn place(&self, key: u128) -> (usize, u8) {
         let (lo, hi) = (key as u64, (key >> 64) as u64);
         let h = (lo ^ hi.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         let i = ((h as u128 * self.len as u128) >> 64) as usize;
         let t = (hi ^ lo.rotate_left(32)).wrapping_mul(0xD6E8_FEB8_6659_FD93);
-        (i, ((t >> 56) as u8).max(1))
+        (i, ((t >> (64 - Self::TAG_BITS)) as u8).max(1))
     }
 
     /// Runs `f` on the slots of `key`'s bucket with its lock held, tags
@@ -295,7 +308,6 @@ impl<S: Zeroed> Tt<S> {
             let p = match self.tags(self.place(key).0) {
                 Tags::Four(t) => t as *const AtomicU32 as *const i8,
                 Tags::Eight(t) => t as *const AtomicU64 as *const i8,
-                Tags::Sixteen(t) => t as *const [AtomicU64; 2] as *const i8,
             };
             // Safety: a prefetch is only a hint and never faults.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(p) };
@@ -334,12 +346,11 @@ impl<S: Zeroed> Tt<S> {
     }
 }
 
-/// A bucket's tags: a word of four bytes, one of eight for buckets of
-/// more than four slots, two for more than eight.
+/// A bucket's tags: a word of four bytes, or one of eight for buckets of
+/// more than four slots.
 enum Tags<'a> {
     Four(&'a AtomicU32),
     Eight(&'a AtomicU64),
-    Sixteen(&'a [AtomicU64; 2]),
 }
 
 /// An anonymous map of `bytes` zero bytes, asked for huge pages; `None`
@@ -402,15 +413,25 @@ pub(crate) unsafe trait Words: Copy + Send {
 #[derive(Clone, Copy)]
 pub(crate) struct Slots<'a, T, const N: usize> {
     words: *const AtomicU32,
+    candidates: Candidates,
     _slots: std::marker::PhantomData<&'a [T; N]>,
 }
 
 impl<'a, T: Words, const N: usize> Slots<'a, T, N> {
-    fn of(slots: *mut [T; N]) -> Slots<'a, T, N> {
+    fn of(slots: *mut [T; N], candidates: Candidates) -> Slots<'a, T, N> {
         Slots {
             words: slots as *const AtomicU32,
+            candidates,
             _slots: std::marker::PhantomData,
         }
+    }
+
+    /// The entries (by their tags' places, `Zeroed::SLOTS` in all) whose
+    /// tag was the key's when the read began: every entry of the key
+    /// among them, and perhaps a few of other keys.
+    #[inline]
+    pub(crate) fn candidates(&self) -> Candidates {
+        self.candidates
     }
 
     /// Word `w` of slot `i`.
@@ -424,14 +445,54 @@ impl<'a, T: Words, const N: usize> Slots<'a, T, N> {
     }
 }
 
+/// The entries of a bucket (by their tags' places) that may hold a key:
+/// an iterator over their indexes, lowest first.
+#[derive(Clone, Copy)]
+pub(crate) struct Candidates {
+    /// The top bit of each tag's lane that matched.
+    marks: u64,
+    /// The bits of a lane.
+    bits: u32,
+}
+
+impl Candidates {
+    /// Whether there is any.
+    #[inline]
+    pub(crate) fn any(&self) -> bool {
+        self.marks != 0
+    }
+}
+
+impl Iterator for Candidates {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        (self.marks != 0).then(|| {
+            let bit = self.marks.trailing_zeros();
+            self.marks &= self.marks - 1;
+            (bit / self.bits) as usize
+        })
+    }
+}
+
 /// Writes the words of a bucket of a [`WordTt`] whose lock the writer
 /// holds ([`WordTt::update`]), each by an atomic store.
 pub(crate) struct Writer<'a, T, const N: usize> {
     words: *const AtomicU32,
+    candidates: Candidates,
     _slots: std::marker::PhantomData<&'a mut [T; N]>,
 }
 
 impl<T: Words, const N: usize> Writer<'_, T, N> {
+    /// The entries (by their tags' places) that may hold the key being
+    /// written: every entry of the key among them, and perhaps a few of
+    /// other keys (the tags are read under the lock).
+    #[inline]
+    pub(crate) fn candidates(&self) -> Candidates {
+        self.candidates
+    }
+
     /// Makes word `w` of slot `i` `x`.
     #[inline]
     pub(crate) fn set(&self, i: usize, w: usize, x: u32) {
@@ -509,11 +570,12 @@ where
         f: impl Fn(Slots<'_, T, N>) -> R,
     ) -> Option<R> {
         let (i, tag) = self.tt.place(key);
-        if !self.tt.tagged(i, tag) {
+        let candidates = self.tt.tagged(i, tag);
+        if !candidates.any() {
             return None;
         }
         let b = &self.tt.buckets()[i];
-        let slots = Slots::of(b.slots.get());
+        let slots = Slots::of(b.slots.get(), candidates);
         if lock_free {
             for _ in 0..4 {
                 let v = b.lock.load(Acquire);
@@ -553,6 +615,7 @@ where
             let old = unsafe { s.read() };
             let writer = Writer {
                 words: s as *const AtomicU32,
+                candidates: self.tt.tagged(bucket, tag),
                 _slots: std::marker::PhantomData,
             };
             if let Some(tagged) = f(&old, &writer) {
@@ -834,11 +897,12 @@ mod tests {
         const SLOTS: usize = 9;
     }
 
-    /// Nine entries of one slot keep their tags in two words of eight
-    /// bytes: nine keys of nine tags, each written with its entry's tag,
-    /// are each found, and a key of a tenth tag is not looked for; both
-    /// words are counted in the MiB. Tags kept in one word of eight
-    /// (the ninth entry's lost) fail it.
+    /// Nine entries of one slot keep tags of seven bits in a word of
+    /// eight bytes: nine keys of nine tags, each written with its entry's
+    /// tag, are each found, reads and writes name its entry first among
+    /// those to look at, and a key of a tenth tag is not looked for; the
+    /// word is counted in the MiB. Tags of eight bits (the ninth entry's
+    /// lost), or entries named from the wrong lane, fail it.
     #[test]
     fn nine_entries_keep_nine_tags() {
         let t: WordTt<Nine, 1> = WordTt::with_buckets(1024).unwrap();
@@ -863,10 +927,20 @@ mod tests {
                 let read = t.read(key, lock_free, |s| s.word(0, entry));
                 assert_eq!(read, Some(entry as u32 + 1), "entry {entry}");
             }
+            // The entries to look at: this one, and with tags all apart
+            // no other below it (a lane above may be marked for nothing).
+            let looked = t.read(key, true, |s| s.candidates().collect::<Vec<_>>());
+            assert_eq!(looked.unwrap()[0], entry);
+            t.update(key, |_, w| {
+                assert_eq!(w.candidates().next(), Some(entry));
+                None
+            });
         }
         assert!(t.read(keys[9].0, true, |_| ()).is_none());
         let w = WordTt::<Nine, 1>::with_mib(1).unwrap();
-        assert_eq!(w.tt.len, (1 << 20) / (128 + 16));
+        assert_eq!(w.tt.len, (1 << 20) / (128 + 8));
+        // Every key's tag fits its seven bits, and none is 0.
+        assert!(keys.iter().all(|k| (1..128).contains(&k.1)));
     }
 
     #[test]
