@@ -838,6 +838,22 @@ mod tests {
         assert_eq!(t.read(b.0, true, |s| s.word(1, 0)), Some(2));
     }
 
+    /// `(key, tag)` for the first `n` keys of the form `k * 2^64 + 1` that
+    /// land in bucket 0 of `t`, each of a tag none before it has.
+    fn keys_of_bucket_zero_tagged_apart<S: Zeroed>(t: &Tt<S>, n: usize) -> Vec<(u128, u8)> {
+        let mut keys: Vec<(u128, u8)> = Vec::new();
+        for k in (1u128..).map(|k| k << 64 | 1) {
+            let (i, tag) = t.place(k);
+            if i == 0 && keys.iter().all(|x| x.1 != tag) {
+                keys.push((k, tag));
+                if keys.len() == n {
+                    break;
+                }
+            }
+        }
+        keys
+    }
+
     /// A slot of five words, six of them in a bucket of two cache lines,
     /// as the proof-number search's entries are.
     #[derive(Clone, Copy, Debug, PartialEq)]
@@ -858,16 +874,7 @@ mod tests {
     #[test]
     fn six_slots_keep_six_tags() {
         let t: WordTt<Five, 6> = WordTt::with_buckets(1024).unwrap();
-        let mut keys: Vec<(u128, u8)> = Vec::new();
-        for k in (1u128..).map(|k| k << 64 | 1) {
-            let (i, tag) = t.tt.place(k);
-            if i == 0 && keys.iter().all(|x| x.1 != tag) {
-                keys.push((k, tag));
-                if keys.len() == 7 {
-                    break;
-                }
-            }
-        }
+        let keys = keys_of_bucket_zero_tagged_apart(&t.tt, 7);
         for (slot, &(key, _)) in keys[..6].iter().enumerate() {
             t.update(key, |b, w| {
                 w.slot(slot, &b[slot], &Five([slot as u32 + 1; 5]));
@@ -906,16 +913,7 @@ mod tests {
     #[test]
     fn nine_entries_keep_nine_tags() {
         let t: WordTt<Nine, 1> = WordTt::with_buckets(1024).unwrap();
-        let mut keys: Vec<(u128, u8)> = Vec::new();
-        for k in (1u128..).map(|k| k << 64 | 1) {
-            let (i, tag) = t.tt.place(k);
-            if i == 0 && keys.iter().all(|x| x.1 != tag) {
-                keys.push((k, tag));
-                if keys.len() == 10 {
-                    break;
-                }
-            }
-        }
+        let keys = keys_of_bucket_zero_tagged_apart(&t.tt, 10);
         for (entry, &(key, _)) in keys[..9].iter().enumerate() {
             t.update(key, |_, w| {
                 w.set(0, entry, entry as u32 + 1);
