@@ -19,16 +19,18 @@
 //! Every table also keeps a tag for each slot (up to nine a bucket): a
 //! byte of a second hash of the slot's key (seven bits where a bucket has
 //! nine slots), a bucket's tags in one word (of four bytes, or eight for
-//! more than four slots) of a small array beside the buckets. A probe reads the tags first and the bucket only if one of
-//! them is the key's, so a probe that finds nothing (most of them, in
-//! searches that probe every child of every node) touches one word in an
-//! array 1/17 of the table's size or less instead of
-//! the bucket's one or two cache lines: on a table of gigabytes, a memory
-//! access that the processor's caches hold instead of one that misses them
-//! (docs/SOLVE.md). The tags only say where not to look: a slot whose tag
-//! is the key's may hold another key, which the whole-key compare rejects,
-//! and a key's slot always has its tag (whoever writes a slot for a key
-//! sets its tag, under the bucket's lock).
+//! more than four slots) of a small array beside the buckets. A probe
+//! reads the tags first and the bucket only if one of them is the key's
+//! (and then only the slots whose tag it is), so a probe that finds
+//! nothing (most of them, in searches that probe every child of every
+//! node) touches one word in an array 1/17 of the table's size or less
+//! instead of the bucket's one or two cache lines: on a table of
+//! gigabytes, a memory access that the processor's caches hold instead of
+//! one that misses them (docs/SOLVE.md). The tags only say where not to
+//! look: a slot whose tag is the key's may hold another key, which the
+//! whole-key compare rejects, and a key's slot always has its tag
+//! (whoever writes a slot for a key sets its tag, under the bucket's
+//! lock).
 
 use super::types::SolveError;
 use std::cell::UnsafeCell;
