@@ -168,21 +168,10 @@ impl Bucket {
         })
     }
 
-    /// What the entry in slot `i` keeps ([`Entry::keep`]), read from its
-    /// words.
+    /// What the entry in slot `i` keeps ([`Entry::keep`]).
     #[inline]
     fn keep_at(&self, i: usize) -> u64 {
-        let w = &self.words[Self::at(i)..];
-        // An empty slot's words are all zero; a key's are not.
-        if w[0] | w[1] | w[2] == 0 {
-            return 0;
-        }
-        let work = work_of(w[2] >> 18);
-        if i >= WIDE || w[3] == 0 || w[4] == 0 {
-            4 * work + 1
-        } else {
-            work + 1
-        }
+        self.entry(i).keep()
     }
 
     /// The slot a new entry takes: of the slots that can hold it (any for

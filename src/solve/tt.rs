@@ -16,10 +16,10 @@
 //! it (a seqlock): readers then leave the bucket's cache lines shared
 //! instead of taking them from every other core as a lock does.
 //!
-//! Every table also keeps a tag for each slot (up to nine a bucket): a
-//! byte of a second hash of the slot's key (seven bits where a bucket has
-//! nine slots), a bucket's tags in one word (of four bytes, or eight for
-//! more than four slots) of a small array beside the buckets. A probe
+//! Every table also keeps a tag for each slot (up to eight a bucket): a
+//! byte of a second hash of the slot's key, a bucket's tags in one word
+//! (of four bytes, or eight for more than four slots) of a small array
+//! beside the buckets. A probe
 //! reads the tags first and the bucket only if one of them is the key's
 //! (and then only the slots whose tag it is), so a probe that finds
 //! nothing (most of them, in searches that probe every child of every
@@ -46,8 +46,7 @@ use std::sync::atomic::{
 /// Implementors promise that all-zero bytes are a valid value of `Self`.
 pub(crate) unsafe trait Zeroed: Copy + Send {
     /// The slots a bucket has, each with its tag: up to four keep their
-    /// tags in a word of four bytes, up to eight in one of eight, nine in
-    /// one of eight as tags of seven bits.
+    /// tags in a word of four bytes, up to eight in one of eight.
     const SLOTS: usize = 4;
 }
 
@@ -105,26 +104,12 @@ const CHECKED_FROM: usize = 64 << 20;
 impl<S: Zeroed> Tt<S> {
     /// The bytes of a bucket's tags: a word of four or of eight.
     const TAG_BYTES: usize = {
-        assert!(S::SLOTS <= 9, "nine slots a bucket at most");
+        assert!(S::SLOTS <= 8, "eight slots a bucket at most");
         if S::SLOTS <= 4 {
             4
         } else {
             8
         }
-    };
-
-    /// The bits of a tag: a byte, or seven for nine slots in a word of
-    /// eight bytes.
-    const TAG_BITS: u32 = if S::SLOTS <= 8 { 8 } else { 7 };
-
-    /// The lowest bit of every tag of a word of eight bytes.
-    const LOWS: u64 = {
-        let (mut l, mut k) = (0u64, 0);
-        while k < 64 / Self::TAG_BITS {
-            l |= 1 << (k * Self::TAG_BITS);
-            k += 1;
-        }
-        l
     };
 
     /// The bytes a bucket takes, its tags included.
@@ -206,17 +191,11 @@ impl<S: Zeroed> Tt<S> {
                 u64::from(x.wrapping_sub(ONES as u32) & !x & HIGHS as u32)
             }
             Tags::Eight(t) => {
-                // Tags of a byte, or of seven bits: the same test.
-                let lows = Self::LOWS;
-                let highs = lows << (Self::TAG_BITS - 1);
-                let x = t.load(Relaxed) ^ (u64::from(tag) * lows);
-                x.wrapping_sub(lows) & !x & highs
+                let x = t.load(Relaxed) ^ (u64::from(tag) * ONES);
+                x.wrapping_sub(ONES) & !x & HIGHS
             }
         };
-        Candidates {
-            marks,
-            bits: Self::TAG_BITS,
-        }
+        Candidates { marks }
     }
 
     /// Gives slot `slot` of bucket `i` the tag `tag`; only under the
@@ -225,16 +204,15 @@ impl<S: Zeroed> Tt<S> {
     #[inline]
     fn set_tag_at(&self, i: usize, slot: usize, tag: u8) {
         assert!(slot < S::SLOTS, "a slot of the bucket");
-        let shift = Self::TAG_BITS * slot as u32;
+        let shift = 8 * slot as u32;
         match self.tags(i) {
             Tags::Four(t) => {
                 let old = t.load(Relaxed);
                 t.store(old & !(0xff << shift) | u32::from(tag) << shift, Release);
             }
             Tags::Eight(t) => {
-                let mask = (1u64 << Self::TAG_BITS) - 1;
                 let old = t.load(Relaxed);
-                t.store(old & !(mask << shift) | u64::from(tag) << shift, Release);
+                t.store(old & !(0xff << shift) | u64::from(tag) << shift, Release);
             }
         }
     }
@@ -281,15 +259,14 @@ impl<S: Zeroed> Tt<S> {
     /// top bits), and its tag, the top byte of a second hash that mixes
     /// the key's halves the other way round (so that keys of one bucket
     /// seldom share it, which the low bits of the first would not give:
-    /// they depend on a few ranks only), never 0 (an empty slot's tag);
-    /// of seven bits where a bucket has nine slots.
+    /// they depend on a few ranks only), never 0 (an empty slot's tag).
     #[inline]
     fn place(&self, key: u128) -> (usize, u8) {
         let (lo, hi) = (key as u64, (key >> 64) as u64);
         let h = (lo ^ hi.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         let i = ((h as u128 * self.len as u128) >> 64) as usize;
         let t = (hi ^ lo.rotate_left(32)).wrapping_mul(0xD6E8_FEB8_6659_FD93);
-        (i, ((t >> (64 - Self::TAG_BITS)) as u8).max(1))
+        (i, ((t >> 56) as u8).max(1))
     }
 
     /// Runs `f` on the slots of `key`'s bucket with its lock held, tags
@@ -451,10 +428,8 @@ impl<'a, T: Words, const N: usize> Slots<'a, T, N> {
 /// an iterator over their indexes, lowest first.
 #[derive(Clone, Copy)]
 pub(crate) struct Candidates {
-    /// The top bit of each tag's lane that matched.
+    /// The top bit of each tag's byte that matched.
     marks: u64,
-    /// The bits of a lane.
-    bits: u32,
 }
 
 impl Candidates {
@@ -473,7 +448,7 @@ impl Iterator for Candidates {
         (self.marks != 0).then(|| {
             let bit = self.marks.trailing_zeros();
             self.marks &= self.marks - 1;
-            (bit / self.bits) as usize
+            (bit / 8) as usize
         })
     }
 }
@@ -840,95 +815,50 @@ mod tests {
         assert_eq!(t.read(b.0, true, |s| s.word(1, 0)), Some(2));
     }
 
-    /// `(key, tag)` for the first `n` keys of the form `k * 2^64 + 1` that
-    /// land in bucket 0 of `t`, each of a tag none before it has.
-    fn keys_of_bucket_zero_tagged_apart<S: Zeroed>(t: &Tt<S>, n: usize) -> Vec<(u128, u8)> {
+    /// One slot of 28 words that holds eight entries, each with its tag,
+    /// as the proof-number search's buckets are.
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    #[repr(C)]
+    struct Eight([u32; 28]);
+    // Safety: 28 words, any of them valid.
+    unsafe impl Words for Eight {}
+    // Safety: all zero is a valid value.
+    unsafe impl Zeroed for [Eight; 1] {
+        const SLOTS: usize = 8;
+    }
+
+    /// Eight entries of one slot keep their tags in a word of eight
+    /// bytes: eight keys of eight tags, each written with its entry's
+    /// tag, are each found, reads and writes name its entry first among
+    /// those to look at, and a key of a ninth tag is not looked for; the
+    /// word is counted in the MiB. Tags kept in four bytes (entries 4 to
+    /// 7 untagged), or entries named from the wrong byte, fail it.
+    #[test]
+    fn eight_entries_keep_eight_tags() {
+        let t: WordTt<Eight, 1> = WordTt::with_buckets(1024).unwrap();
         let mut keys: Vec<(u128, u8)> = Vec::new();
         for k in (1u128..).map(|k| k << 64 | 1) {
-            let (i, tag) = t.place(k);
+            let (i, tag) = t.tt.place(k);
             if i == 0 && keys.iter().all(|x| x.1 != tag) {
                 keys.push((k, tag));
-                if keys.len() == n {
+                if keys.len() == 9 {
                     break;
                 }
             }
         }
-        keys
-    }
-
-    /// A slot of five words, six of them in a bucket of two cache lines,
-    /// as the proof-number search's entries are.
-    #[derive(Clone, Copy, Debug, PartialEq)]
-    #[repr(C)]
-    struct Five([u32; 5]);
-    // Safety: five words, any of them valid.
-    unsafe impl Words for Five {}
-    // Safety: all zero is a valid value.
-    unsafe impl Zeroed for [Five; 6] {
-        const SLOTS: usize = 6;
-    }
-
-    /// Buckets of six slots keep their tags in a word of eight bytes:
-    /// six keys of six tags in one bucket are each found in their own
-    /// slot, the fifth and sixth too, and a key of a seventh tag is not
-    /// looked for; the word is counted in the MiB. Tags kept in four
-    /// bytes (slots 4 and 5 untagged) fail it.
-    #[test]
-    fn six_slots_keep_six_tags() {
-        let t: WordTt<Five, 6> = WordTt::with_buckets(1024).unwrap();
-        let keys = keys_of_bucket_zero_tagged_apart(&t.tt, 7);
-        for (slot, &(key, _)) in keys[..6].iter().enumerate() {
-            t.update(key, |b, w| {
-                w.slot(slot, &b[slot], &Five([slot as u32 + 1; 5]));
-                Some(slot)
-            });
-        }
-        for (slot, &(key, _)) in keys[..6].iter().enumerate() {
-            for lock_free in [false, true] {
-                let read = t.read(key, lock_free, |s| s.word(slot, 4));
-                assert_eq!(read, Some(slot as u32 + 1), "slot {slot}");
-            }
-        }
-        assert!(t.read(keys[6].0, true, |_| ()).is_none());
-        let w = WordTt::<Five, 6>::with_mib(1).unwrap();
-        assert_eq!(w.tt.len, (1 << 20) / (128 + 8));
-    }
-
-    /// One slot of 31 words that holds nine entries, each with its tag,
-    /// as the proof-number search's buckets are.
-    #[derive(Clone, Copy, Debug, PartialEq)]
-    #[repr(C)]
-    struct Nine([u32; 31]);
-    // Safety: 31 words, any of them valid.
-    unsafe impl Words for Nine {}
-    // Safety: all zero is a valid value.
-    unsafe impl Zeroed for [Nine; 1] {
-        const SLOTS: usize = 9;
-    }
-
-    /// Nine entries of one slot keep tags of seven bits in a word of
-    /// eight bytes: nine keys of nine tags, each written with its entry's
-    /// tag, are each found, reads and writes name its entry first among
-    /// those to look at, and a key of a tenth tag is not looked for; the
-    /// word is counted in the MiB. Tags of eight bits (the ninth entry's
-    /// lost), or entries named from the wrong lane, fail it.
-    #[test]
-    fn nine_entries_keep_nine_tags() {
-        let t: WordTt<Nine, 1> = WordTt::with_buckets(1024).unwrap();
-        let keys = keys_of_bucket_zero_tagged_apart(&t.tt, 10);
-        for (entry, &(key, _)) in keys[..9].iter().enumerate() {
+        for (entry, &(key, _)) in keys[..8].iter().enumerate() {
             t.update(key, |_, w| {
                 w.set(0, entry, entry as u32 + 1);
                 Some(entry)
             });
         }
-        for (entry, &(key, _)) in keys[..9].iter().enumerate() {
+        for (entry, &(key, _)) in keys[..8].iter().enumerate() {
             for lock_free in [false, true] {
                 let read = t.read(key, lock_free, |s| s.word(0, entry));
                 assert_eq!(read, Some(entry as u32 + 1), "entry {entry}");
             }
             // The entries to look at: this one, and with tags all apart
-            // no other below it (a lane above may be marked for nothing).
+            // no other below it (a byte above may be marked for nothing).
             let looked = t.read(key, true, |s| s.candidates().collect::<Vec<_>>());
             assert_eq!(looked.unwrap()[0], entry);
             t.update(key, |_, w| {
@@ -936,11 +866,9 @@ mod tests {
                 None
             });
         }
-        assert!(t.read(keys[9].0, true, |_| ()).is_none());
-        let w = WordTt::<Nine, 1>::with_mib(1).unwrap();
+        assert!(t.read(keys[8].0, true, |_| ()).is_none());
+        let w = WordTt::<Eight, 1>::with_mib(1).unwrap();
         assert_eq!(w.tt.len, (1 << 20) / (128 + 8));
-        // Every key's tag fits its seven bits, and none is 0.
-        assert!(keys.iter().all(|k| (1..128).contains(&k.1)));
     }
 
     #[test]
