@@ -11,6 +11,7 @@ pub(crate) mod crosscheck;
 pub(crate) mod heaviest;
 pub(crate) mod keyset;
 pub(crate) mod leaf;
+pub(crate) mod oracle;
 pub(crate) mod order;
 pub(crate) mod pns;
 pub mod profile;
@@ -29,7 +30,8 @@ pub use crosscheck::{
     cross_check, CrossCheckConfig, CrossCheckError, CrossCheckReport, Disagreement,
 };
 pub use keyset::{KeyHash, KeyHasher, KeySet};
-pub use order::move_order;
+pub use oracle::{Choice, ChoiceMove, Chooser, OracleReport, ProofOracle, StartDeltas};
+pub use order::{move_features, move_order, FEATURES, FEATURE_NAMES};
 pub use pns::{PnEntry, PnSolver, ProofStep, SharedPnTt};
 pub use savefile::{
     decode_proven, encode_proven, load_proven, save_proven, save_proven_union, ProvenError,

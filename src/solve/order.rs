@@ -214,6 +214,88 @@ pub(crate) fn guess_cost(pos: &Position, m: Move, attacked: Bitboard) -> u32 {
     cost
 }
 
+/// How many numbers [`move_features`] gives a move.
+pub const FEATURES: usize = 14;
+
+/// The names of [`move_features`]' numbers, in order.
+pub const FEATURE_NAMES: [&str; FEATURES] = [
+    "capture",
+    "ranks_short",
+    "lands_attacked",
+    "single_step",
+    "replies",
+    "own_moves",
+    "passed",
+    "rams",
+    "defended",
+    "threatens",
+    "from_edge",
+    "capture_replies",
+    "pawns_ahead",
+    "from_rank",
+];
+
+/// What a move of `pos` is like, from its mover's view, as small whole
+/// numbers: for learning which moves lead to small proofs
+/// (`examples/proof_oracle.rs`). In [`FEATURE_NAMES`]' order: it captures;
+/// ranks it stops short of the far edge; an enemy pawn attacks where it
+/// lands; not a double step; the opponent's moves after it; the mover's own
+/// moves after it (were it to move again); the moved pawn is passed (no
+/// enemy pawn ahead of it on its file or beside it); an enemy pawn stands
+/// right in front of it; an own pawn defends where it lands; enemy pawns it
+/// then attacks; files between it and the nearer edge; the opponent's
+/// captures after it; the mover's pawns less the opponent's after it; the
+/// rank it left, counted from the mover's side.
+pub fn move_features(pos: &Position, m: Move) -> [i32; FEATURES] {
+    let board = pos.board();
+    let h = board.height();
+    let me = pos.turn();
+    let child = pos.play(m);
+    let mine = child.pawns(me);
+    let theirs = child.pawns(!me);
+    let landed = Bitboard::from_square(m.to);
+    // Squares ahead of the landing square, in the mover's direction, and
+    // the squares just ahead and diagonally ahead.
+    let (ahead, front, behind) = match me {
+        Color::White => (landed.above(), landed.up(1), landed.down(1)),
+        Color::Black => (
+            landed.mirror_ranks(h).above().mirror_ranks(h),
+            landed.down(1),
+            landed.up(1),
+        ),
+    };
+    let span = ahead | ahead.left() | ahead.right();
+    let diag_ahead = front.left() | front.right();
+    let diag_behind = behind.left() | behind.right();
+    let again = Position::from_parts_unchecked(pos.variant(), child.all_pawns(), me, None);
+    let capture_replies = child
+        .legal_moves()
+        .iter()
+        .filter(|r| r.is_capture())
+        .count();
+    let from_rank = match me {
+        Color::White => m.from.rank(),
+        Color::Black => h - 1 - m.from.rank(),
+    };
+    let file = m.to.file();
+    [
+        m.is_capture() as i32,
+        (h - 1 - advance(pos, m)) as i32,
+        attacked_squares(pos).contains(m.to) as i32,
+        (m.kind != MoveKind::DoublePush) as i32,
+        child.count_moves() as i32,
+        again.count_moves() as i32,
+        (span & theirs).is_empty() as i32,
+        (front & theirs).any() as i32,
+        (diag_behind & mine).any() as i32,
+        (diag_ahead & theirs).count() as i32,
+        file.min(board.width() - 1 - file) as i32,
+        capture_replies as i32,
+        mine.count() as i32 - theirs.count() as i32,
+        from_rank as i32,
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -38,6 +38,7 @@ use crate::solve::config::{PnConfig, PnEpsilon, PnInit};
 use crate::solve::heaviest::Heaviest;
 use crate::solve::keyset::{KeyHash, KeySet};
 use crate::solve::leaf::{leaf_value, Counters, LeafValue, Tally};
+use crate::solve::oracle::StartDeltas;
 use crate::solve::order::{attacked_squares, guess_cost, pn_order};
 use crate::solve::profile::{self, End};
 use crate::solve::ternary;
@@ -333,7 +334,7 @@ pub struct ProofStep {
 /// [`position_key`], with bit 0 (square a1, where no white pawn can stand)
 /// set when the side to move is the attacker.
 #[inline]
-fn tt_key(pos: &Position, attacker_to_move: bool) -> u128 {
+pub(crate) fn tt_key(pos: &Position, attacker_to_move: bool) -> u128 {
     let k = position_key(pos);
     debug_assert_eq!(k & 1, 0, "a white pawn on a1");
     k | attacker_to_move as u128
@@ -528,7 +529,7 @@ impl TranspositionTable {
 
 /// What one thread keeps to itself while searching.
 #[derive(Default)]
-struct Worker<'t> {
+pub(crate) struct Worker<'t> {
     tally: Tally,
     /// Children lists of finished [`PnSolver::mid`] calls, kept for the
     /// next ones (one allocation per depth instead of one per node).
@@ -564,7 +565,7 @@ struct Worker<'t> {
 }
 
 impl Worker<'static> {
-    fn new() -> Worker<'static> {
+    pub(crate) fn new() -> Worker<'static> {
         Worker::default()
     }
 }
@@ -714,7 +715,7 @@ fn solved(reached: bool) -> (Number, Number) {
 /// Whether the side to move reaches its goal in a position of value `v`:
 /// the attacker must win, the defender must not lose.
 #[inline]
-fn reaches(v: Wdl, attacker_to_move: bool) -> bool {
+pub(crate) fn reaches(v: Wdl, attacker_to_move: bool) -> bool {
     if attacker_to_move {
         v == Wdl::Win
     } else {
@@ -1176,6 +1177,9 @@ pub struct PnSolver<'a> {
     /// ([`PnSolver::makespan`]).
     team_work: AtomicU64,
     team_span: AtomicU64,
+    /// With [`PnSolver::with_start_deltas`]: the children's starting δ,
+    /// in place of the guided guess.
+    start_deltas: Option<Arc<StartDeltas>>,
 }
 
 /// The stores of the turns of one step, kept from one another
@@ -1241,6 +1245,7 @@ impl<'a> PnSolver<'a> {
             apart_on: AtomicBool::new(false),
             team_work: AtomicU64::new(0),
             team_span: AtomicU64::new(0),
+            start_deltas: None,
         })
     }
 
@@ -1274,7 +1279,16 @@ impl<'a> PnSolver<'a> {
             apart_on: AtomicBool::new(false),
             team_work: AtomicU64::new(0),
             team_span: AtomicU64::new(0),
+            start_deltas: None,
         }
+    }
+
+    /// The solver ordering every child by `deltas` (an oracle's,
+    /// [`crate::solve::ProofOracle::start_deltas`]) instead of the guided
+    /// guess: what a move order could save, measured.
+    pub fn with_start_deltas(mut self, deltas: Arc<StartDeltas>) -> PnSolver<'a> {
+        self.start_deltas = Some(deltas);
+        self
     }
 
     /// The configuration the solver was built with.
@@ -1361,7 +1375,11 @@ impl<'a> PnSolver<'a> {
     }
 
     /// The value of `pos` known without search ([`known`]), win/draw/loss.
-    fn leaf(&self, w: &mut Worker, pos: &Position) -> Result<Option<Wdl>, SolveError> {
+    pub(crate) fn leaf_wdl(
+        &self,
+        w: &mut Worker,
+        pos: &Position,
+    ) -> Result<Option<Wdl>, SolveError> {
         let k = leaf_value(
             pos,
             &self.config.search.shortcuts,
@@ -1377,13 +1395,13 @@ impl<'a> PnSolver<'a> {
     /// [`crate::solve::Shortcuts::bound`]) disproven for an attacker to move that can
     /// never win. (Proving a defender whose opponent can never win as well
     /// cost more nodes still: Peasants' Chess 4x8 3.27 M.)
-    fn settled(
+    pub(crate) fn settled(
         &self,
         w: &mut Worker,
         pos: &Position,
         attacker_to_move: bool,
     ) -> Result<Option<bool>, SolveError> {
-        if let Some(v) = self.leaf(w, pos)? {
+        if let Some(v) = self.leaf_wdl(w, pos)? {
             return Ok(Some(reaches(v, attacker_to_move)));
         }
         if self.config.search.shortcuts.bound && attacker_to_move && !may_win(pos, pos.turn()) {
@@ -1526,7 +1544,10 @@ impl<'a> PnSolver<'a> {
                 key,
                 // The move's guess cost until the numbers are known.
                 phi: 0,
-                delta: guess_cost(pos, m, attacked),
+                delta: match &self.start_deltas {
+                    None => guess_cost(pos, m, attacked),
+                    Some(d) => d.start(key, guess_cost(pos, m, attacked)),
+                },
             });
         }
         for c in children.iter_mut() {

@@ -27,6 +27,7 @@ mod perft_suite;
 mod play;
 mod pn_threads;
 mod pns_vs_minimax;
+mod proof_oracle;
 mod prove_cli;
 mod prove_log;
 mod prove_resume;

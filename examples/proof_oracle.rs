@@ -1,0 +1,200 @@
+//! How small the proof-number search's proofs could be with a perfect move
+//! order: solves a position's value by the search (its nodes), then values
+//! every position below it by minimax ([`ProofOracle`]) and prints, for
+//! each answer that makes the value, the least expansions of its proof (as
+//! a tree, and as distinct positions when each side that needs one good
+//! move takes the one with the smallest proof) and the distinct positions
+//! of the proof that takes, instead, the first good move in the search's
+//! own guided order. Small boards only: it holds every position below the
+//! question in memory.
+//!
+//! With `--dump FILE` first, it also writes every position of the two
+//! choosers' proofs where the side to move needs one good move (and none
+//! is settled at once) to FILE, one line a move, tab-separated: the board,
+//! the position's number, whether the move is good, whether it is one of
+//! the cheapest good moves, log2 of one plus its child's least proof (of
+//! failing where the move is good, of reaching its goal where it is not:
+//! what trying it costs), its starting δ in the
+//! guided order, then [`move_features`] in [`FEATURE_NAMES`]' order (a
+//! header line names the columns): the data a learned move order is
+//! fitted to.
+//!
+//! With `--descend PLIES SEED` first, it asks instead about the position
+//! that many random moves below POSITION (SplitMix64 from SEED), and gives
+//! up past 40 million positions: for the positions deep in a big board's
+//! search, whose own trees fit in memory.
+//!
+//!     cargo run --release --example proof_oracle -- 4x7 peasants
+//!     cargo run --release --example proof_oracle -- --dump 4x7.tsv 4x7 peasants
+//!     cargo run --release --example proof_oracle -- --descend 16 1 6x8 peasants
+//!     ([--dump FILE | --descend PLIES SEED] BOARD POSITION [HASH_MB, default 256
+//!     [guided|mobility|epsilon]])
+
+use peasant::rules::{notation, Wdl};
+use peasant::solve::{
+    move_features, Choice, Chooser, ProofOracle, Question, SolveError, FEATURE_NAMES,
+};
+use peasant::SplitMix64;
+use std::collections::HashSet;
+use std::io::Write;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+mod proof_args;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    // Valuing recurses once a ply: a deep game needs a deep stack.
+    let run = std::thread::Builder::new()
+        .stack_size(1 << 28)
+        .spawn(move || run(&args))
+        .expect("a thread to value on");
+    match run.join().expect("the valuing thread") {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("proof_oracle: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(args: &[String]) -> Result<(), String> {
+    let (dump, descend, args) = match args {
+        [flag, file, rest @ ..] if flag == "--dump" => (Some(file.clone()), None, rest),
+        [flag, plies, seed, rest @ ..] if flag == "--descend" => {
+            let number = |s: &String| s.parse::<u64>().map_err(|_| format!("{s}: not a number"));
+            (None, Some((number(plies)?, number(seed)?)), rest)
+        }
+        _ => (None, None, args),
+    };
+    let (pos, solver) = proof_args::position_and_solver("proof_oracle", args)?;
+    let pos = match descend {
+        None => pos,
+        Some((plies, seed)) => {
+            let mut rng = SplitMix64::new(seed);
+            let mut p = pos;
+            for _ in 0..plies {
+                let moves = p.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let next = p.play(moves[rng.index(moves.len())]);
+                if next.is_game_over() {
+                    break;
+                }
+                p = next;
+            }
+            println!("position: {}", notation::write(&p.to_setup()));
+            p
+        }
+    };
+    let limit = if descend.is_some() {
+        40_000_000
+    } else {
+        usize::MAX
+    };
+    let value = solver.wdl(&pos).map_err(|e| e.to_string())?;
+    let searched = solver.stats().nodes;
+    let questions: &[Question] = match value {
+        Wdl::Win => &[Question::Wins],
+        Wdl::Loss => &[Question::AvoidsLoss],
+        Wdl::Draw => &[Question::Wins, Question::AvoidsLoss],
+    };
+    println!("value: {value:?}, searched {searched} nodes");
+    let mut oracle = ProofOracle::new(&solver).with_limit(limit);
+    let (mut least, mut guided) = (0, 0);
+    for &q in questions {
+        let r = oracle.report(&pos, q).map_err(|e| match e {
+            SolveError::Stopped => format!("more than {limit} positions below it"),
+            e => e.to_string(),
+        })?;
+        least += r.cheapest;
+        guided += r.guided;
+        println!(
+            "{q:?}: reaches {}; least proof {:.0} expansions as a tree, {} distinct; \
+             guided first good moves {} distinct ({:.0} as a tree); \
+             the guided first good move is a cheapest one at {} of {} choices ({:.1}%)",
+            r.reaches,
+            r.tree,
+            r.cheapest,
+            r.guided,
+            r.guided_tree,
+            r.guided_cheapest,
+            r.choices,
+            100.0 * r.guided_cheapest as f64 / r.choices.max(1) as f64
+        );
+    }
+    if let Some(file) = dump {
+        let mut out = std::io::BufWriter::new(
+            std::fs::File::create(&file).map_err(|e| format!("{file}: {e}"))?,
+        );
+        let mut text = String::from("board\tnode\tgood\tcheapest\tlog2_size\tstart");
+        for name in FEATURE_NAMES {
+            text += &format!("\t{name}");
+        }
+        text.push('\n');
+        let board = &args[0];
+        let mut seen = HashSet::new();
+        let mut rows = 0;
+        for &q in questions {
+            for chooser in [Chooser::Cheapest, Chooser::Guided] {
+                oracle
+                    .choices_in(&pos, q, chooser, &mut |c: &Choice| {
+                        if c.moves.iter().any(|m| m.good && m.settled)
+                            || !seen.insert((c.pos, q == Question::Wins))
+                        {
+                            return;
+                        }
+                        let least = c
+                            .moves
+                            .iter()
+                            .filter(|m| m.good)
+                            .map(|m| m.size)
+                            .fold(f64::INFINITY, f64::min);
+                        for m in &c.moves {
+                            let log2 = (1.0 + m.size).log2();
+                            text += &format!(
+                                "{board}\t{}\t{}\t{}\t{log2:.3}\t{}",
+                                seen.len(),
+                                m.good as u8,
+                                (m.good && m.size == least) as u8,
+                                m.start
+                            );
+                            for f in move_features(&c.pos, m.mv) {
+                                text += &format!("\t{f}");
+                            }
+                            text.push('\n');
+                            rows += 1;
+                        }
+                    })
+                    .map_err(|e| e.to_string())?;
+                out.write_all(text.as_bytes())
+                    .map_err(|e| format!("{file}: {e}"))?;
+                text.clear();
+            }
+        }
+        out.flush().map_err(|e| format!("{file}: {e}"))?;
+        println!("{} positions, {rows} moves written to {file}", seen.len());
+    }
+    // The search again, its moves ordered by what the oracle knows: their
+    // values alone, then their values and least proofs.
+    for (by_size, what) in [(false, "values"), (true, "values and least proofs")] {
+        let deltas = Arc::new(oracle.start_deltas(by_size).map_err(|e| e.to_string())?);
+        let (_, solver) = proof_args::position_and_solver("proof_oracle", args)?;
+        let solver = solver.with_start_deltas(deltas);
+        let again = solver.wdl(&pos).map_err(|e| e.to_string())?;
+        assert_eq!(again, value, "a move order cannot change a value");
+        let nodes = solver.stats().nodes;
+        println!(
+            "ordered by the oracle's {what}: {nodes} nodes ({:.2} times fewer)",
+            searched as f64 / nodes.max(1) as f64
+        );
+    }
+    println!(
+        "{} positions valued; searched / least = {:.2}, searched / guided first good = {:.2}",
+        oracle.positions(),
+        searched as f64 / least.max(1) as f64,
+        searched as f64 / guided.max(1) as f64
+    );
+    Ok(())
+}
