@@ -19,18 +19,25 @@
 //! header line names the columns): the data a learned move order is
 //! fitted to.
 //!
+//! With `--heaviest K LO HI` first, it solves the position and prints
+//! instead K positions (as FEN, spread evenly) of its transposition table
+//! whose solved entries have between LO and HI nodes of work below them:
+//! questions the search met inside a big board's proof, small enough to
+//! ask the oracle about.
+//!
 //! With `--descend PLIES SEED` first, it asks instead about the position
-//! that many random moves below POSITION (SplitMix64 from SEED), and gives
-//! up past 40 million positions: for the positions deep in a big board's
-//! search, whose own trees fit in memory.
+//! that many random moves below POSITION (SplitMix64 from SEED). It gives
+//! up past 40 million positions (some 11 GB).
 //!
 //!     cargo run --release --example proof_oracle -- 4x7 peasants
 //!     cargo run --release --example proof_oracle -- --dump 4x7.tsv 4x7 peasants
 //!     cargo run --release --example proof_oracle -- --descend 16 1 6x8 peasants
-//!     ([--dump FILE | --descend PLIES SEED] BOARD POSITION [HASH_MB, default 256
-//!     [guided|mobility|epsilon]])
+//!     cargo run --release --example proof_oracle -- --heaviest 20 10000 100000 5x8 peasants 4096
+//!     ([--dump FILE | --descend PLIES SEED | --heaviest K LO HI] BOARD POSITION
+//!     [HASH_MB, default 256 [guided|mobility|epsilon]])
 
-use peasant::rules::{notation, Wdl};
+use peasant::rules::{notation, Bitboard, ByColor, Color, Position, Square, Wdl};
+use peasant::solve::PnSolver;
 use peasant::solve::{
     move_features, Choice, Chooser, ProofOracle, Question, SolveError, FEATURE_NAMES,
 };
@@ -58,14 +65,54 @@ fn main() -> ExitCode {
     }
 }
 
+/// Prints `k` positions (FEN, spread evenly) of the solver's table whose
+/// solved entries have `work` nodes below them, of the variant of `pos`.
+fn print_heaviest(solver: &PnSolver, pos: &Position, k: u64, work: std::ops::RangeInclusive<u64>) {
+    let mut keys: Vec<u128> = solver
+        .heaviest(1 << 22)
+        .into_iter()
+        .filter(|e| (e.phi == 0 || e.delta == 0) && work.contains(&u64::from(e.work)))
+        // Both questions about a position: the position once.
+        .map(|e| e.key & !1)
+        .collect();
+    keys.sort_unstable();
+    keys.dedup();
+    let step = (keys.len() as u64 / k.max(1)).max(1) as usize;
+    for &key in keys.iter().step_by(step).take(k as usize) {
+        // A key holds white's pawns in its low half and black's in its high
+        // half, an en passant square marked on black's first rank
+        // (`position_key`).
+        let top = Bitboard::rank(pos.board().height() - 1, pos.board().width());
+        let black = Bitboard((key >> 64) as u64);
+        // The square black's pawn skipped: its third rank.
+        let h = pos.board().height();
+        let ep = (black & top).first().map(|s| Square::new(s.file(), h - 3));
+        let pawns = ByColor {
+            white: Bitboard(key as u64),
+            black: black & !top,
+        };
+        let p = Position::from_parts_unchecked(pos.variant(), pawns, Color::White, ep);
+        println!("{}", notation::write(&p.to_setup()));
+    }
+}
+
 fn run(args: &[String]) -> Result<(), String> {
-    let (dump, descend, args) = match args {
-        [flag, file, rest @ ..] if flag == "--dump" => (Some(file.clone()), None, rest),
-        [flag, plies, seed, rest @ ..] if flag == "--descend" => {
-            let number = |s: &String| s.parse::<u64>().map_err(|_| format!("{s}: not a number"));
-            (None, Some((number(plies)?, number(seed)?)), rest)
+    let number = |s: &String| s.parse::<u64>().map_err(|_| format!("{s}: not a number"));
+    let (mut dump, mut descend, mut heaviest) = (None, None, None);
+    let args = match args {
+        [flag, file, rest @ ..] if flag == "--dump" => {
+            dump = Some(file.clone());
+            rest
         }
-        _ => (None, None, args),
+        [flag, plies, seed, rest @ ..] if flag == "--descend" => {
+            descend = Some((number(plies)?, number(seed)?));
+            rest
+        }
+        [flag, k, lo, hi, rest @ ..] if flag == "--heaviest" => {
+            heaviest = Some((number(k)?, number(lo)?, number(hi)?));
+            rest
+        }
+        _ => args,
     };
     let (pos, solver) = proof_args::position_and_solver("proof_oracle", args)?;
     let pos = match descend {
@@ -88,13 +135,14 @@ fn run(args: &[String]) -> Result<(), String> {
             p
         }
     };
-    let limit = if descend.is_some() {
-        40_000_000
-    } else {
-        usize::MAX
-    };
+    // Some 11 GB of positions.
+    let limit = 40_000_000;
     let value = solver.wdl(&pos).map_err(|e| e.to_string())?;
     let searched = solver.stats().nodes;
+    if let Some((k, lo, hi)) = heaviest {
+        print_heaviest(&solver, &pos, k, lo..=hi);
+        return Ok(());
+    }
     let questions: &[Question] = match value {
         Wdl::Win => &[Question::Wins],
         Wdl::Loss => &[Question::AvoidsLoss],
