@@ -313,6 +313,79 @@ mod tests {
     }
 
     #[test]
+    fn move_features_of_a_double_step_beside_an_enemy_pawn() {
+        // White's c2-c4 beside black's d4: lands safe (d4 attacks c3 and
+        // e3), passed, two ranks short, black may take en passant or push.
+        let p = pos("5/5/3p1/5/2P2/5 w -", "5x6");
+        let m = p.parse_move("c4").unwrap();
+        let f = move_features(&p, m);
+        let named: Vec<(&str, i32)> = FEATURE_NAMES.iter().copied().zip(f).collect();
+        assert_eq!(
+            named,
+            [
+                ("capture", 0),
+                ("ranks_short", 2),
+                ("lands_attacked", 0),
+                ("single_step", 0),
+                ("replies", 2),
+                ("own_moves", 1),
+                ("passed", 1),
+                ("rams", 0),
+                ("defended", 0),
+                ("threatens", 0),
+                ("from_edge", 2),
+                ("capture_replies", 1),
+                ("pawns_ahead", 0),
+                ("from_rank", 1),
+            ]
+        );
+        // c3 lands where d4 attacks it, threatens it, one step.
+        let f = move_features(&p, p.parse_move("c3").unwrap());
+        assert_eq!((f[2], f[3], f[9]), (1, 1, 1));
+    }
+
+    /// A move's features are the mover's view: the same for the mirror
+    /// move of the position with colours swapped, on every move of the
+    /// positions a few plies into three games.
+    #[test]
+    fn move_features_are_the_same_for_either_colour() {
+        let mut checked = 0;
+        for (name, board) in [
+            ("peasants", "5x6"),
+            ("pawngame", "6x6"),
+            ("pawnrace:b:e", "6x6"),
+        ] {
+            let mut layer = vec![pos(name, board)];
+            for _ in 0..4 {
+                let mut next = Vec::new();
+                for p in &layer {
+                    let h = p.board().height();
+                    let flipped = p.flipped();
+                    for &m in p.legal_moves().iter() {
+                        let mirror = Move {
+                            from: m.from.mirror_rank(h),
+                            to: m.to.mirror_rank(h),
+                            kind: m.kind,
+                        };
+                        assert_eq!(
+                            move_features(p, m),
+                            move_features(&flipped, mirror),
+                            "{p} {m:?}"
+                        );
+                        checked += 1;
+                        let c = p.play(m);
+                        if !c.is_game_over() {
+                            next.push(c);
+                        }
+                    }
+                }
+                layer = next;
+            }
+        }
+        assert!(checked > 10_000, "{checked} moves");
+    }
+
+    #[test]
     fn attacked_squares_are_the_opponents() {
         // Black's d4 attacks c3 and e3; after c4, white's c4 attacks b5
         // and d5.
