@@ -45,7 +45,8 @@ pub struct SolveArgs {
     #[arg(long, value_enum, value_name = "METHOD", hide_possible_values = true)]
     pub method: Option<MethodArg>,
     /// With --method pn: how unsearched nodes' numbers start: guided
-    /// (mobility plus the move's guess cost), mobility or one (to measure).
+    /// (mobility plus the move's guess cost), tuned (the guess cost tuned
+    /// on Peasants' Chess 6x8's questions), mobility or one (to measure).
     #[arg(
         long,
         hide = true,

@@ -39,7 +39,7 @@ use crate::solve::heaviest::Heaviest;
 use crate::solve::keyset::{KeyHash, KeySet};
 use crate::solve::leaf::{leaf_value, Counters, LeafValue, Tally};
 use crate::solve::oracle::StartDeltas;
-use crate::solve::order::{attacked_squares, guess_cost, pn_order};
+use crate::solve::order::{attacked_squares, guess_cost, pn_order, tuned_cost};
 use crate::solve::profile::{self, End};
 use crate::solve::ternary;
 use crate::solve::tt::{WordTt, Words, Writer, Zeroed};
@@ -1428,12 +1428,12 @@ impl<'a> PnSolver<'a> {
         }
         Ok(match self.config.init {
             PnInit::One => (1, 1),
-            PnInit::Mobility | PnInit::Guided => match pos.count_moves() {
+            PnInit::Mobility | PnInit::Guided | PnInit::Tuned => match pos.count_moves() {
                 0 => {
                     profile::end(End::Stalemate);
                     solved(reaches(Wdl::Draw, attacker_to_move))
                 }
-                n if self.config.init == PnInit::Guided => (1, n + cost),
+                n if self.config.init != PnInit::Mobility => (1, n + cost),
                 n => (1, n),
             },
         })
@@ -1545,6 +1545,9 @@ impl<'a> PnSolver<'a> {
                 // The move's guess cost until the numbers are known.
                 phi: 0,
                 delta: match &self.start_deltas {
+                    None if self.config.init == PnInit::Tuned => {
+                        tuned_cost(pos, m, attacked, &child)
+                    }
                     None => guess_cost(pos, m, attacked),
                     Some(d) => d.start(key, guess_cost(pos, m, attacked)),
                 },

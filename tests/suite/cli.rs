@@ -814,7 +814,7 @@ fn solve_method_pn() {
     // Each way to set the best child's threshold, and each way to start
     // the numbers (each way to order the moves), gives the same value.
     let epsilons = ["stick", "off", "0", "1", "5"].map(|e| ("--pn-epsilon", e));
-    let inits = ["guided", "mobility", "one"].map(|i| ("--pn-init", i));
+    let inits = ["guided", "mobility", "one", "tuned"].map(|i| ("--pn-init", i));
     for (flag, setting) in epsilons.into_iter().chain(inits) {
         let out = json(&[
             "--json", "solve", "pawngame", "--board", "5x5", "-q", "--method", "pn", flag, setting,

@@ -3,7 +3,7 @@
 //! Peasants' Chess, every Pawn Race gap pair) and from random positions,
 //! under every rule set: with a transposition table of one bucket (so that
 //! entries are replaced all the time) and a normal one, with both ways to
-//! start the numbers, with the best child kept until its parent's threshold,
+//! start the numbers (and the tuned order), with the best child kept until its parent's threshold,
 //! with and without the 1+ε trick, reading the table without its locks
 //! (the default on one thread) and under them, and with partial
 //! tables. Also the root driver, the line, proven results passed
@@ -73,6 +73,10 @@ fn pn_equals_minimax_on_tiny_boards() {
                 (
                     "1 MiB, guided, 1+ε",
                     PnSolver::new(config(1, PnInit::Guided, PnEpsilon::Shift(1)), None).unwrap(),
+                ),
+                (
+                    "1 MiB, tuned",
+                    PnSolver::new(config(1, PnInit::Tuned, PnEpsilon::Stick), None).unwrap(),
                 ),
             ];
             assert!(pn_agrees_with_minimax(v, &all, &solvers, &mut memo) > 0);
