@@ -235,8 +235,9 @@ fn passed_and_defended(child: &Position, me: Color, to: Square) -> (bool, bool) 
 /// [`guess_cost`] with the weights of [`super::PnInit::Tuned`]: one more
 /// per rank `m` stops short and per move `child` (the position after it)
 /// has, three less if its pawn is then passed and three less if it lands
-/// defended; never below 0.
-#[inline]
+/// defended; never below 0. Not inlined: the guided search's loop stays
+/// as small as without it.
+#[inline(never)]
 pub(crate) fn tuned_cost(pos: &Position, m: Move, attacked: Bitboard, child: &Position) -> u32 {
     let (passed, defended) = passed_and_defended(child, pos.turn(), m.to);
     let cost = guess_cost(pos, m, attacked) as i32

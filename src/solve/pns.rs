@@ -1528,11 +1528,19 @@ impl<'a> PnSolver<'a> {
         }
         let attacked = attacked_squares(pos);
         pn_order(pos, moves.as_mut_slice(), attacked);
+        let tuned = self.config.init == PnInit::Tuned && self.start_deltas.is_none();
         for &m in moves.iter() {
             let child = pos.play(m);
             if child.winner_by_rule().is_some() {
                 return Ok(Some(solved(true)));
             }
+            // The move's guess cost until the numbers are known (an
+            // oracle's order puts its rank before it, after the loop).
+            let cost = if tuned {
+                tuned_cost(pos, m, attacked, &child)
+            } else {
+                guess_cost(pos, m, attacked)
+            };
             let c = canonical_with(&child, self.config.search.canonical);
             let key = tt_key(&c, !attacker_to_move);
             if children.iter().any(|x| x.key == key) {
@@ -1542,16 +1550,14 @@ impl<'a> PnSolver<'a> {
             children.push(Child {
                 pos: c,
                 key,
-                // The move's guess cost until the numbers are known.
                 phi: 0,
-                delta: match &self.start_deltas {
-                    None if self.config.init == PnInit::Tuned => {
-                        tuned_cost(pos, m, attacked, &child)
-                    }
-                    None => guess_cost(pos, m, attacked),
-                    Some(d) => d.start(key, guess_cost(pos, m, attacked)),
-                },
+                delta: cost,
             });
+        }
+        if let Some(d) = &self.start_deltas {
+            for c in children.iter_mut() {
+                c.delta = d.start(c.key, c.delta);
+            }
         }
         for c in children.iter_mut() {
             (c.phi, c.delta) = match self.probe(c.key) {
