@@ -237,7 +237,7 @@ pub enum PnInit {
     /// Peasants' Chess 6x8's own searches (docs/SOLVE.md, "A perfect move
     /// order"): one more per rank it stops short and per reply, three less
     /// if the moved pawn is then passed and three less if it lands
-    /// defended ([`crate::solve::order`]'s `tuned_cost`). Against the
+    /// defended (`tuned_cost` in src/solve/order.rs). Against the
     /// guided order, value-only: 6x8-a 0.94, 6x8-d 0.86, 6x8-e 1.03 and
     /// 5x8 0.82 of the nodes, Pawn Race 8x8 d:d 1.29. Not the default.
     Tuned,
