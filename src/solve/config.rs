@@ -238,8 +238,9 @@ pub enum PnInit {
     /// order"): one more per rank it stops short and per reply, three less
     /// if the moved pawn is then passed and three less if it lands
     /// defended (`tuned_cost` in src/solve/order.rs). Against the
-    /// guided order, value-only: 6x8-a 0.94, 6x8-d 0.86, 6x8-e 1.03 and
-    /// 5x8 0.82 of the nodes, Pawn Race 8x8 d:d 1.29. Not the default.
+    /// guided order, value-only: the eight 6x8 questions of
+    /// `tools/shrink_bench.sh` 0.87 of the nodes (0.79 to 1.03 each), 5x8
+    /// 0.82, Pawn Race 8x8 d:d 1.29. Not the default.
     Tuned,
 }
 
