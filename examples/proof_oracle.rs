@@ -36,7 +36,7 @@
 //!     ([--dump FILE | --descend PLIES SEED | --heaviest K LO HI] BOARD POSITION
 //!     [HASH_MB, default 256 [guided|mobility|epsilon]])
 
-use peasant::rules::{notation, Bitboard, ByColor, Color, Position, Square, Wdl};
+use peasant::rules::{notation, position_from_key, Position, Wdl};
 use peasant::solve::PnSolver;
 use peasant::solve::{
     move_features, Choice, Chooser, ProofOracle, Question, SolveError, FEATURE_NAMES,
@@ -79,19 +79,7 @@ fn print_heaviest(solver: &PnSolver, pos: &Position, k: u64, work: std::ops::Ran
     keys.dedup();
     let step = (keys.len() as u64 / k.max(1)).max(1) as usize;
     for &key in keys.iter().step_by(step).take(k as usize) {
-        // A key holds white's pawns in its low half and black's in its high
-        // half, an en passant square marked on black's first rank
-        // (`position_key`).
-        let top = Bitboard::rank(pos.board().height() - 1, pos.board().width());
-        let black = Bitboard((key >> 64) as u64);
-        // The square black's pawn skipped: its third rank.
-        let h = pos.board().height();
-        let ep = (black & top).first().map(|s| Square::new(s.file(), h - 3));
-        let pawns = ByColor {
-            white: Bitboard(key as u64),
-            black: black & !top,
-        };
-        let p = Position::from_parts_unchecked(pos.variant(), pawns, Color::White, ep);
+        let p = position_from_key(key, pos.variant());
         println!("{}", notation::write(&p.to_setup()));
     }
 }

@@ -25,6 +25,7 @@ use crate::rules::color::{ByColor, Color};
 use crate::rules::error::SettingError;
 use crate::rules::position::Position;
 use crate::rules::square::Square;
+use crate::rules::variant::Variant;
 use std::fmt;
 use std::str::FromStr;
 
@@ -326,10 +327,61 @@ pub fn position_key(pos: &Position) -> u128 {
     pos.pawns(Color::White).0 as u128 | (black as u128) << 64
 }
 
+/// The white-to-move position of `variant` whose [`position_key`] is
+/// `key` (bit 0, which no key sets, ignored): white's pawns from the low
+/// half, black's from the high half, an en passant square from its mark
+/// on black's first rank (the square black's pawn skipped, on its third
+/// rank). For keys that [`position_key`] made.
+pub fn position_from_key(key: u128, variant: Variant) -> Position {
+    let (w, h) = (variant.board.width(), variant.board.height());
+    let top = Bitboard::rank(h - 1, w);
+    let black = Bitboard((key >> 64) as u64);
+    let ep = (black & top).first().map(|s| Square::new(s.file(), h - 3));
+    let pawns = ByColor {
+        white: Bitboard(key as u64 & !1),
+        black: black & !top,
+    };
+    Position::from_parts_unchecked(variant, pawns, Color::White, ep)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rules::{parse_position, Board, Rules};
+
+    /// Keys give back their positions: every canonical position of the
+    /// first six plies of Peasants' Chess 5x6 and of the pawn game 6x6
+    /// (en passant rights among them), both question bits.
+    #[test]
+    fn positions_come_back_from_their_keys() {
+        let (mut checked, mut with_ep) = (0, 0);
+        for (name, board) in [("peasants", "5x6"), ("pawngame", "6x6")] {
+            let board: Board = board.parse().unwrap();
+            let start = parse_position(name, Some(board), Rules::default()).unwrap();
+            let mut layer = vec![start];
+            for _ in 0..6 {
+                let mut next = Vec::new();
+                for p in &layer {
+                    let c = canonical(p);
+                    let key = position_key(&c);
+                    for bit in [0, 1] {
+                        assert_eq!(position_from_key(key | bit, c.variant()), c, "{c}");
+                    }
+                    checked += 1;
+                    with_ep += c.ep_square().is_some() as usize;
+                    next.extend(p.legal_moves().iter().map(|&m| p.play(m)));
+                }
+                next.retain(|p| !p.is_game_over());
+                next.sort();
+                next.dedup();
+                layer = next;
+            }
+        }
+        assert!(
+            checked > 10_000 && with_ep > 100,
+            "{checked} positions, {with_ep} en passant"
+        );
+    }
 
     #[test]
     fn rules_names_round_trip() {

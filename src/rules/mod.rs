@@ -29,7 +29,7 @@ pub(crate) mod variant;
 
 pub use bitboard::Bitboard;
 pub use bound::{can_win, may_win, reach, reach_of, Reach};
-pub use canonical::{canonical, canonical_with, position_key, CanonicalRules};
+pub use canonical::{canonical, canonical_with, position_from_key, position_key, CanonicalRules};
 pub use color::{ByColor, Color};
 pub use dead::{dead_segments, is_dead};
 pub use error::{FenError, IllegalPosition, MaterialError, MoveError, PositionError, SettingError};
