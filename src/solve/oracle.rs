@@ -91,6 +91,41 @@ pub struct Choice {
     pub moves: Vec<ChoiceMove>,
 }
 
+impl Choice {
+    /// The move (its index) the guided search would try first of those
+    /// that reach the goal: the smallest starting δ (0 for one the search
+    /// settles at once), the list's order breaking ties.
+    pub fn guided(&self) -> usize {
+        let good = self.moves.iter().enumerate().filter(|(_, m)| m.good);
+        let first = good.min_by_key(|&(i, m)| (guided_start(m.settled, m.start), i));
+        first
+            .expect("a position that reaches its goal has a good move")
+            .0
+    }
+
+    /// The first move (its index) of the least proof.
+    pub fn cheapest(&self) -> usize {
+        let mut best: Option<(usize, f64)> = None;
+        for (i, m) in self.moves.iter().enumerate().filter(|(_, m)| m.good) {
+            if best.is_none_or(|(_, s)| m.size < s) {
+                best = Some((i, m.size));
+            }
+        }
+        best.expect("a position that reaches its goal has a good move")
+            .0
+    }
+}
+
+/// A good move's starting δ in the guided search: 0 where the search
+/// settles its child at once, else `start`.
+fn guided_start(settled: bool, start: u32) -> u32 {
+    if settled {
+        0
+    } else {
+        start
+    }
+}
+
 /// One move of a [`Choice`].
 #[derive(Clone, Copy, Debug)]
 pub struct ChoiceMove {
@@ -121,6 +156,23 @@ struct Node {
     leaf: bool,
     /// A move wins at once: one expansion, no children.
     win_now: bool,
+    /// The search settles the question whose attacker is to move here
+    /// without an expansion ([`PnSolver::settled`]: the leaf knowledge, or
+    /// the one-sided bound where the solver uses it).
+    attacker_settled: bool,
+}
+
+impl Node {
+    /// A position settled without search, of value `value`.
+    fn leaf(value: Wdl) -> Node {
+        Node {
+            value,
+            children: Vec::new(),
+            leaf: true,
+            win_now: false,
+            attacker_settled: true,
+        }
+    }
 }
 
 /// Values and least proof sizes of every position below a question, for
@@ -173,7 +225,7 @@ impl<'s, 'a> ProofOracle<'s, 'a> {
         let mut rank = HashMap::with_capacity(2 * positions.len());
         for c in positions {
             for a in [false, true] {
-                let (r, _) = self.goal(&c, a)?;
+                let (r, _) = self.goal(&c, a);
                 // Quarters of a doubling of the least proof.
                 let size = if by_size {
                     (4.0 * (1.0 + self.size(&c, a, Chooser::Cheapest)?).log2()).round() as u32
@@ -214,77 +266,87 @@ impl<'s, 'a> ProofOracle<'s, 'a> {
         if self.nodes.len() >= self.limit {
             return Err(SolveError::Stopped);
         }
+        if let Some(v) = self.known(pos)? {
+            return Ok(v);
+        }
+        let mut moves = pos.legal_moves();
+        if moves.is_empty() {
+            self.nodes.insert(key, Node::leaf(Wdl::Draw));
+            return Ok(Wdl::Draw);
+        }
+        let attacker_settled = self.solver.settled(&mut self.worker, pos, true)?.is_some();
         let mut node = Node {
             value: Wdl::Loss,
             children: Vec::new(),
             leaf: false,
             win_now: false,
+            attacker_settled,
         };
-        let mut moves = pos.legal_moves();
-        if let Some(v) = self.solver.leaf_wdl(&mut self.worker, pos)? {
-            node.value = v;
-            node.leaf = true;
-        } else if moves.is_empty() {
-            node.value = Wdl::Draw;
-            node.leaf = true;
-        } else {
-            let attacked = attacked_squares(pos);
-            pn_order(pos, moves.as_mut_slice(), attacked);
-            for &m in moves.iter() {
-                let child = pos.play(m);
-                if child.winner_by_rule().is_some() {
-                    node.win_now = true;
-                    node.children.clear();
-                    break;
-                }
-                let c = self.canonical(&child);
-                if node.children.iter().any(|(x, _, _)| *x == c) {
-                    continue;
-                }
-                let start = c.count_moves() + guess_cost(pos, m, attacked);
-                node.children.push((c, start, m));
+        let attacked = attacked_squares(pos);
+        pn_order(pos, moves.as_mut_slice(), attacked);
+        for &m in moves.iter() {
+            let child = pos.play(m);
+            if child.winner_by_rule().is_some() {
+                node.win_now = true;
+                node.children.clear();
+                break;
             }
-            // A move to a position the knowledge settles as lost for its
-            // side to move wins, and its proof costs nothing: whatever the
-            // other moves are, the least proof of either question here is
-            // this one expansion, so they are not valued.
+            let c = self.canonical(&child);
+            if node.children.iter().any(|(x, _, _)| *x == c) {
+                continue;
+            }
+            let start = c.count_moves() + guess_cost(pos, m, attacked);
+            node.children.push((c, start, m));
+        }
+        // A move to a position the knowledge settles as lost for its
+        // side to move wins, and its proof costs nothing: whatever the
+        // other moves are, the least proof of either question here is
+        // this one expansion, so they are not valued.
+        for i in 0..node.children.len() {
+            let c = node.children[i].0;
+            if !node.win_now && self.known(&c)? == Some(Wdl::Loss) {
+                node.children.swap(0, i);
+                node.children.truncate(1);
+                break;
+            }
+        }
+        node.value = if node.win_now {
+            Wdl::Win
+        } else {
+            let mut best = Wdl::Loss;
             for i in 0..node.children.len() {
                 let c = node.children[i].0;
-                if !node.win_now && self.solver.leaf_wdl(&mut self.worker, &c)? == Some(Wdl::Loss) {
-                    node.children.swap(0, i);
-                    node.children.truncate(1);
-                    break;
-                }
+                best = best.max(self.value(&c)?.before_move());
             }
-            node.value = if node.win_now {
-                Wdl::Win
-            } else {
-                let mut best = Wdl::Loss;
-                for i in 0..node.children.len() {
-                    let c = node.children[i].0;
-                    best = best.max(self.value(&c)?.before_move());
-                }
-                best
-            };
-        }
+            best
+        };
         let value = node.value;
         self.nodes.insert(key, node);
         Ok(value)
+    }
+
+    /// The value of the canonical `pos` if it is known without search (the
+    /// leaf knowledge, or no move), kept as a leaf the first time.
+    fn known(&mut self, pos: &Position) -> Result<Option<Wdl>, SolveError> {
+        let key = position_key(pos);
+        if let Some(n) = self.nodes.get(&key) {
+            return Ok(n.leaf.then_some(n.value));
+        }
+        let v = self.solver.leaf_wdl(&mut self.worker, pos)?;
+        if let Some(v) = v {
+            self.nodes.insert(key, Node::leaf(v));
+        }
+        Ok(v)
     }
 
     /// Whether the side to move in the valued canonical `pos` reaches its
     /// goal, and whether the search would settle it without an expansion
     /// (the leaf knowledge, the one-sided bound where the solver uses it,
     /// no move).
-    fn goal(&mut self, pos: &Position, attacker_to_move: bool) -> Result<(bool, bool), SolveError> {
+    fn goal(&self, pos: &Position, attacker_to_move: bool) -> (bool, bool) {
         let n = &self.nodes[&position_key(pos)];
-        let (value, leaf) = (n.value, n.leaf);
-        let settled = leaf
-            || self
-                .solver
-                .settled(&mut self.worker, pos, attacker_to_move)?
-                .is_some();
-        Ok((reaches(value, attacker_to_move), settled))
+        let settled = n.leaf || attacker_to_move && n.attacker_settled;
+        (reaches(n.value, attacker_to_move), settled)
     }
 
     /// The distinct canonical children of a valued position, each with
@@ -304,7 +366,7 @@ impl<'s, 'a> ProofOracle<'s, 'a> {
         if let Some(&s) = memo.get(&key) {
             return Ok(s);
         }
-        let (r, settled) = self.goal(pos, a)?;
+        let (r, settled) = self.goal(pos, a);
         let s = if settled {
             0.0
         } else if self.nodes[&position_key(pos)].win_now {
@@ -344,9 +406,9 @@ impl<'s, 'a> ProofOracle<'s, 'a> {
     ) -> Result<Vec<(Position, u32, Move)>, SolveError> {
         let mut good = Vec::new();
         for &(c, start, m) in children {
-            let (cr, settled) = self.goal(&c, !a)?;
+            let (cr, settled) = self.goal(&c, !a);
             if !cr {
-                good.push((c, if settled { 0 } else { start }, m));
+                good.push((c, guided_start(settled, start), m));
             }
         }
         if chooser == Chooser::Guided {
@@ -373,7 +435,7 @@ impl<'s, 'a> ProofOracle<'s, 'a> {
         let c = self.canonical(pos);
         let a = question == Question::Wins;
         self.value(&c)?;
-        let (r, _) = self.goal(&c, a)?;
+        let (r, _) = self.goal(&c, a);
         let tree = self.size(&c, a, Chooser::Cheapest)?;
         let guided_tree = self.size(&c, a, Chooser::Guided)?;
         let mut report = OracleReport {
@@ -385,9 +447,15 @@ impl<'s, 'a> ProofOracle<'s, 'a> {
             choices: 0,
             guided_cheapest: 0,
         };
-        report.cheapest =
-            self.distinct(&c, a, Chooser::Cheapest, Some(&mut report), &mut |_| {})?;
-        report.guided = self.distinct(&c, a, Chooser::Guided, None, &mut |_| {})?;
+        let (mut choices, mut guided_cheapest) = (0, 0);
+        report.cheapest = self.distinct(&c, a, Chooser::Cheapest, &mut |ch| {
+            choices += 1;
+            if ch.moves[ch.guided()].size <= ch.moves[ch.cheapest()].size {
+                guided_cheapest += 1;
+            }
+        })?;
+        (report.choices, report.guided_cheapest) = (choices, guided_cheapest);
+        report.guided = self.distinct(&c, a, Chooser::Guided, &mut |_| {})?;
         Ok(report)
     }
 
@@ -407,7 +475,7 @@ impl<'s, 'a> ProofOracle<'s, 'a> {
         let c = self.canonical(pos);
         let a = question == Question::Wins;
         self.value(&c)?;
-        self.distinct(&c, a, chooser, None, visit)?;
+        self.distinct(&c, a, chooser, visit)?;
         Ok(())
     }
 
@@ -420,7 +488,7 @@ impl<'s, 'a> ProofOracle<'s, 'a> {
     ) -> Result<Choice, SolveError> {
         let mut moves = Vec::with_capacity(children.len());
         for &(c, start, m) in children {
-            let (cr, settled) = self.goal(&c, !a)?;
+            let (cr, settled) = self.goal(&c, !a);
             let size = self.size(&c, !a, Chooser::Cheapest)?;
             moves.push(ChoiceMove {
                 mv: m,
@@ -433,14 +501,13 @@ impl<'s, 'a> ProofOracle<'s, 'a> {
         Ok(Choice { pos: *pos, moves })
     }
 
-    /// The distinct positions a chooser's proof expands; with `tally`, its
-    /// choices counted there.
+    /// The distinct positions a chooser's proof expands, `visit` called
+    /// with each of its choices.
     fn distinct(
         &mut self,
         root: &Position,
         root_a: bool,
         chooser: Chooser,
-        mut tally: Option<&mut OracleReport>,
         visit: &mut dyn FnMut(&Choice),
     ) -> Result<u64, SolveError> {
         let mut seen = HashSet::new();
@@ -450,7 +517,7 @@ impl<'s, 'a> ProofOracle<'s, 'a> {
             if !seen.insert(tt_key(&p, a)) {
                 continue;
             }
-            let (r, settled) = self.goal(&p, a)?;
+            let (r, settled) = self.goal(&p, a);
             if settled {
                 continue;
             }
@@ -463,24 +530,13 @@ impl<'s, 'a> ProofOracle<'s, 'a> {
                 stack.extend(children.iter().map(|&(c, _, _)| (c, !a)));
                 continue;
             }
-            let mut best = None;
-            for &(c, _, _) in &self.choices(&children, a, chooser)? {
-                let s = self.size(&c, !a, chooser)?;
-                if best.is_none_or(|(b, _)| s < b) {
-                    best = Some((s, c));
-                }
-            }
-            let (s, c) = best.expect("a position that reaches its goal has a good move");
             let choice = self.choice(&p, &children, a)?;
             visit(&choice);
-            if let Some(t) = tally.as_deref_mut() {
-                t.choices += 1;
-                let g = self.choices(&children, a, Chooser::Guided)?[0].0;
-                if self.size(&g, !a, Chooser::Cheapest)? <= s {
-                    t.guided_cheapest += 1;
-                }
-            }
-            stack.push((c, !a));
+            let pick = match chooser {
+                Chooser::Cheapest => choice.cheapest(),
+                Chooser::Guided => choice.guided(),
+            };
+            stack.push((children[pick].0, !a));
         }
         Ok(expanded)
     }
