@@ -441,6 +441,7 @@ pub fn reference_log() -> &'static ReferenceLog {
             locked_reads: false,
             spread_every: false,
             spread_jobs: false,
+            pn_init: crate::solve::PnInit::Guided,
             hash_mb: 1,
             shared_tt: true,
             method: Default::default(),

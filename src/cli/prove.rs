@@ -22,7 +22,7 @@ use peasant::prove::{
     self, simulate, snapshot, CheckOptions, CheckReport, LogContents, Manager, ManagerConfig,
     RunEnd, RunOptions, ThreadWorkers, WorkerConfig, WorkerTt,
 };
-use peasant::solve::{Method, SharedPnTt};
+use peasant::solve::{Method, PnInit, SharedPnTt};
 use peasant::{
     rules::{Position, Variant, Wdl},
     table::Tablebase,
@@ -107,6 +107,16 @@ pub struct ProveArgs {
     /// docs/PROVE.md).
     #[arg(long, value_name = "METHOD", value_enum)]
     pub method: Option<MethodArg>,
+    /// With --method pn: the order in which each side tries its moves,
+    /// as `solve --pn-init` (guided, the default, or tuned; values never
+    /// depend on it).
+    #[arg(
+        long,
+        value_name = "INIT",
+        default_value = "guided",
+        value_parser = super::solve::setting::<PnInit>
+    )]
+    pub pn_init: PnInit,
     /// Workers with tables of their own (MPI ranks, --emulate): a job goes
     /// to the latest idle worker, not back to the one whose job left its
     /// question open (to measure what going back is worth).
@@ -1095,6 +1105,7 @@ impl ProveArgs {
             spread_every: self.pn_spread_every,
             spread_jobs: (workers >= SPREAD_JOBS_FROM || self.pn_spread_jobs)
                 && !self.pn_no_spread_jobs,
+            pn_init: self.pn_init,
         };
         Ok(RunPlan {
             root,

@@ -44,12 +44,13 @@ pub struct SolveArgs {
     /// nodes on every game measured; docs/SOLVE.md).
     #[arg(long, value_enum, value_name = "METHOD", hide_possible_values = true)]
     pub method: Option<MethodArg>,
-    /// With --method pn: how unsearched nodes' numbers start: guided
-    /// (mobility plus the move's guess cost), tuned (the guess cost tuned
-    /// on Peasants' Chess 6x8's questions), mobility or one (to measure).
+    /// With --method pn: the order in which each side tries its moves
+    /// (values never depend on it): guided (the default), tuned (the guess
+    /// cost tuned on Peasants' Chess 6x8 and 5x8 questions: fewer nodes
+    /// there, more on the Pawn Race; docs/SOLVE.md), mobility or one (to
+    /// measure).
     #[arg(
         long,
-        hide = true,
         value_name = "INIT",
         default_value = "guided",
         value_parser = setting::<PnInit>
@@ -197,7 +198,7 @@ pub struct SolveArgs {
 
 /// Reads a search setting (`--pn-init`, `--pn-epsilon`, `--canonical`)
 /// as the library spells it.
-fn setting<T: FromStr<Err = SettingError>>(text: &str) -> Result<T, String> {
+pub(crate) fn setting<T: FromStr<Err = SettingError>>(text: &str) -> Result<T, String> {
     text.parse().map_err(|e: SettingError| e.to_string())
 }
 

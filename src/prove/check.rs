@@ -175,6 +175,7 @@ pub fn check(log: &LogContents, options: CheckOptions) -> Result<CheckReport, So
                 locked_reads: false,
                 spread_every: false,
                 spread_jobs: false,
+                pn_init: crate::solve::PnInit::Guided,
                 hash_mb: options.hash_mb,
                 shared_tt: false,
                 method: Method::AlphaBeta,

@@ -13,8 +13,8 @@ use crate::prove::log::Answer;
 use crate::prove::warm::Warm;
 use crate::rules::{canonical, position_key, Move, Position, Variant};
 use crate::solve::{
-    KeySet, Method, PnConfig, PnEntry, PnSolver, Question, SharedPnTt, SharedTt, Solve, SolveError,
-    SolveStats, Solver, SolverConfig, TableUse,
+    KeySet, Method, PnConfig, PnEntry, PnInit, PnSolver, Question, SharedPnTt, SharedTt, Solve,
+    SolveError, SolveStats, Solver, SolverConfig, TableUse,
 };
 use crate::table::Tablebase;
 use std::collections::{HashSet, VecDeque};
@@ -910,6 +910,9 @@ pub struct WorkerConfig {
     /// path is a few dozen keys where an exchange of entries may carry
     /// hundreds of thousands.
     pub share_paths_every: u64,
+    /// How a proof-number job's children start, the order in which each
+    /// side tries its moves ([`PnConfig::init`]; `prove --pn-init`).
+    pub pn_init: PnInit,
 }
 
 impl WorkerConfig {
@@ -976,6 +979,7 @@ pub fn pn_config(config: WorkerConfig) -> PnConfig {
         lock_free_reads: !config.locked_reads,
         spread_every: config.spread_every,
         spread_jobs: config.spread_jobs,
+        init: config.pn_init,
         ..PnConfig::default()
     }
 }
@@ -1440,6 +1444,7 @@ pub(crate) fn check_solved_entries_sent_out<W: Workers>(
             locked_reads: false,
             spread_every: false,
             spread_jobs: false,
+            pn_init: PnInit::Guided,
             hash_mb: 1,
             shared_tt: false,
             method: Method::ProofNumber,
@@ -1688,6 +1693,7 @@ mod tests {
             locked_reads: false,
             spread_every: false,
             spread_jobs: false,
+            pn_init: PnInit::Guided,
             hash_mb: 16,
             shared_tt: true,
             method: Method::AlphaBeta,
@@ -1753,6 +1759,7 @@ mod tests {
                 locked_reads: false,
                 spread_every: false,
                 spread_jobs: false,
+                pn_init: PnInit::Guided,
                 hash_mb: 16,
                 shared_tt: false,
                 method,
@@ -1827,6 +1834,7 @@ mod tests {
                 locked_reads: false,
                 spread_every: false,
                 spread_jobs: false,
+                pn_init: PnInit::Guided,
                 hash_mb: 64,
                 shared_tt: false,
                 method,
@@ -1870,6 +1878,7 @@ mod tests {
             locked_reads: false,
             spread_every: false,
             spread_jobs: false,
+            pn_init: PnInit::Guided,
             hash_mb: 16,
             shared_tt: false,
             method: Method::ProofNumber,
@@ -2040,6 +2049,7 @@ mod tests {
             locked_reads: false,
             spread_every: false,
             spread_jobs: false,
+            pn_init: PnInit::Guided,
             hash_mb: 16,
             shared_tt: true,
             method: Method::ProofNumber,

@@ -234,13 +234,15 @@ pub enum PnInit {
     /// [`PnInit::Mobility`], 71 M with this.
     Guided,
     /// The guided numbers with the move's cost tuned on the questions of
-    /// Peasants' Chess 6x8's own searches (docs/SOLVE.md, "A perfect move
-    /// order"): one more per rank it stops short and per reply, three less
-    /// if the moved pawn is then passed and three less if it lands
-    /// defended (`tuned_cost` in src/solve/order.rs). Against the
-    /// guided order, value-only: the eight 6x8 questions of
-    /// `tools/shrink_bench.sh` 0.87 of the nodes (0.79 to 1.03 each), 5x8
-    /// 0.82, Pawn Race 8x8 d:d 1.29. Not the default.
+    /// Peasants' Chess 6x8's and 5x8's own searches (docs/SOLVE.md, "A
+    /// perfect move order"): one more per rank it stops short, per reply
+    /// and if it is not a double step, three less if the moved pawn is
+    /// then passed and three less if it lands defended (`tuned_cost` in
+    /// src/solve/order.rs). Against the guided order, value-only: the
+    /// eight 6x8 questions of `tools/shrink_bench.sh` 0.85 of the nodes
+    /// (0.77 to 1.02 each), 5x8 0.81, 6x7 0.90, the pawn game 7x7 0.96,
+    /// Pawn Race 8x8 d:d 1.31. Not the default (`solve --pn-init tuned`,
+    /// `prove --pn-init tuned`).
     Tuned,
 }
 

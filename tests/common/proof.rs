@@ -8,7 +8,7 @@ use peasant::prove::{
     self, Answer, LogContents, LogWriter, Manager, ManagerConfig, RunEnd, RunEvent, RunOptions,
     ThreadWorkers, WorkerConfig,
 };
-use peasant::solve::Method;
+use peasant::solve::{Method, PnInit};
 use peasant::{
     rules::{parse_position, Move, Position, Rules, Variant, Wdl},
     solve::{Solver, SolverConfig},
@@ -50,6 +50,8 @@ pub struct ProofRun {
     pub threads: usize,
     /// Proof-number workers on a shared table search as one team.
     pub spread_jobs: bool,
+    /// How proof-number jobs order each side's moves.
+    pub pn_init: PnInit,
 }
 
 impl ProofRun {
@@ -64,6 +66,7 @@ impl ProofRun {
             harvest_plies: 2,
             threads: 1,
             spread_jobs: false,
+            pn_init: PnInit::Guided,
         }
     }
 
@@ -117,6 +120,11 @@ impl ProofRun {
         }
     }
 
+    /// Proof-number jobs ordering each side's moves by `pn_init`.
+    pub fn pn_init(self, pn_init: PnInit) -> ProofRun {
+        ProofRun { pn_init, ..self }
+    }
+
     pub fn harvest_plies(self, harvest_plies: usize) -> ProofRun {
         ProofRun {
             harvest_plies,
@@ -162,6 +170,7 @@ impl ProofRun {
             locked_reads: false,
             spread_every: false,
             spread_jobs: self.spread_jobs,
+            pn_init: self.pn_init,
         };
         // Proof-number workers keep their warm starts in the directory.
         let warm = prove::WarmStore::new(dir, pos.variant());

@@ -10,7 +10,7 @@ use peasant::prove::{
     self, Answer, LogWriter, Manager, RunEnd, ThreadWorkers, WorkerConfig, Workers,
 };
 use peasant::rules::{Position, Rules, Variant, Wdl};
-use peasant::solve::{Method, PnEntry};
+use peasant::solve::{Method, PnEntry, PnInit};
 use peasant::*;
 use std::sync::atomic::AtomicBool;
 
@@ -100,7 +100,8 @@ fn all_moves_equal_solve_with_tiny_budgets_on_1_2_3_workers() {
 /// the same values as `solve` on every small case, with tiny budgets on
 /// 1, 2 and 3 workers (shared or separate tables) of one or two threads
 /// each, in some cases the jobs on a shared table searching as one team
-/// (`--pn-spread-jobs`), and log only true answers.
+/// (`--pn-spread-jobs`), in some ordering each side's moves by the tuned
+/// order (`--pn-init tuned`), and log only true answers.
 #[test]
 fn proof_number_workers_equal_solve() {
     for (i, (name, pos)) in cases().into_iter().enumerate() {
@@ -116,6 +117,7 @@ fn proof_number_workers_equal_solve() {
             .workers(workers)
             .threads(threads)
             .spread_jobs(spread_jobs)
+            .pn_init([PnInit::Guided, PnInit::Tuned][i % 5 / 3])
             .method(Method::ProofNumber)
             .run(&pos, &dir);
         assert_eq!(end, RunEnd::Complete, "{name}");
@@ -183,6 +185,45 @@ fn the_command_line_runs_proof_number_workers() {
         every_line_true(&dir, pos.variant());
         let _ = std::fs::remove_dir_all(&dir);
     }
+}
+
+/// `prove --method pn --pn-init tuned` on the command line: the pawn game
+/// 6x6 with every first move, as `solve` gives it, in other nodes than
+/// the guided order's (one worker of one thread: the same nodes every
+/// time, so an order the workers ignore shows); an order it does not
+/// know is refused in one line (exit status 2) before any directory is
+/// made.
+#[test]
+fn the_command_line_orders_proof_number_workers() {
+    let pos = position("pawngame", "6x6", true);
+    let dir = temp_dir("prove-cli-pn-init");
+    let d = dir.to_str().unwrap();
+    let args = |init| {
+        let mut args = vec!["prove", "pawngame", "--board", "6x6", "--dir", d];
+        args.extend(["--all-moves", "--workers", "1", "--job-nodes", "500"]);
+        args.extend(["--hash-mb", "4", "--method", "pn", "--json", "--quiet"]);
+        args.extend(["--pn-init", init]);
+        args
+    };
+    let (code, out, err) = run_cli(&args("sideways"));
+    assert_eq!(code, 2, "{out}{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(!dir.exists(), "a refused run made its directory");
+    let mut nodes = Vec::new();
+    for init in ["guided", "tuned"] {
+        let (code, out, err) = run_cli(&args(init));
+        assert_eq!(code, 0, "{init}: {err}");
+        let j = json_of(&out);
+        assert_eq!(json_values_text(&j), solved_text(&pos), "{init}");
+        assert_eq!(j["complete"], true);
+        nodes.push(j["nodes"].as_u64().unwrap());
+        every_line_true(&dir, pos.variant());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    assert_ne!(
+        nodes[0], nodes[1],
+        "the tuned order searched the guided one's nodes"
+    );
 }
 
 /// The bigger small games, where `solve` takes seconds: the pawn game 7x7
@@ -376,6 +417,7 @@ fn workers_that_send_out_solved_positions_equal_solve() {
             locked_reads: false,
             spread_every: false,
             spread_jobs: false,
+            pn_init: PnInit::Guided,
         };
         let mut honest = SharingWorkers {
             pool: ThreadWorkers::new(workers, config, None).unwrap(),
@@ -510,6 +552,7 @@ fn answers_known_below_a_job_settle_positions_without_jobs() {
             locked_reads: false,
             spread_every: false,
             spread_jobs: false,
+            pn_init: PnInit::Guided,
         };
         let mut pool = LyingWorkers(ThreadWorkers::new(1, config, None).unwrap());
         let config = expanding(2_000, 1);
