@@ -555,10 +555,13 @@ struct RunSummary {
     baseline: Option<u64>,
     /// The workers' search.
     method: Method,
+    /// The order proof-number workers try moves in.
+    pn_init: PnInit,
 }
 
 /// The end of a run: its summary (and the emulation's report), as text
-/// or one JSON object (with the workers' `method`).
+/// or one JSON object (with the workers' `method`, and `pn_init` for
+/// proof-number workers).
 fn print_run(m: &Manager, run: &RunSummary, json: bool) {
     let RunSummary {
         open,
@@ -566,11 +569,15 @@ fn print_run(m: &Manager, run: &RunSummary, json: bool) {
         emulation,
         baseline,
         method,
+        pn_init,
     } = *run;
     let c = &m.counts;
     if json {
         let mut j = summary_json(m, open, seconds);
         j["method"] = json!(method.to_string());
+        if method == Method::ProofNumber {
+            j["pn_init"] = json!(pn_init.to_string());
+        }
         j["job_seconds"] = json!((c.job_seconds * 1000.0).round() / 1000.0);
         j["cancelled"] = json!({
             "jobs": c.cancelled,
@@ -1349,6 +1356,7 @@ impl ProveArgs {
             emulation,
             baseline: self.baseline_nodes,
             method: plan.worker.method,
+            pn_init: plan.worker.pn_init,
         };
         print_run(&manager, &run, global.json);
         saved?;

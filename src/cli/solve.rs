@@ -529,6 +529,10 @@ impl Plan {
             "threads": self.search.common().threads,
             "hash_mb": self.search.common().hash_mb,
             "method": self.search.method().to_string(),
+            "pn_init": match &self.search {
+                Search::ProofNumber(c) => Some(c.init.to_string()),
+                Search::AlphaBeta(_) => None,
+            },
             "loaded": s.loaded,
             "saved": s.saved.map(|(_, n)| n),
         })

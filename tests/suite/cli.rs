@@ -820,7 +820,17 @@ fn solve_method_pn() {
             "--json", "solve", "pawngame", "--board", "5x5", "-q", "--method", "pn", flag, setting,
         ]);
         assert_eq!(out["value"], "draw", "{flag} {setting}");
+        if flag == "--pn-init" {
+            assert_eq!(out["pn_init"], setting, "the JSON names the order");
+        }
     }
+    let ab = json(&[
+        "--json", "solve", "pawngame", "--board", "5x5", "-q", "--method", "ab",
+    ]);
+    assert!(
+        ab["pn_init"].is_null(),
+        "alpha-beta has no proof-number order"
+    );
 }
 
 /// `solve --value-only` (both methods) gives the same value as the full

@@ -216,6 +216,7 @@ fn the_command_line_orders_proof_number_workers() {
         let j = json_of(&out);
         assert_eq!(json_values_text(&j), solved_text(&pos), "{init}");
         assert_eq!(j["complete"], true);
+        assert_eq!(j["pn_init"], init);
         nodes.push(j["nodes"].as_u64().unwrap());
         every_line_true(&dir, pos.variant());
         let _ = std::fs::remove_dir_all(&dir);
