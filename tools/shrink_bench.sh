@@ -10,8 +10,9 @@
 #
 # Environment: PEASANT (binary, default target/release/peasant, built
 # first if missing), HASH_MB (default 4096), EXTRA (more solve flags, to
-# measure an idea), MAX_NODES (stop a question after this many nodes;
-# default 10 times its BASE).
+# measure an idea: EXTRA="--pn-init tuned" for the order tuned on these
+# questions, docs/SOLVE.md), MAX_NODES (stop a question after this many
+# nodes; default 10 times its BASE).
 #
 # 4x8 is a one-second smoke test; 5x8's value is the issue's first
 # question. The 6x8 questions are positions of Peasants' Chess 6x8 ten to
