@@ -23,7 +23,9 @@
 //! instead K positions (as FEN, spread evenly) of its transposition table
 //! whose solved entries have between LO and HI nodes of work below them:
 //! questions the search met inside a big board's proof, small enough to
-//! ask the oracle about.
+//! ask the oracle about. `--max-nodes N` after LO HI stops the search
+//! after N nodes and prints what its table holds then: questions of a
+//! board too big to solve whole (7x8's, to measure a move order on).
 //!
 //! With `--descend PLIES SEED` first, it asks instead about the position
 //! that many random moves below POSITION (SplitMix64 from SEED). It gives
@@ -33,7 +35,8 @@
 //!     cargo run --release --example proof_oracle -- --dump 4x7.tsv 4x7 peasants
 //!     cargo run --release --example proof_oracle -- --descend 16 1 6x8 peasants
 //!     cargo run --release --example proof_oracle -- --heaviest 20 10000 100000 5x8 peasants 4096
-//!     ([--dump FILE | --descend PLIES SEED | --heaviest K LO HI] BOARD POSITION
+//!     cargo run --release --example proof_oracle -- --heaviest 20 1000000 20000000 --max-nodes 200000000 7x8 peasants 6144
+//!     ([--dump FILE | --descend PLIES SEED | --heaviest K LO HI [--max-nodes N]] BOARD POSITION
 //!     [HASH_MB, default 256 [guided|mobility|epsilon]])
 
 use peasant::rules::{notation, position_from_key, Position, Wdl};
@@ -86,7 +89,7 @@ fn print_heaviest(solver: &PnSolver, pos: &Position, k: u64, work: std::ops::Ran
 
 fn run(args: &[String]) -> Result<(), String> {
     let number = |s: &String| s.parse::<u64>().map_err(|_| format!("{s}: not a number"));
-    let (mut dump, mut descend, mut heaviest) = (None, None, None);
+    let (mut dump, mut descend, mut heaviest, mut max_nodes) = (None, None, None, None);
     let args = match args {
         [flag, file, rest @ ..] if flag == "--dump" => {
             dump = Some(file.clone());
@@ -98,11 +101,17 @@ fn run(args: &[String]) -> Result<(), String> {
         }
         [flag, k, lo, hi, rest @ ..] if flag == "--heaviest" => {
             heaviest = Some((number(k)?, number(lo)?, number(hi)?));
-            rest
+            match rest {
+                [flag, n, rest @ ..] if flag == "--max-nodes" => {
+                    max_nodes = Some(number(n)?);
+                    rest
+                }
+                _ => rest,
+            }
         }
         _ => args,
     };
-    let (pos, solver) = proof_args::position_and_solver("proof_oracle", args)?;
+    let (pos, solver) = proof_args::position_and_capped_solver("proof_oracle", args, max_nodes)?;
     let pos = match descend {
         None => pos,
         Some((plies, seed)) => {
@@ -125,12 +134,20 @@ fn run(args: &[String]) -> Result<(), String> {
     };
     // Some 11 GB of positions.
     let limit = 40_000_000;
-    let value = solver.wdl(&pos).map_err(|e| e.to_string())?;
+    let value = solver.wdl(&pos);
     let searched = solver.stats().nodes;
     if let Some((k, lo, hi)) = heaviest {
+        match value {
+            Ok(v) => eprintln!("value: {v:?}, searched {searched} nodes"),
+            Err(SolveError::Stopped) if max_nodes.is_some() => {
+                eprintln!("stopped unsolved at {searched} nodes")
+            }
+            Err(e) => return Err(e.to_string()),
+        }
         print_heaviest(&solver, &pos, k, lo..=hi);
         return Ok(());
     }
+    let value = value.map_err(|e| e.to_string())?;
     let questions: &[Question] = match value {
         Wdl::Win => &[Question::Wins],
         Wdl::Loss => &[Question::AvoidsLoss],

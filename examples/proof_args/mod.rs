@@ -14,6 +14,17 @@ pub fn position_and_solver(
     name: &str,
     args: &[String],
 ) -> Result<(Position, PnSolver<'static>), String> {
+    position_and_capped_solver(name, args, None)
+}
+
+/// [`position_and_solver`] with a solver that stops after `max_nodes`
+/// nodes, if given.
+#[allow(dead_code)]
+pub fn position_and_capped_solver(
+    name: &str,
+    args: &[String],
+    max_nodes: Option<u64>,
+) -> Result<(Position, PnSolver<'static>), String> {
     let usage = format!("usage: {name} BOARD POSITION [HASH_MB [guided|mobility|epsilon]]");
     if args.len() < 2 || args.len() > 4 {
         return Err(usage);
@@ -37,6 +48,7 @@ pub fn position_and_solver(
         PnConfig {
             search: SearchConfig {
                 hash_mb,
+                max_nodes,
                 ..PnConfig::default().search
             },
             epsilon,
