@@ -48,7 +48,8 @@ pub struct SolveArgs {
     /// (values never depend on it): guided (the default), tuned (the guess
     /// cost tuned on Peasants' Chess 6x8 and 5x8 questions: fewer nodes
     /// there, more on the Pawn Race; docs/SOLVE.md), mobility or one (to
-    /// measure).
+    /// measure), or weights:NAME=N,... on the moves' features (to tune an
+    /// order without a build of its own; docs/SOLVE.md).
     #[arg(
         long,
         value_name = "INIT",

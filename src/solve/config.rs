@@ -6,6 +6,7 @@
 
 use crate::rules::canonical::CanonicalRules;
 use crate::rules::error::SettingError;
+use crate::solve::order::{FEATURES, FEATURE_NAMES};
 use std::fmt;
 use std::str::FromStr;
 
@@ -244,6 +245,16 @@ pub enum PnInit {
     /// Pawn Race 8x8 d:d 1.31. Not the default (`solve --pn-init tuned`,
     /// `prove --pn-init tuned`).
     Tuned,
+    /// The guided numbers with weights on the move's features
+    /// ([`crate::solve::move_features`], in [`FEATURE_NAMES`]' order) added
+    /// to its cost, never below 0: an order to measure without a build of
+    /// its own, as the tuned order's weights were found. Written
+    /// `weights:NAME=N,...` (a feature not named weighs 0; `weights:`
+    /// alone is the guided order). The tuned order is
+    /// `weights:ranks_short=1,single_step=1,replies=1,passed=-3,defended=-3`,
+    /// to the node; a node costs more (every feature of every move is
+    /// computed).
+    Weights([i8; FEATURES]),
 }
 
 impl fmt::Display for PnInit {
@@ -253,6 +264,16 @@ impl fmt::Display for PnInit {
             PnInit::Mobility => "mobility",
             PnInit::Guided => "guided",
             PnInit::Tuned => "tuned",
+            PnInit::Weights(w) => {
+                f.write_str("weights:")?;
+                let named: Vec<String> = FEATURE_NAMES
+                    .iter()
+                    .zip(w)
+                    .filter(|&(_, &x)| x != 0)
+                    .map(|(name, x)| format!("{name}={x}"))
+                    .collect();
+                return f.write_str(&named.join(","));
+            }
         })
     }
 }
@@ -261,14 +282,34 @@ impl FromStr for PnInit {
     type Err = SettingError;
 
     fn from_str(text: &str) -> Result<PnInit, SettingError> {
+        const EXPECTED: &str = "guided, mobility, one, tuned or weights:NAME=N,... \
+            (NAME a move feature: capture, ranks_short, lands_attacked, single_step, replies, \
+            own_moves, passed, rams, defended, threatens, from_edge, capture_replies, \
+            pawns_ahead, from_rank; N from -128 to 127; each NAME once)";
         match text {
             "guided" => Ok(PnInit::Guided),
             "mobility" => Ok(PnInit::Mobility),
             "one" => Ok(PnInit::One),
             "tuned" => Ok(PnInit::Tuned),
-            _ => Err(SettingError {
-                expected: "guided, mobility, one or tuned",
-            }),
+            _ => {
+                let bad = || SettingError { expected: EXPECTED };
+                let list = text.strip_prefix("weights:").ok_or_else(bad)?;
+                let mut w = [0i8; FEATURES];
+                let mut named = [false; FEATURES];
+                for item in list.split(',').filter(|x| !x.is_empty()) {
+                    let (name, n) = item.split_once('=').ok_or_else(bad)?;
+                    let i = FEATURE_NAMES
+                        .iter()
+                        .position(|&f| f == name)
+                        .ok_or_else(bad)?;
+                    if named[i] {
+                        return Err(bad());
+                    }
+                    named[i] = true;
+                    w[i] = n.parse().map_err(|_| bad())?;
+                }
+                Ok(PnInit::Weights(w))
+            }
         }
     }
 }
@@ -419,7 +460,59 @@ mod tests {
             assert_eq!(e.to_string(), "expected stick, off or a shift 0..31");
         }
         let e = "two".parse::<PnInit>().unwrap_err();
-        assert_eq!(e.to_string(), "expected guided, mobility, one or tuned");
+        assert!(e
+            .to_string()
+            .starts_with("expected guided, mobility, one, tuned or weights:"));
+    }
+
+    /// Weights on the move features: named in any order, each once, the
+    /// rest 0; printed in the features' order without the zeros, and the
+    /// message for a bad one names every feature.
+    #[test]
+    fn weights_print_as_they_parse() {
+        let text = "weights:replies=1,ranks_short=-2,from_rank=127";
+        let PnInit::Weights(w) = text.parse::<PnInit>().unwrap() else {
+            panic!("{text}: not weights");
+        };
+        let mut want = [0i8; FEATURES];
+        want[FEATURE_NAMES.iter().position(|&f| f == "replies").unwrap()] = 1;
+        want[FEATURE_NAMES
+            .iter()
+            .position(|&f| f == "ranks_short")
+            .unwrap()] = -2;
+        want[FEATURES - 1] = 127;
+        assert_eq!(w, want);
+        assert_eq!(
+            PnInit::Weights(w).to_string(),
+            "weights:ranks_short=-2,replies=1,from_rank=127"
+        );
+        for text in [
+            "weights:",
+            "weights:capture=-128",
+            "weights:passed=-3,defended=-3",
+        ] {
+            assert_eq!(text.parse::<PnInit>().unwrap().to_string(), text);
+        }
+        assert_eq!(
+            "weights:".parse::<PnInit>(),
+            Ok(PnInit::Weights([0; FEATURES]))
+        );
+        for bad in [
+            "weights",
+            "weights:replies",
+            "weights:replies=",
+            "weights:replies=x",
+            "weights:replies=128",
+            "weights:replies=1,replies=2",
+            "weights:mobility=1",
+            "weights:Replies=1",
+            "weight:replies=1",
+        ] {
+            let e = bad.parse::<PnInit>().unwrap_err().to_string();
+            for name in FEATURE_NAMES {
+                assert!(e.contains(name), "{bad}: {e} lacks {name}");
+            }
+        }
     }
 
     /// Distances to mate are alpha-beta's alone; every other question goes

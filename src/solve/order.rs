@@ -249,6 +249,24 @@ pub(crate) fn tuned_cost(pos: &Position, m: Move, attacked: Bitboard, child: &Po
     cost.max(0) as u32
 }
 
+/// [`guess_cost`] plus `weights` on [`move_features`], never below 0:
+/// the cost of [`super::PnInit::Weights`]. Not inlined, as
+/// [`tuned_cost`].
+#[inline(never)]
+pub(crate) fn weighted_cost(
+    pos: &Position,
+    m: Move,
+    attacked: Bitboard,
+    weights: &[i8; FEATURES],
+) -> u32 {
+    let extra: i32 = move_features(pos, m)
+        .iter()
+        .zip(weights)
+        .map(|(&f, &w)| f * i32::from(w))
+        .sum();
+    (guess_cost(pos, m, attacked) as i32 + extra).max(0) as u32
+}
+
 /// How many numbers [`move_features`] gives a move.
 pub const FEATURES: usize = 14;
 
@@ -469,6 +487,54 @@ mod tests {
             s.solve_root(&p, &|_, _| {}).unwrap();
             assert_eq!(s.stats().nodes, pn, "{setup} {board}");
         }
+    }
+
+    /// The weighted order ([`super::super::PnInit::Weights`]) with the
+    /// tuned order's weights is the tuned order, to the node; with none it
+    /// is the guided order; other weights search other nodes (so the
+    /// weights are used).
+    #[test]
+    fn weights_give_the_orders_they_name() {
+        use crate::solve::{PnConfig, PnInit, PnSolver};
+        let nodes = |p: &Position, init: PnInit| {
+            let s = PnSolver::new(
+                PnConfig {
+                    init,
+                    ..PnConfig::default()
+                },
+                None,
+            )
+            .unwrap();
+            s.solve_root(p, &|_, _| {}).unwrap();
+            s.stats().nodes
+        };
+        let tuned: PnInit = "weights:ranks_short=1,single_step=1,replies=1,passed=-3,defended=-3"
+            .parse()
+            .unwrap();
+        let other: PnInit = "weights:capture=2,own_moves=1,from_edge=-1"
+            .parse()
+            .unwrap();
+        let mut differs = false;
+        for (setup, board) in [
+            ("pawngame", "5x6"),
+            ("peasants", "4x6"),
+            ("peasants", "3x8"),
+        ] {
+            let p = pos(setup, board);
+            assert_eq!(
+                nodes(&p, tuned),
+                nodes(&p, PnInit::Tuned),
+                "{setup} {board}"
+            );
+            let guided = nodes(&p, PnInit::Guided);
+            assert_eq!(
+                nodes(&p, PnInit::Weights([0; FEATURES])),
+                guided,
+                "{setup} {board}"
+            );
+            differs |= nodes(&p, other) != guided;
+        }
+        assert!(differs);
     }
 
     #[test]

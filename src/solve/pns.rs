@@ -39,7 +39,7 @@ use crate::solve::heaviest::Heaviest;
 use crate::solve::keyset::{KeyHash, KeySet};
 use crate::solve::leaf::{leaf_value, Counters, LeafValue, Tally};
 use crate::solve::oracle::StartDeltas;
-use crate::solve::order::{attacked_squares, guess_cost, pn_order, tuned_cost};
+use crate::solve::order::{attacked_squares, guess_cost, pn_order, tuned_cost, weighted_cost};
 use crate::solve::profile::{self, End};
 use crate::solve::ternary;
 use crate::solve::tt::{WordTt, Words, Writer, Zeroed};
@@ -1428,7 +1428,7 @@ impl<'a> PnSolver<'a> {
         }
         Ok(match self.config.init {
             PnInit::One => (1, 1),
-            PnInit::Mobility | PnInit::Guided | PnInit::Tuned => match pos.count_moves() {
+            _ => match pos.count_moves() {
                 0 => {
                     profile::end(End::Stalemate);
                     solved(reaches(Wdl::Draw, attacker_to_move))
@@ -1529,6 +1529,10 @@ impl<'a> PnSolver<'a> {
         let attacked = attacked_squares(pos);
         pn_order(pos, moves.as_mut_slice(), attacked);
         let tuned = self.config.init == PnInit::Tuned && self.start_deltas.is_none();
+        let weights = match self.config.init {
+            PnInit::Weights(w) if self.start_deltas.is_none() => Some(w),
+            _ => None,
+        };
         for &m in moves.iter() {
             let child = pos.play(m);
             if child.winner_by_rule().is_some() {
@@ -1538,6 +1542,8 @@ impl<'a> PnSolver<'a> {
             // oracle's order puts its rank before it, after the loop).
             let cost = if tuned {
                 tuned_cost(pos, m, attacked, &child)
+            } else if let Some(w) = &weights {
+                weighted_cost(pos, m, attacked, w)
             } else {
                 guess_cost(pos, m, attacked)
             };

@@ -808,13 +808,33 @@ fn solve_method_pn() {
             ],
             &["--pn-init", "'two'", "guided"],
         ),
+        (
+            &[
+                "solve",
+                "pawngame",
+                "--board",
+                "4x4",
+                "--method",
+                "pn",
+                "--pn-init",
+                "weights:replies=1,replies=2",
+            ],
+            &["--pn-init", "'weights:replies=1,replies=2'", "ranks_short"],
+        ),
     ] {
         check_bad("solve --method", args, mentions).unwrap();
     }
     // Each way to set the best child's threshold, and each way to start
     // the numbers (each way to order the moves), gives the same value.
     let epsilons = ["stick", "off", "0", "1", "5"].map(|e| ("--pn-epsilon", e));
-    let inits = ["guided", "mobility", "one", "tuned"].map(|i| ("--pn-init", i));
+    let inits = [
+        "guided",
+        "mobility",
+        "one",
+        "tuned",
+        "weights:capture=3,replies=-1,passed=2",
+    ]
+    .map(|i| ("--pn-init", i));
     for (flag, setting) in epsilons.into_iter().chain(inits) {
         let out = json(&[
             "--json", "solve", "pawngame", "--board", "5x5", "-q", "--method", "pn", flag, setting,

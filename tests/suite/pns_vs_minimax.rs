@@ -42,6 +42,12 @@ const SMALL: [(u8, u8); 2] = [(5, 5), (3, 6)];
 
 #[test]
 fn pn_equals_minimax_on_tiny_boards() {
+    // Weights of both signs on every kind of feature, so that some costs
+    // fall below 0 and are cut there.
+    let weighted: PnInit = "weights:capture=5,ranks_short=-2,lands_attacked=1,replies=3,\
+        own_moves=-1,passed=2,rams=-2,threatens=-4,capture_replies=2,pawns_ahead=-3,from_rank=1"
+        .parse()
+        .unwrap();
     for (w, h) in TINY {
         for v in variants(w, h) {
             let mut memo = MinimaxMemo::default();
@@ -77,6 +83,10 @@ fn pn_equals_minimax_on_tiny_boards() {
                 (
                     "1 MiB, tuned",
                     PnSolver::new(config(1, PnInit::Tuned, PnEpsilon::Stick), None).unwrap(),
+                ),
+                (
+                    "1 MiB, weighted",
+                    PnSolver::new(config(1, weighted, PnEpsilon::Stick), None).unwrap(),
                 ),
             ];
             assert!(pn_agrees_with_minimax(v, &all, &solvers, &mut memo) > 0);
