@@ -1428,14 +1428,16 @@ impl<'a> PnSolver<'a> {
         }
         Ok(match self.config.init {
             PnInit::One => (1, 1),
-            _ => match pos.count_moves() {
-                0 => {
-                    profile::end(End::Stalemate);
-                    solved(reaches(Wdl::Draw, attacker_to_move))
+            PnInit::Mobility | PnInit::Guided | PnInit::Tuned | PnInit::Weights(_) => {
+                match pos.count_moves() {
+                    0 => {
+                        profile::end(End::Stalemate);
+                        solved(reaches(Wdl::Draw, attacker_to_move))
+                    }
+                    n if self.config.init != PnInit::Mobility => (1, n + cost),
+                    n => (1, n),
                 }
-                n if self.config.init != PnInit::Mobility => (1, n + cost),
-                n => (1, n),
-            },
+            }
         })
     }
 
