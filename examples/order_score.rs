@@ -11,10 +11,11 @@
 //!     cargo run --release --example order_score -- 5x8 results/order-questions/hold5.fens \
 //!         weights:ranks_short=1,replies=1 32
 //!     (BOARD FILE [INIT, default guided [HASH_MB, default 32]]; INIT as
-//!     `solve --pn-init`; -v first prints each question's nodes)
+//!     `solve --pn-init`; -v first prints each question's nodes;
+//!     `order_score --features` prints the features' names, one a line)
 
 use peasant::rules::{parse_position, Board, Rules};
-use peasant::solve::{PnConfig, PnInit, PnSolver, SearchConfig};
+use peasant::solve::{PnConfig, PnInit, PnSolver, SearchConfig, FEATURE_NAMES};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -32,6 +33,11 @@ fn main() -> ExitCode {
 }
 
 fn run(args: &[String]) -> Result<String, String> {
+    if let [flag] = args {
+        if flag == "--features" {
+            return Ok(FEATURE_NAMES.join("\n"));
+        }
+    }
     let (verbose, args) = match args {
         [flag, rest @ ..] if flag == "-v" => (true, rest),
         _ => (false, args),

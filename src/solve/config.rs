@@ -282,17 +282,22 @@ impl FromStr for PnInit {
     type Err = SettingError;
 
     fn from_str(text: &str) -> Result<PnInit, SettingError> {
-        const EXPECTED: &str = "guided, mobility, one, tuned or weights:NAME=N,... \
-            (NAME a move feature: capture, ranks_short, lands_attacked, single_step, replies, \
-            own_moves, passed, rams, defended, threatens, from_edge, capture_replies, \
-            pawns_ahead, from_rank; N from -128 to 127; each NAME once)";
+        // The features named from FEATURE_NAMES itself, once.
+        static EXPECTED: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+        let expected = EXPECTED.get_or_init(|| {
+            format!(
+                "guided, mobility, one, tuned or weights:NAME=N,... (NAME a move feature: {}; \
+                 N from -128 to 127; each NAME once)",
+                FEATURE_NAMES.join(", ")
+            )
+        });
         match text {
             "guided" => Ok(PnInit::Guided),
             "mobility" => Ok(PnInit::Mobility),
             "one" => Ok(PnInit::One),
             "tuned" => Ok(PnInit::Tuned),
             _ => {
-                let bad = || SettingError { expected: EXPECTED };
+                let bad = || SettingError { expected };
                 let list = text.strip_prefix("weights:").ok_or_else(bad)?;
                 let mut w = [0i8; FEATURES];
                 let mut named = [false; FEATURES];

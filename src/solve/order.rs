@@ -250,16 +250,17 @@ pub(crate) fn tuned_cost(pos: &Position, m: Move, attacked: Bitboard, child: &Po
 }
 
 /// [`guess_cost`] plus `weights` on [`move_features`], never below 0:
-/// the cost of [`super::PnInit::Weights`]. Not inlined, as
-/// [`tuned_cost`].
+/// the cost of [`super::PnInit::Weights`]; `child` is the position after
+/// `m`. Not inlined, as [`tuned_cost`].
 #[inline(never)]
 pub(crate) fn weighted_cost(
     pos: &Position,
     m: Move,
     attacked: Bitboard,
+    child: &Position,
     weights: &[i8; FEATURES],
 ) -> u32 {
-    let extra: i32 = move_features(pos, m)
+    let extra: i32 = features_of(pos, m, attacked, child)
         .iter()
         .zip(weights)
         .map(|(&f, &w)| f * i32::from(w))
@@ -300,10 +301,16 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
 /// captures after it; the mover's pawns less the opponent's after it; the
 /// rank it left, counted from the mover's side.
 pub fn move_features(pos: &Position, m: Move) -> [i32; FEATURES] {
+    features_of(pos, m, attacked_squares(pos), &pos.play(m))
+}
+
+/// [`move_features`] where `attacked` ([`attacked_squares`] of `pos`)
+/// and `child` (the position after `m`) are known already, as they are
+/// in the search's expansion.
+fn features_of(pos: &Position, m: Move, attacked: Bitboard, child: &Position) -> [i32; FEATURES] {
     let board = pos.board();
     let h = board.height();
     let me = pos.turn();
-    let child = pos.play(m);
     let mine = child.pawns(me);
     let theirs = child.pawns(!me);
     let landed = Bitboard::from_square(m.to);
@@ -313,7 +320,7 @@ pub fn move_features(pos: &Position, m: Move) -> [i32; FEATURES] {
         Color::Black => landed.down(1),
     };
     let diag_ahead = front.left() | front.right();
-    let (passed, defended) = passed_and_defended(&child, me, m.to);
+    let (passed, defended) = passed_and_defended(child, me, m.to);
     let again = Position::from_parts_unchecked(pos.variant(), child.all_pawns(), me, None);
     let capture_replies = child
         .legal_moves()
@@ -328,7 +335,7 @@ pub fn move_features(pos: &Position, m: Move) -> [i32; FEATURES] {
     [
         m.is_capture() as i32,
         (h - 1 - advance(pos, m)) as i32,
-        attacked_squares(pos).contains(m.to) as i32,
+        attacked.contains(m.to) as i32,
         (m.kind != MoveKind::DoublePush) as i32,
         child.count_moves() as i32,
         again.count_moves() as i32,

@@ -1530,10 +1530,11 @@ impl<'a> PnSolver<'a> {
         }
         let attacked = attacked_squares(pos);
         pn_order(pos, moves.as_mut_slice(), attacked);
-        let tuned = self.config.init == PnInit::Tuned && self.start_deltas.is_none();
-        let weights = match self.config.init {
-            PnInit::Weights(w) if self.start_deltas.is_none() => Some(w),
-            _ => None,
+        // An oracle's start deltas order the moves themselves (after the
+        // loop), on the guided costs.
+        let init = match self.start_deltas {
+            None => self.config.init,
+            Some(_) => PnInit::Guided,
         };
         for &m in moves.iter() {
             let child = pos.play(m);
@@ -1542,12 +1543,10 @@ impl<'a> PnSolver<'a> {
             }
             // The move's guess cost until the numbers are known (an
             // oracle's order puts its rank before it, after the loop).
-            let cost = if tuned {
-                tuned_cost(pos, m, attacked, &child)
-            } else if let Some(w) = &weights {
-                weighted_cost(pos, m, attacked, w)
-            } else {
-                guess_cost(pos, m, attacked)
+            let cost = match &init {
+                PnInit::Tuned => tuned_cost(pos, m, attacked, &child),
+                PnInit::Weights(w) => weighted_cost(pos, m, attacked, &child, w),
+                PnInit::One | PnInit::Mobility | PnInit::Guided => guess_cost(pos, m, attacked),
             };
             let c = canonical_with(&child, self.config.search.canonical);
             let key = tt_key(&c, !attacker_to_move);

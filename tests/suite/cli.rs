@@ -782,47 +782,21 @@ fn solve_method_pn() {
             &["solve", "pawngame", "--board", "4x4", "--method", "xy"],
             &["method"],
         ),
-        (
-            &[
-                "solve",
-                "pawngame",
-                "--board",
-                "4x4",
-                "--method",
-                "pn",
-                "--pn-epsilon",
-                "32",
-            ],
-            &["--pn-epsilon", "'32'", "stick"],
-        ),
-        (
-            &[
-                "solve",
-                "pawngame",
-                "--board",
-                "4x4",
-                "--method",
-                "pn",
-                "--pn-init",
-                "two",
-            ],
-            &["--pn-init", "'two'", "guided"],
-        ),
-        (
-            &[
-                "solve",
-                "pawngame",
-                "--board",
-                "4x4",
-                "--method",
-                "pn",
-                "--pn-init",
-                "weights:replies=1,replies=2",
-            ],
-            &["--pn-init", "'weights:replies=1,replies=2'", "ranks_short"],
-        ),
     ] {
         check_bad("solve --method", args, mentions).unwrap();
+    }
+    // A bad proof-number setting: the flag, the value quoted, and a word
+    // of what it takes.
+    for (flag, value, takes) in [
+        ("--pn-epsilon", "32", "stick"),
+        ("--pn-init", "two", "guided"),
+        ("--pn-init", "weights:replies=1,replies=2", "ranks_short"),
+    ] {
+        let args = [
+            "solve", "pawngame", "--board", "4x4", "--method", "pn", flag, value,
+        ];
+        let quoted = format!("'{value}'");
+        check_bad("solve --method", &args, &[flag, &quoted, takes]).unwrap();
     }
     // Each way to set the best child's threshold, and each way to start
     // the numbers (each way to order the moves), gives the same value.
