@@ -134,6 +134,19 @@ pub struct SolveArgs {
     /// rule).
     #[arg(long, hide = true)]
     pub no_runner: bool,
+    /// Search the opponent's free runners instead of taking them as
+    /// losses for the side to move (to measure the rule).
+    #[arg(long, hide = true)]
+    pub no_opponent_runner: bool,
+    /// Search the moves onto the second-to-last rank instead of taking the
+    /// rule of fact 3 a move ahead (to measure the rule).
+    #[arg(long, hide = true)]
+    pub no_rule_ahead: bool,
+    /// Take a defender to move that can leave the attacker without a move
+    /// as having its draw (proof-number search; off by default, to
+    /// measure the rule).
+    #[arg(long, hide = true)]
+    pub stalemate: bool,
     /// Search dead positions (no capture and no promotion can ever happen)
     /// instead of taking them as draws (to measure the rule).
     #[arg(long, hide = true)]
@@ -393,10 +406,13 @@ impl SolveArgs {
             threads: self.threads,
             max_nodes: self.max_nodes,
             shortcuts: Shortcuts {
+                rule_ahead: !self.no_rule_ahead,
                 race: !self.no_race,
                 runner: !self.no_runner,
+                opponent_runner: !self.no_opponent_runner,
                 dead: !self.no_dead,
                 bound: !self.no_bound,
+                stalemate: self.stalemate,
             },
         };
         match self.method() {

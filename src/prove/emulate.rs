@@ -1327,7 +1327,7 @@ mod tests {
     /// give the same answers.
     #[test]
     fn workers_sharing_a_table_see_one_anothers_search() {
-        let (start, last) = pawn_game_6x6_and_last_move();
+        let (start, _) = pawn_game_6x6_and_last_move();
         let config = pn_workers(0, 0);
         let job = whole_job;
         let finish = |w: &mut EmulatedWorkers| {
@@ -1358,10 +1358,17 @@ mod tests {
         let (whole, repeat) = again(EmulatedWorkers::new(2, config));
         assert!(repeat * 2 > whole, "{repeat} nodes again, {whole} at first");
         // Side by side: the root's question beside the refutation of the
-        // move its search tries last.
+        // move its search tries first.
+        let first = {
+            use crate::rules::canonical;
+            use crate::solve::order::{attacked_squares, pn_order};
+            let mut moves = start.legal_moves();
+            pn_order(&start, moves.as_mut_slice(), attacked_squares(&start));
+            canonical(&start.play(moves[0]))
+        };
         let beside = |mut w: EmulatedWorkers| {
             w.start(job(1, start, Question::Wins)).unwrap();
-            w.start(job(2, last, Question::AvoidsLoss)).unwrap();
+            w.start(job(2, first, Question::AvoidsLoss)).unwrap();
             let rs = finish(&mut w);
             assert_eq!(rs[0].answer(), Answer::No);
             assert_eq!(rs[1].answer(), Answer::Yes);

@@ -1748,7 +1748,7 @@ mod tests {
         use crate::rules::{parse_position, Board, Rules};
         let pos = parse_position(
             "pawngame",
-            Some(Board::new(6, 6).unwrap()),
+            Some(Board::new(7, 6).unwrap()),
             Rules::default(),
         )
         .unwrap();

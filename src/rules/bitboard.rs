@@ -120,6 +120,16 @@ impl Bitboard {
         Bitboard(x)
     }
 
+    /// Every square strictly below some square of `self` on the same file.
+    #[inline]
+    pub const fn below(self) -> Bitboard {
+        let mut x = self.0 >> 8;
+        x |= x >> 8;
+        x |= x >> 16;
+        x |= x >> 32;
+        Bitboard(x)
+    }
+
     /// The files holding some square of `self`, as a mask of bits 0..8
     /// (file a in bit 0).
     #[inline]

@@ -38,7 +38,10 @@ pub use parse::parse_position;
 pub use perft::{divide, perft, perft_parallel};
 pub use position::{Outcome, Position};
 pub use setup::{named_setup, Setup};
-pub use shortcuts::{resolve_by_rule, resolve_race, resolve_runner};
+pub use shortcuts::{
+    resolve_by_rule, resolve_opponent_rule_ahead, resolve_opponent_runner, resolve_race,
+    resolve_rule_ahead, resolve_runner, stalemates_at_once,
+};
 pub use square::{file_char, file_from_char, Square};
 pub use unmove::{retro_perft, UnMove};
 pub use value::{Value, Wdl};

@@ -4,7 +4,10 @@
 
 use crate::rules::dead::is_dead;
 use crate::rules::position::Position;
-use crate::rules::shortcuts::{resolve_by_rule, resolve_race, resolve_runner};
+use crate::rules::shortcuts::{
+    resolve_by_rule, resolve_opponent_rule_ahead, resolve_opponent_runner, resolve_race,
+    resolve_rule_ahead, resolve_runner,
+};
 use crate::rules::value::{Value, Wdl};
 use crate::solve::config::Shortcuts;
 use crate::solve::profile::{self, End};
@@ -60,6 +63,11 @@ pub(crate) fn leaf_value(
         profile::end(End::Rule);
         return Ok(Some(LeafValue::Exact(v)));
     }
+    if shortcuts.rule_ahead && !exact && resolve_rule_ahead(pos) {
+        stats.rule_hits += 1;
+        profile::end(End::Rule);
+        return Ok(Some(LeafValue::Wdl(Wdl::Win)));
+    }
     if shortcuts.race {
         if let Some(v) = resolve_race(pos) {
             stats.race_hits += 1;
@@ -71,6 +79,16 @@ pub(crate) fn leaf_value(
         stats.runner_hits += 1;
         profile::end(End::Runner);
         return Ok(Some(LeafValue::Wdl(Wdl::Win)));
+    }
+    if shortcuts.opponent_runner && !exact && resolve_opponent_runner(pos) {
+        stats.runner_hits += 1;
+        profile::end(End::Runner);
+        return Ok(Some(LeafValue::Wdl(Wdl::Loss)));
+    }
+    if shortcuts.rule_ahead && !exact && resolve_opponent_rule_ahead(pos) {
+        stats.rule_hits += 1;
+        profile::end(End::Rule);
+        return Ok(Some(LeafValue::Wdl(Wdl::Loss)));
     }
     if shortcuts.dead && is_dead(pos) {
         stats.dead_hits += 1;

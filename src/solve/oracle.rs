@@ -160,6 +160,9 @@ struct Node {
     /// without an expansion ([`PnSolver::settled`]: the leaf knowledge, or
     /// the one-sided bound where the solver uses it).
     attacker_settled: bool,
+    /// The same for the question whose defender is to move (the leaf
+    /// knowledge, or a stalemate at once where the solver uses it).
+    defender_settled: bool,
 }
 
 impl Node {
@@ -171,6 +174,7 @@ impl Node {
             leaf: true,
             win_now: false,
             attacker_settled: true,
+            defender_settled: true,
         }
     }
 }
@@ -275,12 +279,14 @@ impl<'s, 'a> ProofOracle<'s, 'a> {
             return Ok(Wdl::Draw);
         }
         let attacker_settled = self.solver.settled(&mut self.worker, pos, true)?.is_some();
+        let defender_settled = self.solver.settled(&mut self.worker, pos, false)?.is_some();
         let mut node = Node {
             value: Wdl::Loss,
             children: Vec::new(),
             leaf: false,
             win_now: false,
             attacker_settled,
+            defender_settled,
         };
         let attacked = attacked_squares(pos);
         pn_order(pos, moves.as_mut_slice(), attacked);
@@ -341,11 +347,16 @@ impl<'s, 'a> ProofOracle<'s, 'a> {
 
     /// Whether the side to move in the valued canonical `pos` reaches its
     /// goal, and whether the search would settle it without an expansion
-    /// (the leaf knowledge, the one-sided bound where the solver uses it,
-    /// no move).
+    /// (the leaf knowledge, the one-sided bound or a stalemate at once
+    /// where the solver uses them, no move).
     fn goal(&self, pos: &Position, attacker_to_move: bool) -> (bool, bool) {
         let n = &self.nodes[&position_key(pos)];
-        let settled = n.leaf || attacker_to_move && n.attacker_settled;
+        let settled = n.leaf
+            || if attacker_to_move {
+                n.attacker_settled
+            } else {
+                n.defender_settled
+            };
         (reaches(n.value, attacker_to_move), settled)
     }
 

@@ -33,6 +33,7 @@ use crate::rules::bound::may_win;
 use crate::rules::canonical::{canonical_with, position_key};
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
+use crate::rules::shortcuts::stalemates_at_once;
 use crate::rules::value::Wdl;
 use crate::solve::config::{PnConfig, PnEpsilon, PnInit};
 use crate::solve::heaviest::Heaviest;
@@ -1393,7 +1394,8 @@ impl<'a> PnSolver<'a> {
     /// Whether the side to move in the canonical `pos` reaches its goal,
     /// if known without search: by [`Self::leaf`], or (with
     /// [`crate::solve::Shortcuts::bound`]) disproven for an attacker to move that can
-    /// never win. (Proving a defender whose opponent can never win as well
+    /// never win, or (with [`crate::solve::Shortcuts::stalemate`]) proven for a
+    /// defender to move that can leave the attacker without a move. (Proving a defender whose opponent can never win as well
     /// cost more nodes still: Peasants' Chess 4x8 3.27 M.)
     pub(crate) fn settled(
         &self,
@@ -1408,6 +1410,10 @@ impl<'a> PnSolver<'a> {
             w.tally.stats.bound_hits += 1;
             profile::end(End::Bound);
             return Ok(Some(false));
+        }
+        if self.config.search.shortcuts.stalemate && !attacker_to_move && stalemates_at_once(pos) {
+            profile::end(End::Stalemate);
+            return Ok(Some(true));
         }
         Ok(None)
     }
@@ -2055,9 +2061,12 @@ impl<'a> PnSolver<'a> {
     /// leaf knowledge; `None` if it would have to search. How the proof
     /// manager keeps what an `open` job proved below its position.
     pub fn known_answer(&self, pos: &Position, question: Question) -> Option<bool> {
-        // A throwaway worker: the leaf rules' counts are not the search's.
+        // A throwaway worker: the leaf rules' counts are not the search's,
+        // nor are their ends the profile's.
         let mut w = Worker::new();
-        match self.known_or_node(&mut w, pos, question == Question::Wins) {
+        let known =
+            profile::unrecorded(|| self.known_or_node(&mut w, pos, question == Question::Wins));
+        match known {
             Ok(Known::Answer(r)) => Some(r),
             _ => None,
         }
@@ -2475,7 +2484,8 @@ mod tests {
 
     /// While recording, a take hands out the nodes solved since that join
     /// the heaviest `max` so far, heaviest first, and only those: with
-    /// the same searches, a take of 4 is the first 4 of a take of all; a
+    /// the same searches, a take of 4 is the first 4 of a take of all
+    /// (entries of equal work in either order); a
     /// take with nothing solved since is empty; not recording, nothing.
     #[test]
     fn recent_solved_nodes_join_the_heaviest_once() {
@@ -2489,8 +2499,12 @@ mod tests {
         let all = solver(true).take_recent_solved(usize::MAX);
         assert!(all.len() > 4);
         assert!(all.iter().all(|e| e.phi == 0 || e.delta == 0));
+        // The first 4 of all, but for the order of entries of equal work.
         let four = solver(true);
-        assert_eq!(four.take_recent_solved(4), all[..4]);
+        let got = four.take_recent_solved(4);
+        let works = |v: &[PnEntry]| v.iter().map(|e| e.work).collect::<Vec<_>>();
+        assert_eq!(works(&got), works(&all[..4]));
+        assert!(got.iter().all(|e| all.contains(e)));
         assert!(four.take_recent_solved(4).is_empty());
         assert!(solver(false).take_recent_solved(usize::MAX).is_empty());
     }
@@ -2763,7 +2777,7 @@ mod tests {
     /// that hands on no solved entries (the second).
     #[test]
     fn jobs_on_one_table_share_a_fresh_read() {
-        let pos = crate::rules::parse::test_position("pawngame", "6x6");
+        let pos = crate::rules::parse::test_position("pawngame", "7x6");
         let fresh = 5_000;
         // A read of the table as `heaviest_for_jobs` makes one: the 100
         // heaviest kept, the first `max` handed on.

@@ -35,6 +35,18 @@ thread_local! {
     static LOCAL: RefCell<Option<Box<Profile>>> = const { RefCell::new(None) };
     /// The class of the node being entered (see [`enter`]).
     static CURRENT: Cell<u32> = const { Cell::new(0) };
+    /// Set while knowledge is read outside the search ([`unrecorded`]).
+    static MUTED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `f` with nothing recorded on this thread: the leaf knowledge read
+/// outside the search (as the value-only move reads it) is not the
+/// search's, and its counts are not kept either.
+pub(crate) fn unrecorded<R>(f: impl FnOnce() -> R) -> R {
+    let was = MUTED.with(|m| m.replace(true));
+    let r = f();
+    MUTED.with(|m| m.set(was));
+    r
 }
 
 /// What ended a node.
@@ -332,6 +344,9 @@ pub(crate) fn bound_settles() {
 #[cold]
 #[inline(never)]
 fn record(class: u32, end: End) {
+    if MUTED.with(|m| m.get()) {
+        return;
+    }
     LOCAL.with(|l| {
         let mut l = l.borrow_mut();
         let p = l.get_or_insert_with(Box::default);

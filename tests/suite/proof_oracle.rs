@@ -18,12 +18,7 @@ fn solver(shortcuts: bool) -> PnSolver<'static> {
     let shortcuts = if shortcuts {
         search.shortcuts
     } else {
-        Shortcuts {
-            race: false,
-            runner: false,
-            dead: false,
-            bound: false,
-        }
+        Shortcuts::NONE
     };
     PnSolver::new(
         PnConfig {
@@ -50,8 +45,9 @@ fn reaches(v: Wdl, attacker: bool) -> bool {
 }
 
 /// The value of the canonical `pos` if the search's leaf knowledge knows it
-/// (the rule of fact 3, and with `shortcuts` the race, the free runner and
-/// dead positions, in that order; none with an en passant right).
+/// (the rule of fact 3, and with `shortcuts` that rule a move ahead for
+/// either side, the race, either side's free runner and dead positions, in
+/// that order; none with an en passant right).
 fn known(pos: &Position, shortcuts: bool) -> Option<Wdl> {
     if pos.ep_square().is_some() {
         return None;
@@ -62,11 +58,20 @@ fn known(pos: &Position, shortcuts: bool) -> Option<Wdl> {
     if !shortcuts {
         return None;
     }
+    if resolve_rule_ahead(pos) {
+        return Some(Wdl::Win);
+    }
+    if resolve_opponent_rule_ahead(pos) {
+        return Some(Wdl::Loss);
+    }
     if let Some(v) = resolve_race(pos) {
         return Some(v.wdl());
     }
     if resolve_runner(pos) {
         return Some(Wdl::Win);
+    }
+    if resolve_opponent_runner(pos) {
+        return Some(Wdl::Loss);
     }
     is_dead(pos).then_some(Wdl::Draw)
 }
@@ -74,7 +79,7 @@ fn known(pos: &Position, shortcuts: bool) -> Option<Wdl> {
 /// The least expansions of a proof of the question about the canonical
 /// `pos` (`attacker`: its side to move is the attacker), counted as a tree,
 /// by plain recursion: nothing for a position the knowledge settles or one
-/// without a move, one for a move that wins at once, else one plus the
+/// without a move; one for a move that wins at once; else one plus the
 /// cheapest good move's proof where the side to move reaches its goal and
 /// every move's where it fails (moves to the same canonical position
 /// counted once).

@@ -259,15 +259,15 @@ fn a_merge_keeps_the_dep_of_jobs_below_a_repeated_split() {
 /// What a running job asks, as `prove` announces its long jobs: the line
 /// of real moves from the root leads to the job's position (canonically),
 /// and the question is put to the side to move there. Checked for the
-/// next 300 jobs of a 5x5 proof stopped after 20 jobs (40 would complete
-/// it, since leaves settled one ply down get no job): the free leaves
+/// next 300 jobs of a 5x5 proof stopped after 8 jobs (20 complete it,
+/// since leaves settled one ply down get no job): the free leaves
 /// first, then jobs below split running ones (deeper lines).
 #[test]
 fn a_running_job_is_named_by_its_line_and_question() {
     use peasant::solve::Question;
     let pos = position("pawngame", "5x5", true);
     let dir = temp_dir("prove-job-text");
-    let (_, end, _) = ProofRun::new(20).max_jobs(20).run(&pos, &dir);
+    let (_, end, _) = ProofRun::new(20).max_jobs(8).run(&pos, &dir);
     assert_eq!(end, RunEnd::JobLimit);
     let config = expanding(20, 1);
     let mut m = Manager::new(pos, config, &read(&dir, pos.variant()));

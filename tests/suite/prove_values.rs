@@ -109,7 +109,7 @@ fn proof_number_workers_equal_solve() {
         let workers = 1 + (i + 1) % 3;
         let threads = 1 + i % 2;
         let spread_jobs = i % 4 >= 2;
-        let budget = tiny_budget(name, i, [200, 400, 800]);
+        let budget = tiny_budget(name, i, [50, 100, 200]);
         let budgets = [budget, budget * [1, 16][i % 2]];
         let dir = temp_dir(&format!("prove-pn-{i}"));
         let (got, end, m) = ProofRun::new(budgets[0])
@@ -402,7 +402,7 @@ fn workers_that_send_out_solved_positions_equal_solve() {
     for (i, (name, pos)) in cases().into_iter().enumerate() {
         let expected = solved_text(&pos);
         let workers = 2 + i % 2;
-        let budget = tiny_budget(name, i, [200, 400, 800]);
+        let budget = tiny_budget(name, i, [100, 200, 400]);
         let config = WorkerConfig {
             hash_mb: 1,
             shared_tt: false,

@@ -1,6 +1,9 @@
-//! The pure-race rule ([`resolve_race`]) and the free-runner rule
-//! ([`resolve_runner`]) against plain exhaustive minimax on every position
-//! of small boards: every placement of white and black pawns on the ranks
+//! The pure-race rule ([`resolve_race`]), the free-runner rule
+//! ([`resolve_runner`]), the opponent's free runner
+//! ([`resolve_opponent_runner`]), the rule of fact 3 a move ahead for
+//! either side ([`resolve_rule_ahead`], [`resolve_opponent_rule_ahead`])
+//! and the stalemate at once ([`stalemates_at_once`]) against plain
+//! exhaustive minimax on every position of small boards: every placement of white and black pawns on the ranks
 //! they may stand on, white to move, under every rule set. Boards of height
 //! 4 and 5 (where a double step reaches the goal or the second-to-last rank)
 //! and boards with empty files are all included; wider and taller boards
@@ -24,9 +27,100 @@ fn white_to_move(variant: Variant, pawns: ByColor<Bitboard>) -> Option<Position>
         .filter(|p| !p.is_game_over())
 }
 
+/// 1 if `pawns` with white to move is a stalemate (white has no move, the
+/// game not won by the rules), on which no rule may claim anything: the
+/// searches ask their leaf knowledge before they look for moves.
+fn no_rule_on_a_stalemate(variant: Variant, pawns: ByColor<Bitboard>) -> u64 {
+    let setup = Setup {
+        board: variant.board,
+        pawns,
+        turn: Color::White,
+        ep_square: None,
+    };
+    let Ok(pos) = Position::from_setup(&setup, variant) else {
+        return 0;
+    };
+    if pos.winner_by_rule().is_some() || pos.count_moves() > 0 {
+        return 0;
+    }
+    assert!(resolve_race(&pos).is_none(), "race {variant}: {pos}");
+    assert!(!resolve_runner(&pos), "runner {variant}: {pos}");
+    assert!(
+        !resolve_opponent_runner(&pos),
+        "opponent's runner {variant}: {pos}"
+    );
+    assert!(
+        !resolve_rule_ahead(&pos),
+        "fact 3 a move ahead {variant}: {pos}"
+    );
+    assert!(
+        !resolve_opponent_rule_ahead(&pos),
+        "opponent's fact 3 a move ahead {variant}: {pos}"
+    );
+    assert!(
+        !stalemates_at_once(&pos),
+        "stalemate at once {variant}: {pos}"
+    );
+    1
+}
+
+/// How often the rules beyond the race and the free runner spoke.
+#[derive(Default, Debug)]
+struct More {
+    /// [`resolve_opponent_runner`]: a loss for white.
+    opponents: u64,
+    /// [`resolve_rule_ahead`]: a win for white.
+    ahead: u64,
+    /// [`resolve_opponent_rule_ahead`]: a loss for white.
+    opponent_ahead: u64,
+    /// [`stalemates_at_once`]: white draws at least.
+    stalemates: u64,
+}
+
+/// The opponent's free runner and the rule of fact 3 a move ahead, for
+/// either side, on `pos`: whatever they claim minimax must confirm.
+fn check_more(pos: &Position, variant: Variant, memo: &mut MinimaxMemo, more: &mut More) {
+    if resolve_opponent_runner(pos) {
+        more.opponents += 1;
+        let v = minimax(pos, memo);
+        assert_eq!(v.wdl(), Wdl::Loss, "opponent's runner {variant}: {pos}");
+    }
+    if resolve_rule_ahead(pos) {
+        more.ahead += 1;
+        let v = minimax(pos, memo);
+        assert_eq!(v.wdl(), Wdl::Win, "fact 3 a move ahead {variant}: {pos}");
+    }
+    if resolve_opponent_rule_ahead(pos) {
+        more.opponent_ahead += 1;
+        let v = minimax(pos, memo);
+        assert_eq!(
+            v.wdl(),
+            Wdl::Loss,
+            "opponent's fact 3 a move ahead {variant}: {pos}"
+        );
+    }
+    // Its count of black's mobile pawns only skips the moves: each move
+    // played must agree.
+    let stalemates = pos.legal_moves().iter().any(|&m| {
+        let child = pos.play(m);
+        child.winner_by_rule().is_none() && child.count_moves() == 0
+    });
+    assert_eq!(
+        stalemates_at_once(pos),
+        stalemates,
+        "stalemate at once {variant}: {pos}"
+    );
+    if stalemates {
+        more.stalemates += 1;
+        let v = minimax(pos, memo);
+        assert_ne!(v.wdl(), Wdl::Loss, "stalemate at once {variant}: {pos}");
+    }
+}
+
 /// Checks the rules on every position of `w` x `h` under every rule set;
-/// returns (positions, positions the race rule answers, free runners).
-fn check_board(w: u8, h: u8) -> (u64, u64, u64) {
+/// returns (positions, positions the race rule answers, free runners,
+/// the other rules' counts).
+fn check_board(w: u8, h: u8) -> (u64, u64, u64, More) {
     let board = Board::new(w, h).unwrap();
     let mut squares = Vec::new();
     for r in 1..h - 1 {
@@ -35,7 +129,8 @@ fn check_board(w: u8, h: u8) -> (u64, u64, u64) {
         }
     }
     let n = squares.len() as u32;
-    let (mut total, mut answered, mut runners) = (0, 0, 0);
+    let (mut total, mut answered, mut runners, mut more) = (0, 0, 0, More::default());
+    let mut stalemated = 0;
     for rules in Rules::ALL {
         let variant = Variant::new(board, rules);
         let mut memo = MinimaxMemo::default();
@@ -54,6 +149,7 @@ fn check_board(w: u8, h: u8) -> (u64, u64, u64) {
                 c /= 3;
             }
             let Some(pos) = white_to_move(variant, pawns) else {
+                stalemated += no_rule_on_a_stalemate(variant, pawns);
                 continue;
             };
             total += 1;
@@ -61,6 +157,7 @@ fn check_board(w: u8, h: u8) -> (u64, u64, u64) {
                 answered += 1;
                 assert_eq!(v, minimax(&pos, &mut memo), "{variant}: {pos}");
             }
+            check_more(&pos, variant, &mut memo, &mut more);
             if resolve_runner(&pos) {
                 runners += 1;
                 assert_eq!(
@@ -71,17 +168,28 @@ fn check_board(w: u8, h: u8) -> (u64, u64, u64) {
             }
         }
     }
-    eprintln!("{w}x{h}: {answered} of {total} positions answered, {runners} free runners");
-    (total, answered, runners)
+    eprintln!(
+        "{w}x{h}: {answered} of {total} positions answered, {runners} free runners, {more:?}, \
+         {stalemated} stalemates"
+    );
+    assert!(stalemated > 0, "{w}x{h}: no stalemate checked");
+    (total, answered, runners, more)
 }
 
 /// Random placements of `pawns` pawns (white to move) on `w` x `h`: the
-/// free-runner rule never claims a win minimax does not confirm. Returns
-/// (positions, runners found, runners that are not pure races).
-fn check_runner_random(w: u8, h: u8, pawns: usize, samples: usize, seed: u64) -> (u64, u64, u64) {
+/// free-runner rule never claims a win minimax does not confirm, nor the
+/// opponent's a loss. Returns (positions, runners found, runners that are
+/// not pure races, the opponent's runners).
+fn check_runner_random(
+    w: u8,
+    h: u8,
+    pawns: usize,
+    samples: usize,
+    seed: u64,
+) -> (u64, u64, u64, More) {
     let board = Board::new(w, h).unwrap();
     let mut rng = peasant::SplitMix64::new(seed);
-    let (mut total, mut runners, mut not_races) = (0, 0, 0);
+    let (mut total, mut runners, mut not_races, mut more) = (0, 0, 0, More::default());
     for rules in Rules::ALL {
         let variant = Variant::new(board, rules);
         let mut memo = MinimaxMemo::default();
@@ -110,6 +218,7 @@ fn check_runner_random(w: u8, h: u8, pawns: usize, samples: usize, seed: u64) ->
                 continue;
             }
             total += 1;
+            check_more(&pos, variant, &mut memo, &mut more);
             if resolve_runner(&pos) {
                 runners += 1;
                 not_races += resolve_race(&pos).is_none() as u64;
@@ -121,14 +230,15 @@ fn check_runner_random(w: u8, h: u8, pawns: usize, samples: usize, seed: u64) ->
             }
         }
     }
-    eprintln!("{w}x{h} random {pawns} pawns: {runners} runners ({not_races} not races) of {total}");
-    (total, runners, not_races)
+    eprintln!("{w}x{h} random {pawns} pawns: {runners} runners ({not_races} not races) of {total}, {more:?}");
+    (total, runners, not_races, more)
 }
 
 /// Every placement of `nw` white and `nb` black pawns on `w` x `h` (white
 /// to move), every rule set: the free-runner rule never claims a win
-/// minimax does not confirm. Returns (positions, runners found).
-fn check_runner_placements(w: u8, h: u8, nw: usize, nb: usize) -> (u64, u64) {
+/// minimax does not confirm, nor the opponent's a loss. Returns
+/// (positions, runners found, the opponent's runners found).
+fn check_runner_placements(w: u8, h: u8, nw: usize, nb: usize) -> (u64, u64, More) {
     let board = Board::new(w, h).unwrap();
     let squares: Vec<Square> = (1..h - 1)
         .flat_map(|r| (0..w).map(move |f| Square::new(f, r)))
@@ -150,7 +260,7 @@ fn check_runner_placements(w: u8, h: u8, nw: usize, nb: usize) -> (u64, u64) {
         out
     }
     let (whites, blacks) = (subsets(squares.len(), nw), subsets(squares.len(), nb));
-    let (mut total, mut runners) = (0, 0);
+    let (mut total, mut runners, mut more) = (0, 0, More::default());
     for rules in Rules::ALL {
         let variant = Variant::new(board, rules);
         let mut memo = MinimaxMemo::default();
@@ -169,6 +279,7 @@ fn check_runner_placements(w: u8, h: u8, nw: usize, nb: usize) -> (u64, u64) {
                     continue;
                 };
                 total += 1;
+                check_more(&pos, variant, &mut memo, &mut more);
                 if resolve_runner(&pos) {
                     runners += 1;
                     let v = minimax(&pos, &mut memo);
@@ -177,8 +288,8 @@ fn check_runner_placements(w: u8, h: u8, nw: usize, nb: usize) -> (u64, u64) {
             }
         }
     }
-    eprintln!("{w}x{h} {nw}v{nb}: {runners} runners of {total}");
-    (total, runners)
+    eprintln!("{w}x{h} {nw}v{nb}: {runners} runners of {total}, {more:?}");
+    (total, runners, more)
 }
 
 /// Two pawns each on boards wide and tall enough for a black pawn two or
@@ -193,8 +304,10 @@ fn runner_rule_wins_on_every_placement() {
         (4, 8, 2, 3),
         (5, 6, 3, 3),
     ] {
-        let (total, runners) = check_runner_placements(w, h, nw, nb);
+        let (total, runners, more) = check_runner_placements(w, h, nw, nb);
         assert!(runners > 0 && runners < total, "{w}x{h}");
+        assert!(more.opponents > 0 && more.ahead > 0, "{w}x{h}");
+        assert!(more.opponent_ahead > 0 && more.stalemates > 0, "{w}x{h}");
     }
 }
 
@@ -204,8 +317,10 @@ fn runner_rule_wins_on_every_placement() {
 #[ignore]
 fn runner_rule_wins_on_every_placement_big() {
     for (w, h, nw, nb) in [(5, 8, 3, 2), (5, 8, 2, 3), (6, 7, 3, 3)] {
-        let (total, runners) = check_runner_placements(w, h, nw, nb);
+        let (total, runners, more) = check_runner_placements(w, h, nw, nb);
         assert!(runners > 0 && runners < total, "{w}x{h}");
+        assert!(more.opponents > 0 && more.ahead > 0, "{w}x{h}");
+        assert!(more.opponent_ahead > 0 && more.stalemates > 0, "{w}x{h}");
     }
 }
 
@@ -223,8 +338,12 @@ fn runner_rule_wins_on_wide_and_tall_boards() {
     .into_iter()
     .enumerate()
     {
-        let (total, runners, not_races) = check_runner_random(w, h, pawns, 20_000, 17 + i as u64);
+        let (total, runners, not_races, more) =
+            check_runner_random(w, h, pawns, 20_000, 17 + i as u64);
         assert!(total > 0 && runners > 0 && not_races > 0, "{w}x{h}");
+        // Below height 6 a black pawn that outruns every white pawn
+        // stands on its second-to-last rank: the rule of fact 3's.
+        assert!(h < 6 || more.opponents > 0, "{w}x{h}");
     }
 }
 
@@ -242,9 +361,10 @@ fn race_rule_equals_minimax() {
         (3, 6),
         (2, 7),
     ] {
-        let (total, answered, runners) = check_board(w, h);
+        let (total, answered, runners, more) = check_board(w, h);
         assert!(answered > 0 && answered < total, "{w}x{h}");
         assert!(runners > 0 && runners < total, "{w}x{h}");
+        assert!(h < 6 || more.opponents > 0, "{w}x{h}");
     }
 }
 

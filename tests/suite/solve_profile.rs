@@ -133,13 +133,20 @@ fn a_proof_number_profile_counts_its_expansions_and_settled_children() {
         for table in ["pawns", "segments", "depth"] {
             assert_eq!(table_sum(&out, table), total, "{board}: {table}\n{out}");
         }
-        // Each question's root (the value's, then those of the line
-        // shown) is at depth 0 and searched: nothing else is.
+        // Each question's root (the value's, then those the value-only
+        // move asks of the root's children) is at depth 0, searched or
+        // settled by the knowledge (a defender's stalemate at once): no
+        // other node is, and the value's two questions are searched.
         let (roots, root_ends) = row(&out, "depth", "0");
+        let at_root = |name: &str| root_ends[ENDS.iter().position(|&e| e == name).unwrap()];
         assert!(
-            roots >= 2 && root_ends[ENDS.len() - 1] == roots,
+            at_root("searched") >= 2
+                && at_root("win-now") == 0
+                && at_root("tt") == 0
+                && at_root("etc") == 0,
             "{board}\n{out}"
         );
+        assert!(roots >= 2, "{board}\n{out}");
     }
 }
 
