@@ -364,9 +364,10 @@ pub fn resolve_rule_ahead(pos: &Position) -> bool {
 
 /// The opponent's fact 3 a move ahead (for a position with white to move
 /// whose game is not over and that has no en passant right, under the real
-/// rules, on a board of height 6 or more): white loses if black has a pawn Q on its third-to-last rank
-/// with the square below free and no white pawn beside that square (white
-/// can neither take Q nor stop its step), neither side has a pawn on its
+/// rules, on a board of height 6 or more): white loses if black has a
+/// pawn Q on its third-to-last rank with the square below free and no
+/// white pawn beside that square (white can neither take Q nor stop its
+/// step), neither side has a pawn on its
 /// second-to-last rank, no white move reaches white's second-to-last rank,
 /// and white has a move now and after each white move and Q's step. Black
 /// then promotes on its second move: white's first move cannot promote

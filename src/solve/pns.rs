@@ -1393,10 +1393,12 @@ impl<'a> PnSolver<'a> {
 
     /// Whether the side to move in the canonical `pos` reaches its goal,
     /// if known without search: by [`Self::leaf`], or (with
-    /// [`crate::solve::Shortcuts::bound`]) disproven for an attacker to move that can
-    /// never win, or (with [`crate::solve::Shortcuts::stalemate`]) proven for a
-    /// defender to move that can leave the attacker without a move. (Proving a defender whose opponent can never win as well
-    /// cost more nodes still: Peasants' Chess 4x8 3.27 M.)
+    /// [`crate::solve::Shortcuts::bound`]) disproven for an attacker to
+    /// move that can never win, or (with
+    /// [`crate::solve::Shortcuts::stalemate`]) proven for a defender to move
+    /// that can leave the attacker without a move. (Proving a defender whose
+    /// opponent can never win as well cost more nodes still: Peasants'
+    /// Chess 4x8 3.27 M.)
     pub(crate) fn settled(
         &self,
         w: &mut Worker,

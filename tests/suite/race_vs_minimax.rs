@@ -3,12 +3,13 @@
 //! ([`resolve_opponent_runner`]), the rule of fact 3 a move ahead for
 //! either side ([`resolve_rule_ahead`], [`resolve_opponent_rule_ahead`])
 //! and the stalemate at once ([`stalemates_at_once`]) against plain
-//! exhaustive minimax on every position of small boards: every placement of white and black pawns on the ranks
-//! they may stand on, white to move, under every rule set. Boards of height
-//! 4 and 5 (where a double step reaches the goal or the second-to-last rank)
-//! and boards with empty files are all included; wider and taller boards
-//! (where a black pawn can capture its way across several files towards the
-//! runner) by random placements.
+//! exhaustive minimax on every position of small boards: every placement
+//! of white and black pawns on the ranks they may stand on, white to move,
+//! under every rule set. Boards of height 4 and 5 (where a double step
+//! reaches the goal or the second-to-last rank) and boards with empty
+//! files are all included; wider and taller boards (where a black pawn can
+//! capture its way across several files towards the runner) by random
+//! placements.
 
 use crate::common::*;
 use peasant::rules::*;
