@@ -142,6 +142,15 @@ pub struct SolveArgs {
     /// rule of fact 3 a move ahead (to measure the rule).
     #[arg(long, hide = true)]
     pub no_rule_ahead: bool,
+    /// Search the moves onto the third-to-last rank instead of taking the
+    /// rule of fact 3 two moves ahead (to measure the rule).
+    #[arg(long, hide = true)]
+    pub no_two_ahead: bool,
+    /// Search positions with an en passant right instead of asking the
+    /// rules that prove a win of the same pawns without it (to measure
+    /// the rule).
+    #[arg(long, hide = true)]
+    pub no_ep_wins: bool,
     /// Take a defender to move that can leave the attacker without a move
     /// as having its draw (proof-number search; off by default, to
     /// measure the rule).
@@ -407,6 +416,8 @@ impl SolveArgs {
             max_nodes: self.max_nodes,
             shortcuts: Shortcuts {
                 rule_ahead: !self.no_rule_ahead,
+                two_ahead: !self.no_two_ahead,
+                en_passant_wins: !self.no_ep_wins,
                 race: !self.no_race,
                 runner: !self.no_runner,
                 opponent_runner: !self.no_opponent_runner,

@@ -403,6 +403,15 @@ impl Position {
         }
     }
 
+    /// The same pawns and side to move without an en passant right: the
+    /// position has every move of this one but the captures en passant.
+    pub fn without_en_passant(&self) -> Position {
+        Position {
+            ep_square: None,
+            ..*self
+        }
+    }
+
     /// The same position with colours swapped and the board turned upside
     /// down: white's pawns become black's, mirrored top-bottom, and the other
     /// side moves. Values (from the side to move's view) are unchanged.

@@ -408,6 +408,56 @@ pub fn resolve_opponent_rule_ahead(pos: &Position) -> bool {
             .all(|&m| pos.play(m).play(step).count_moves() > 0)
 }
 
+/// Fact 3 two moves ahead (for a position with white to move whose game
+/// is not over and that has no en passant right, under the real rules, on
+/// a board of height 6 or more): white wins if it has a move that lands a
+/// pawn P on its third-to-last rank, with the square ahead of P free and
+/// no black pawn beside that square, after which black, to move, loses by
+/// the opponent's fact 3 a move ahead ([`resolve_opponent_rule_ahead`]):
+/// P can be neither taken nor stopped, no black move reaches black's
+/// second-to-last rank, and black keeps a move until P promotes. Black's
+/// pawns never move up, so nothing ever comes to P's square ahead nor
+/// beside it: the two tests on P hold after any white move, and only the
+/// moves that land there are played (a push from the rank below, a
+/// capture onto the rank, and on a board of height 6 a double step), each
+/// then asked of the rule. A pawn already on the third-to-last rank is
+/// fact 3 a move ahead's ([`resolve_rule_ahead`]).
+///
+/// The win is sure but not its distance: for win/draw/loss searches only.
+pub fn resolve_rule_two_ahead(pos: &Position) -> bool {
+    let Some((white, black, h)) = before_fact_3(pos, 6) else {
+        return false;
+    };
+    let board = pos.board();
+    let occupied = white | black;
+    // The squares of white's third-to-last rank whose square ahead is free
+    // and not attacked by a black pawn.
+    let attacked = black.down(1).left() | black.down(1).right();
+    let landings = board.rank_mask(h - 3) & !occupied.down(1) & !attacked.down(1);
+    let below = white & board.rank_mask(h - 4);
+    let pushes = below.up(1) & !occupied & landings;
+    let from_right = below.up(1).left() & black & landings;
+    let from_left = below.up(1).right() & black & landings;
+    let doubles = if h == 6 {
+        (white & board.rank_mask(1)).up(2) & !occupied & !occupied.up(1) & landings
+    } else {
+        Bitboard::EMPTY
+    };
+    let mut moves = pushes
+        .map(|to| (to.file(), h - 4, to, MoveKind::Push))
+        .chain(from_right.map(|to| (to.file() + 1, h - 4, to, MoveKind::Capture)))
+        .chain(from_left.map(|to| (to.file() - 1, h - 4, to, MoveKind::Capture)))
+        .chain(doubles.map(|to| (to.file(), 1, to, MoveKind::DoublePush)));
+    moves.any(|(file, rank, to, kind)| {
+        let child = pos.play(Move {
+            from: Square::new(file, rank),
+            to,
+            kind,
+        });
+        child.winner_by_rule().is_some() || resolve_opponent_rule_ahead(&child.flipped())
+    })
+}
+
 /// Whether some black pawn has a push at each of black's next `n` moves
 /// whatever black plays, white's pawns `others` standing where they are:
 /// `n` free squares below it on its file (`n + 1` from black's second

@@ -24,6 +24,16 @@ pub struct Shortcuts {
     /// loss), instead of searching the move that reaches the
     /// second-to-last rank.
     pub rule_ahead: bool,
+    /// Win/draw/loss searches: the rule of fact 3 two moves ahead
+    /// ([`crate::rules::resolve_rule_two_ahead`], a win for the side to
+    /// move), instead of searching the move onto the third-to-last rank.
+    pub two_ahead: bool,
+    /// Win/draw/loss searches: a position with an en passant right is won
+    /// where the rules that prove a win for the side to move prove it for
+    /// the same pawns without the right (it adds moves, never takes one
+    /// away), instead of searching it. The rules that prove a loss or a
+    /// draw are not asked: a capture en passant may escape them.
+    pub en_passant_wins: bool,
     /// Resolve pure races by rule ([`crate::rules::resolve_race`]) instead
     /// of searching them.
     pub race: bool,
@@ -60,6 +70,8 @@ impl Shortcuts {
     /// Every shortcut.
     pub const ALL: Shortcuts = Shortcuts {
         rule_ahead: true,
+        two_ahead: true,
+        en_passant_wins: true,
         race: true,
         runner: true,
         opponent_runner: true,
@@ -70,6 +82,8 @@ impl Shortcuts {
     /// None: the search finds every value itself.
     pub const NONE: Shortcuts = Shortcuts {
         rule_ahead: false,
+        two_ahead: false,
+        en_passant_wins: false,
         race: false,
         runner: false,
         opponent_runner: false,

@@ -6,7 +6,7 @@ use crate::rules::dead::is_dead;
 use crate::rules::position::Position;
 use crate::rules::shortcuts::{
     resolve_by_rule, resolve_opponent_rule_ahead, resolve_opponent_runner, resolve_race,
-    resolve_rule_ahead, resolve_runner,
+    resolve_rule_ahead, resolve_rule_two_ahead, resolve_runner,
 };
 use crate::rules::value::{Value, Wdl};
 use crate::solve::config::Shortcuts;
@@ -54,8 +54,16 @@ pub(crate) fn leaf_value(
 ) -> Result<Option<LeafValue>, SolveError> {
     // En passant first, as the tables' `index::domain::value` does: with
     // a right to capture en passant the rule of fact 3 may not hold
-    // (height 5). Such a position is searched.
+    // (height 5). Such a position is searched, unless the rules that prove
+    // a win prove it for the same pawns without the right: the right only
+    // adds moves.
     if pos.ep_square().is_some() {
+        if shortcuts.en_passant_wins
+            && !exact
+            && wins_by_rule(&pos.without_en_passant(), shortcuts, stats)
+        {
+            return Ok(Some(LeafValue::Wdl(Wdl::Win)));
+        }
         return Ok(None);
     }
     if let Some(v) = resolve_by_rule(pos) {
@@ -90,6 +98,11 @@ pub(crate) fn leaf_value(
         profile::end(End::Rule);
         return Ok(Some(LeafValue::Wdl(Wdl::Loss)));
     }
+    if shortcuts.two_ahead && !exact && resolve_rule_two_ahead(pos) {
+        stats.rule_hits += 1;
+        profile::end(End::Rule);
+        return Ok(Some(LeafValue::Wdl(Wdl::Win)));
+    }
     if shortcuts.dead && is_dead(pos) {
         stats.dead_hits += 1;
         profile::end(End::Dead);
@@ -107,6 +120,31 @@ pub(crate) fn leaf_value(
         }
     }
     Ok(None)
+}
+
+/// Whether the rules that prove a win for the side to move (win/draw/loss
+/// only) prove one for `pos`, a position with white to move whose game is
+/// not over and that has no en passant right, counted in `stats`: fact 3,
+/// fact 3 a move and two moves ahead, the race and the free runner, the
+/// ones `shortcuts` switches on.
+fn wins_by_rule(pos: &Position, shortcuts: &Shortcuts, stats: &mut SolveStats) -> bool {
+    let end = if matches!(resolve_by_rule(pos), Some(Value::Win(_)))
+        || shortcuts.rule_ahead && resolve_rule_ahead(pos)
+        || shortcuts.two_ahead && resolve_rule_two_ahead(pos)
+    {
+        stats.rule_hits += 1;
+        End::Rule
+    } else if shortcuts.race && matches!(resolve_race(pos), Some(Value::Win(_))) {
+        stats.race_hits += 1;
+        End::Race
+    } else if shortcuts.runner && resolve_runner(pos) {
+        stats.runner_hits += 1;
+        End::Runner
+    } else {
+        return false;
+    };
+    profile::end(end);
+    true
 }
 
 /// One thread's counts since its last flush into [`Counters`], and the

@@ -459,8 +459,8 @@ mod tests {
     fn the_order_keeps_the_node_counts() {
         use crate::solve::{PnConfig, PnSolver, Solver, SolverConfig};
         for (setup, board, ab, pn) in [
-            ("pawngame", "5x6", 8807, 3640),
-            ("peasants", "4x6", 1269, 548),
+            ("pawngame", "5x6", 6417, 2705),
+            ("peasants", "4x6", 1099, 470),
         ] {
             let p = pos(setup, board);
             let s = Solver::new(SolverConfig::default(), None).unwrap();
@@ -481,9 +481,9 @@ mod tests {
     fn the_tuned_order_keeps_its_node_counts() {
         use crate::solve::{PnConfig, PnInit, PnSolver};
         for (setup, board, pn) in [
-            ("pawngame", "5x6", 3656),
-            ("peasants", "4x6", 518),
-            ("peasants", "3x8", 8735),
+            ("pawngame", "5x6", 2711),
+            ("peasants", "4x6", 441),
+            ("peasants", "3x8", 7509),
         ] {
             let p = pos(setup, board);
             let config = PnConfig {

@@ -866,10 +866,16 @@ impl<'s, 'a> Teams<'s, 'a> {
             solver.end_step();
             let work = solver.stats().nodes.saturating_sub(before);
             solver.team_work.fetch_add(work, Relaxed);
+            // The answer's virtual time, and never less than the run's
+            // nodes spread over its threads: threads that had not yet
+            // seen the answer went on searching (a turn begun before it,
+            // the nodes before a look up the path), and side by side
+            // they search no more than their number at a time.
             let span = match self.span.load(Relaxed) {
                 0 => self.longest.load(Relaxed),
                 answered => answered,
             };
+            let span = span.max(work.div_ceil(threads as u64));
             solver.team_span.fetch_add(span, Relaxed);
         }
     }

@@ -46,11 +46,13 @@ fn reaches(v: Wdl, attacker: bool) -> bool {
 
 /// The value of the canonical `pos` if the search's leaf knowledge knows it
 /// (the rule of fact 3, and with `shortcuts` that rule a move ahead for
-/// either side, the race, either side's free runner and dead positions, in
-/// that order; none with an en passant right).
+/// either side and two moves ahead, the race, either side's free runner
+/// and dead positions; with an en passant right, with `shortcuts`, a win
+/// that the rules give the same pawns without the right).
 fn known(pos: &Position, shortcuts: bool) -> Option<Wdl> {
     if pos.ep_square().is_some() {
-        return None;
+        let plain = pos.without_en_passant();
+        return (shortcuts && known(&plain, true) == Some(Wdl::Win)).then_some(Wdl::Win);
     }
     if let Some(v) = resolve_by_rule(pos) {
         return Some(v.wdl());
@@ -58,7 +60,7 @@ fn known(pos: &Position, shortcuts: bool) -> Option<Wdl> {
     if !shortcuts {
         return None;
     }
-    if resolve_rule_ahead(pos) {
+    if resolve_rule_ahead(pos) || resolve_rule_two_ahead(pos) {
         return Some(Wdl::Win);
     }
     if resolve_opponent_rule_ahead(pos) {

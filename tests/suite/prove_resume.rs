@@ -47,13 +47,13 @@ fn value_only_and_stopped_runs_resume() {
 
 #[test]
 fn open_jobs_continue_with_bigger_budgets_until_the_largest() {
-    // One worker, first budget 200, largest 200 * 4^3: a job that runs out
+    // One worker, first budget 100, largest 100 * 4^3: a job that runs out
     // is asked again at 4 times its budget (continuing its predecessor,
-    // its `dep`) up to 12,800 nodes, and only then is its position
+    // its `dep`) up to 6,400 nodes, and only then is its position
     // expanded.
     let pos = position("pawngame", "6x6", true);
     let dir = temp_dir("prove-grow");
-    let (got, end, _) = ProofRun::new(200).largest(12_800).run(&pos, &dir);
+    let (got, end, _) = ProofRun::new(100).largest(6_400).run(&pos, &dir);
     assert_eq!(end, RunEnd::Complete);
     assert_eq!(got, solved_text(&pos));
     let log = read(&dir, pos.variant());
@@ -70,12 +70,12 @@ fn open_jobs_continue_with_bigger_budgets_until_the_largest() {
             // (often cheaper than its predecessor: the worker's table
             // still holds the predecessor's work).
             assert_eq!(prev.answer, Answer::Open);
-            assert!(prev.nodes < 12_800, "continued after {prev:?}");
+            assert!(prev.nodes < 6_400, "continued after {prev:?}");
             continued += 1;
         } else {
             // A child of an expanded position: its parent's job had the
             // largest budget.
-            assert!(prev.nodes >= 12_800, "expanded after {prev:?}");
+            assert!(prev.nodes >= 6_400, "expanded after {prev:?}");
             expanded += 1;
         }
     }

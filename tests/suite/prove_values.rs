@@ -908,13 +908,18 @@ fn emulated_runs_repeat_exactly() {
 /// another: the same run without them (`--no-share-paths`) searches other
 /// nodes, both give solve's values, and each run gives its figures again
 /// (a rank that ignored the paths it was sent would give the figures of
-/// the run without them).
+/// the run without them). The pawn game 7x6: on 6x6 the jobs are now too
+/// short for a path to change a choice.
 #[test]
 fn emulated_ranks_steer_clear_of_the_paths_they_are_sent() {
-    let pos = position("pawngame", "6x6", true);
+    let pos = position("pawngame", "7x6", true);
     let ticked = ["--emulate-tick", "1000", "--emulate-threads", "2"];
+    let run = |every: &str, extra: &[&str], name: &str| {
+        let extra = [&ticked[..], extra].concat();
+        emulated_exits(0, "7x6", name, "100000", every, &extra).1
+    };
     let figures = |extra: &[&str], name: &str| {
-        let (_dir, j) = emulated_6x6(name, "100000", "1000", &[&ticked[..], extra].concat());
+        let j = run("1000", extra, name);
         assert_eq!(json_values_text(&j), solved_text(&pos), "{extra:?}");
         let e = &j["emulation"];
         (
@@ -930,7 +935,7 @@ fn emulated_ranks_steer_clear_of_the_paths_they_are_sent() {
     // 4,000 (`--share-paths-every`): solve's values, the same figures
     // again, and other figures than the exchanges of 4,000 alone.
     let apart = |every: &str, extra: &[&str], name: &str| {
-        let (_dir, j) = emulated_6x6(name, "100000", every, &[&ticked[..], extra].concat());
+        let j = run(every, extra, name);
         assert_eq!(json_values_text(&j), solved_text(&pos), "{extra:?}");
         let e = &j["emulation"];
         (
@@ -967,6 +972,18 @@ fn emulated_6x6_exits(
     every: &str,
     extra: &[&str],
 ) -> (common::TempDir, serde_json::Value) {
+    emulated_exits(code, "6x6", name, share, every, extra)
+}
+
+/// [`emulated_6x6_exits`] of the pawn game on `board`.
+fn emulated_exits(
+    code: i32,
+    board: &str,
+    name: &str,
+    share: &str,
+    every: &str,
+    extra: &[&str],
+) -> (common::TempDir, serde_json::Value) {
     let dir = temp_dir(name);
     let d = dir.to_str().unwrap();
     let args = [
@@ -974,7 +991,7 @@ fn emulated_6x6_exits(
         "prove",
         "pawngame",
         "--board",
-        "6x6",
+        board,
         "--dir",
         d,
         "--all-moves",

@@ -1,8 +1,10 @@
 //! The pure-race rule ([`resolve_race`]), the free-runner rule
 //! ([`resolve_runner`]), the opponent's free runner
 //! ([`resolve_opponent_runner`]), the rule of fact 3 a move ahead for
-//! either side ([`resolve_rule_ahead`], [`resolve_opponent_rule_ahead`])
-//! and the stalemate at once ([`stalemates_at_once`]) against plain
+//! either side ([`resolve_rule_ahead`], [`resolve_opponent_rule_ahead`]),
+//! fact 3 two moves ahead ([`resolve_rule_two_ahead`]), the stalemate at
+//! once ([`stalemates_at_once`]) and the searches' leaf knowledge of
+//! positions with an en passant right against plain
 //! exhaustive minimax on every position of small boards: every placement
 //! of white and black pawns on the ranks they may stand on, white to move,
 //! under every rule set. Boards of height 4 and 5 (where a double step
@@ -13,6 +15,7 @@
 
 use crate::common::*;
 use peasant::rules::*;
+use peasant::solve::{PnConfig, PnSolver, Question, SearchConfig};
 
 /// The position of `pawns` with white to move, if it is one (pawns on
 /// legal squares) and its game is not over.
@@ -59,6 +62,10 @@ fn no_rule_on_a_stalemate(variant: Variant, pawns: ByColor<Bitboard>) -> u64 {
         "opponent's fact 3 a move ahead {variant}: {pos}"
     );
     assert!(
+        !resolve_rule_two_ahead(&pos),
+        "fact 3 two moves ahead {variant}: {pos}"
+    );
+    assert!(
         !stalemates_at_once(&pos),
         "stalemate at once {variant}: {pos}"
     );
@@ -74,12 +81,15 @@ struct More {
     ahead: u64,
     /// [`resolve_opponent_rule_ahead`]: a loss for white.
     opponent_ahead: u64,
+    /// [`resolve_rule_two_ahead`]: a win for white.
+    two_ahead: u64,
     /// [`stalemates_at_once`]: white draws at least.
     stalemates: u64,
 }
 
-/// The opponent's free runner and the rule of fact 3 a move ahead, for
-/// either side, on `pos`: whatever they claim minimax must confirm.
+/// The opponent's free runner, the rule of fact 3 a move ahead, for
+/// either side, and two moves ahead, on `pos`: whatever they claim minimax
+/// must confirm.
 fn check_more(pos: &Position, variant: Variant, memo: &mut MinimaxMemo, more: &mut More) {
     if resolve_opponent_runner(pos) {
         more.opponents += 1;
@@ -99,6 +109,11 @@ fn check_more(pos: &Position, variant: Variant, memo: &mut MinimaxMemo, more: &m
             Wdl::Loss,
             "opponent's fact 3 a move ahead {variant}: {pos}"
         );
+    }
+    if resolve_rule_two_ahead(pos) {
+        more.two_ahead += 1;
+        let v = minimax(pos, memo);
+        assert_eq!(v.wdl(), Wdl::Win, "fact 3 two moves ahead {variant}: {pos}");
     }
     // Its count of black's mobile pawns only skips the moves: each move
     // played must agree.
@@ -309,6 +324,7 @@ fn runner_rule_wins_on_every_placement() {
         assert!(runners > 0 && runners < total, "{w}x{h}");
         assert!(more.opponents > 0 && more.ahead > 0, "{w}x{h}");
         assert!(more.opponent_ahead > 0 && more.stalemates > 0, "{w}x{h}");
+        assert!(more.two_ahead > 0, "{w}x{h}");
     }
 }
 
@@ -345,6 +361,7 @@ fn runner_rule_wins_on_wide_and_tall_boards() {
         // Below height 6 a black pawn that outruns every white pawn
         // stands on its second-to-last rank: the rule of fact 3's.
         assert!(h < 6 || more.opponents > 0, "{w}x{h}");
+        assert!(h < 6 || more.two_ahead > 0, "{w}x{h}");
     }
 }
 
@@ -366,6 +383,7 @@ fn race_rule_equals_minimax() {
         assert!(answered > 0 && answered < total, "{w}x{h}");
         assert!(runners > 0 && runners < total, "{w}x{h}");
         assert!(h < 6 || more.opponents > 0, "{w}x{h}");
+        assert!(h < 6 || more.two_ahead > 0, "{w}x{h}");
     }
 }
 
@@ -378,4 +396,91 @@ fn race_rule_leaves_en_passant_to_search() {
     assert!(pos.ep_square().is_some());
     assert_eq!(resolve_race(&pos), None);
     assert_eq!(minimax(&pos, &mut MinimaxMemo::default()), Value::Win(1));
+}
+
+/// Every position with an en passant right on small boards (a black pawn
+/// that may just have made its double step, a white pawn beside it), under
+/// every rule set that has the capture: what the proof-number search's
+/// leaf knowledge answers of it (the rules that prove a win, asked of the
+/// same pawns without the right) minimax confirms, to both questions, and
+/// it answers some. Returns (positions, wins answered).
+fn check_en_passant(w: u8, h: u8) -> (u64, u64) {
+    let board = Board::new(w, h).unwrap();
+    let squares: Vec<Square> = (1..h - 1)
+        .flat_map(|r| (0..w).map(move |f| Square::new(f, r)))
+        .collect();
+    let config = PnConfig::default();
+    let config = PnConfig {
+        search: SearchConfig {
+            hash_mb: 0,
+            ..config.search
+        },
+        ..config
+    };
+    let (mut total, mut wins) = (0, 0);
+    for rules in Rules::ALL.into_iter().filter(|r| r.en_passant) {
+        let variant = Variant::new(board, rules);
+        let solver = PnSolver::new(config, None).unwrap();
+        let mut memo = MinimaxMemo::default();
+        for code in 0..3u64.pow(squares.len() as u32) {
+            let mut pawns = ByColor {
+                white: Bitboard::EMPTY,
+                black: Bitboard::EMPTY,
+            };
+            let mut c = code;
+            for &sq in &squares {
+                match c % 3 {
+                    1 => pawns.white.set(sq),
+                    2 => pawns.black.set(sq),
+                    _ => {}
+                }
+                c /= 3;
+            }
+            // Black's double step from its second rank lands on rank
+            // h - 4 and skips h - 3.
+            for f in 0..w {
+                let (landed, skipped) = (Square::new(f, h - 4), Square::new(f, h - 3));
+                let from = Square::new(f, h - 2);
+                if !pawns.black.contains(landed)
+                    || (pawns.white | pawns.black).contains(skipped)
+                    || (pawns.white | pawns.black).contains(from)
+                {
+                    continue;
+                }
+                let setup = Setup {
+                    board,
+                    pawns,
+                    turn: Color::White,
+                    ep_square: Some(skipped),
+                };
+                let Ok(pos) = Position::from_setup(&setup, variant) else {
+                    continue;
+                };
+                if pos.ep_square().is_none() || pos.is_game_over() {
+                    continue;
+                }
+                total += 1;
+                let v = minimax(&pos, &mut memo).wdl();
+                for (question, truth) in [
+                    (Question::Wins, v == Wdl::Win),
+                    (Question::AvoidsLoss, v != Wdl::Loss),
+                ] {
+                    if let Some(answer) = solver.known_answer(&pos, question) {
+                        assert_eq!(answer, truth, "{question:?} {variant}: {pos}");
+                        wins += (question == Question::Wins && answer) as u64;
+                    }
+                }
+            }
+        }
+    }
+    eprintln!("{w}x{h}: {wins} wins known of {total} positions with an en passant right");
+    (total, wins)
+}
+
+#[test]
+fn en_passant_knowledge_equals_minimax() {
+    for (w, h) in [(3, 5), (4, 5), (3, 6), (2, 7), (2, 8)] {
+        let (total, wins) = check_en_passant(w, h);
+        assert!(wins > 0 && wins < total, "{w}x{h}");
+    }
 }
