@@ -151,11 +151,11 @@ pub struct SolveArgs {
     /// the rule).
     #[arg(long, hide = true)]
     pub no_ep_wins: bool,
-    /// Take a defender to move that can leave the attacker without a move
-    /// as having its draw (proof-number search; off by default, to
-    /// measure the rule).
+    /// Search a defender to move that can leave the attacker without a
+    /// move instead of taking it as having its draw (proof-number search;
+    /// to measure the rule).
     #[arg(long, hide = true)]
-    pub stalemate: bool,
+    pub no_stalemate: bool,
     /// Search dead positions (no capture and no promotion can ever happen)
     /// instead of taking them as draws (to measure the rule).
     #[arg(long, hide = true)]
@@ -423,7 +423,7 @@ impl SolveArgs {
                 opponent_runner: !self.no_opponent_runner,
                 dead: !self.no_dead,
                 bound: !self.no_bound,
-                stalemate: self.stalemate,
+                stalemate: !self.no_stalemate,
             },
         };
         match self.method() {

@@ -431,9 +431,9 @@ pub fn resolve_rule_two_ahead(pos: &Position) -> bool {
     let board = pos.board();
     let occupied = white | black;
     // The squares of white's third-to-last rank whose square ahead is free
-    // and not attacked by a black pawn.
+    // and that no black pawn attacks (from beside the square ahead).
     let attacked = black.down(1).left() | black.down(1).right();
-    let landings = board.rank_mask(h - 3) & !occupied.down(1) & !attacked.down(1);
+    let landings = board.rank_mask(h - 3) & !occupied.down(1) & !attacked;
     let below = white & board.rank_mask(h - 4);
     let pushes = below.up(1) & !occupied & landings;
     let from_right = below.up(1).left() & black & landings;

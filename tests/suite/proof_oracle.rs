@@ -80,13 +80,15 @@ fn known(pos: &Position, shortcuts: bool) -> Option<Wdl> {
 
 /// The least expansions of a proof of the question about the canonical
 /// `pos` (`attacker`: its side to move is the attacker), counted as a tree,
-/// by plain recursion: nothing for a position the knowledge settles or one
-/// without a move; one for a move that wins at once; else one plus the
+/// by plain recursion: nothing for a position the knowledge settles (with
+/// `shortcuts`, a defender that can stalemate the attacker at once too) or
+/// one without a move; one for a move that wins at once; else one plus the
 /// cheapest good move's proof where the side to move reaches its goal and
 /// every move's where it fails (moves to the same canonical position
 /// counted once).
 fn least(pos: &Position, attacker: bool, shortcuts: bool, memo: &mut MinimaxMemo) -> f64 {
-    if known(pos, shortcuts).is_some() {
+    // A defender that can stalemate the attacker at once has its goal.
+    if known(pos, shortcuts).is_some() || shortcuts && !attacker && stalemates_at_once(pos) {
         return 0.0;
     }
     let moves = pos.legal_moves();
