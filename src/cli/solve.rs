@@ -147,10 +147,9 @@ pub struct SolveArgs {
     #[arg(long, hide = true)]
     pub no_two_ahead: bool,
     /// Search positions with an en passant right instead of asking the
-    /// rules that prove a win of the same pawns without it (to measure
-    /// the rule).
+    /// rules of the same pawns without it (to measure the rule).
     #[arg(long, hide = true)]
-    pub no_ep_wins: bool,
+    pub no_past_en_passant: bool,
     /// Search a defender to move that can leave the attacker without a
     /// move instead of taking it as having its draw (proof-number search;
     /// to measure the rule).
@@ -417,7 +416,7 @@ impl SolveArgs {
             shortcuts: Shortcuts {
                 rule_ahead: !self.no_rule_ahead,
                 two_ahead: !self.no_two_ahead,
-                en_passant_wins: !self.no_ep_wins,
+                past_en_passant: !self.no_past_en_passant,
                 race: !self.no_race,
                 runner: !self.no_runner,
                 opponent_runner: !self.no_opponent_runner,

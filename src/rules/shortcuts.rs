@@ -409,8 +409,8 @@ pub fn resolve_opponent_rule_ahead(pos: &Position) -> bool {
 }
 
 /// Fact 3 two moves ahead (for a position with white to move whose game
-/// is not over and that has no en passant right, under the real rules, on
-/// a board of height 6 or more): white wins if it has a move that lands a
+/// is not over, under the real rules, on a board of height 6 or more):
+/// white wins if it has a move that lands a
 /// pawn P on its third-to-last rank, with the square ahead of P free and
 /// no black pawn beside that square, after which black, to move, loses by
 /// the opponent's fact 3 a move ahead ([`resolve_opponent_rule_ahead`]):
@@ -420,12 +420,14 @@ pub fn resolve_opponent_rule_ahead(pos: &Position) -> bool {
 /// beside it: the two tests on P hold after any white move, and only the
 /// moves that land there are played (a push from the rank below, a
 /// capture onto the rank, and on a board of height 6 a double step), each
-/// then asked of the rule. A pawn already on the third-to-last rank is
-/// fact 3 a move ahead's ([`resolve_rule_ahead`]).
+/// then asked of the rule. With an en passant right, the capture en
+/// passant lands there too (on the square black's double step skipped)
+/// and is one of them. A pawn already on the third-to-last rank is fact 3
+/// a move ahead's ([`resolve_rule_ahead`]).
 ///
 /// The win is sure but not its distance: for win/draw/loss searches only.
 pub fn resolve_rule_two_ahead(pos: &Position) -> bool {
-    let Some((white, black, h)) = before_fact_3(pos, 6) else {
+    let Some((white, black, h)) = before_fact_3(&pos.without_en_passant(), 6) else {
         return false;
     };
     let board = pos.board();
@@ -443,11 +445,22 @@ pub fn resolve_rule_two_ahead(pos: &Position) -> bool {
     } else {
         Bitboard::EMPTY
     };
+    let en_passant = pos
+        .ep_square()
+        .map_or(Bitboard::EMPTY, |s| Bitboard::from_square(s) & landings);
     let mut moves = pushes
         .map(|to| (to.file(), h - 4, to, MoveKind::Push))
         .chain(from_right.map(|to| (to.file() + 1, h - 4, to, MoveKind::Capture)))
         .chain(from_left.map(|to| (to.file() - 1, h - 4, to, MoveKind::Capture)))
-        .chain(doubles.map(|to| (to.file(), 1, to, MoveKind::DoublePush)));
+        .chain(doubles.map(|to| (to.file(), 1, to, MoveKind::DoublePush)))
+        .chain(
+            (below.up(1).left() & en_passant)
+                .map(|to| (to.file() + 1, h - 4, to, MoveKind::EnPassant)),
+        )
+        .chain(
+            (below.up(1).right() & en_passant)
+                .map(|to| (to.file() - 1, h - 4, to, MoveKind::EnPassant)),
+        );
     moves.any(|(file, rank, to, kind)| {
         let child = pos.play(Move {
             from: Square::new(file, rank),

@@ -31,9 +31,9 @@ pub struct Shortcuts {
     /// Win/draw/loss searches: a position with an en passant right is won
     /// where the rules that prove a win for the side to move prove it for
     /// the same pawns without the right (it adds moves, never takes one
-    /// away), instead of searching it. The rules that prove a loss or a
-    /// draw are not asked: a capture en passant may escape them.
-    pub en_passant_wins: bool,
+    /// away), and lost where the rules that prove a loss do and every
+    /// capture en passant loses by rule too, instead of searching it.
+    pub past_en_passant: bool,
     /// Resolve pure races by rule ([`crate::rules::resolve_race`]) instead
     /// of searching them.
     pub race: bool,
@@ -69,7 +69,7 @@ impl Shortcuts {
     pub const ALL: Shortcuts = Shortcuts {
         rule_ahead: true,
         two_ahead: true,
-        en_passant_wins: true,
+        past_en_passant: true,
         race: true,
         runner: true,
         opponent_runner: true,
@@ -81,7 +81,7 @@ impl Shortcuts {
     pub const NONE: Shortcuts = Shortcuts {
         rule_ahead: false,
         two_ahead: false,
-        en_passant_wins: false,
+        past_en_passant: false,
         race: false,
         runner: false,
         opponent_runner: false,

@@ -3,6 +3,7 @@
 //! stop flag and node budget of a solve.
 
 use crate::rules::dead::is_dead;
+use crate::rules::moves::MoveKind;
 use crate::rules::position::Position;
 use crate::rules::shortcuts::{
     resolve_by_rule, resolve_opponent_rule_ahead, resolve_opponent_runner, resolve_race,
@@ -54,15 +55,11 @@ pub(crate) fn leaf_value(
 ) -> Result<Option<LeafValue>, SolveError> {
     // En passant first, as the tables' `index::domain::value` does: with
     // a right to capture en passant the rule of fact 3 may not hold
-    // (height 5). Such a position is searched, unless the rules that prove
-    // a win prove it for the same pawns without the right: the right only
-    // adds moves.
+    // (height 5). Such a position is searched, unless the rules settle it
+    // from the same pawns without the right: the right only adds moves.
     if pos.ep_square().is_some() {
-        if shortcuts.en_passant_wins
-            && !exact
-            && wins_by_rule(&pos.without_en_passant(), shortcuts, stats)
-        {
-            return Ok(Some(LeafValue::Wdl(Wdl::Win)));
+        if shortcuts.past_en_passant && !exact {
+            return Ok(past_en_passant(pos, shortcuts, stats).map(LeafValue::Wdl));
         }
         return Ok(None);
     }
@@ -122,22 +119,63 @@ pub(crate) fn leaf_value(
     Ok(None)
 }
 
+/// The value of `pos`, a position with white to move whose game is not
+/// over and that has an en passant right, where the rules settle it
+/// (win/draw/loss only), counted in `stats`. The position has every move
+/// of the same pawns without the right, and the captures en passant
+/// besides: a win the rules prove for the pawns without it is a win
+/// ([`wins_by_rule`]), and a loss they prove for them is a loss where
+/// every capture en passant loses too, its position won by rule for the
+/// opponent. Their draws are not asked (a dead position's capture).
+fn past_en_passant(pos: &Position, shortcuts: &Shortcuts, stats: &mut SolveStats) -> Option<Wdl> {
+    if wins_by_rule(pos, shortcuts, stats) {
+        return Some(Wdl::Win);
+    }
+    let plain = pos.without_en_passant();
+    let loses = matches!(resolve_by_rule(&plain), Some(Value::Loss(_)))
+        || shortcuts.race && matches!(resolve_race(&plain), Some(Value::Loss(_)))
+        || shortcuts.opponent_runner && resolve_opponent_runner(&plain)
+        || shortcuts.rule_ahead && resolve_opponent_rule_ahead(&plain);
+    if !loses {
+        return None;
+    }
+    // The replies' counts are not the search's.
+    let mut theirs = SolveStats::default();
+    let captures_lose = pos
+        .legal_moves()
+        .iter()
+        .filter(|m| m.kind == MoveKind::EnPassant)
+        .all(|&m| {
+            let child = pos.play(m);
+            child.winner_by_rule().is_none()
+                && profile::unrecorded(|| wins_by_rule(&child.flipped(), shortcuts, &mut theirs))
+        });
+    if !captures_lose {
+        return None;
+    }
+    stats.rule_hits += 1;
+    profile::end(End::Rule);
+    Some(Wdl::Loss)
+}
+
 /// Whether the rules that prove a win for the side to move (win/draw/loss
 /// only) prove one for `pos`, a position with white to move whose game is
-/// not over and that has no en passant right, counted in `stats`: fact 3,
-/// fact 3 a move and two moves ahead, the race and the free runner, the
-/// ones `shortcuts` switches on.
+/// not over, counted in `stats`: fact 3, fact 3 a move ahead, the race and
+/// the free runner asked of the same pawns without an en passant right
+/// (the right only adds moves), and fact 3 two moves ahead, which plays
+/// the capture en passant too; the ones `shortcuts` switches on.
 fn wins_by_rule(pos: &Position, shortcuts: &Shortcuts, stats: &mut SolveStats) -> bool {
-    let end = if matches!(resolve_by_rule(pos), Some(Value::Win(_)))
-        || shortcuts.rule_ahead && resolve_rule_ahead(pos)
+    let plain = pos.without_en_passant();
+    let end = if matches!(resolve_by_rule(&plain), Some(Value::Win(_)))
+        || shortcuts.rule_ahead && resolve_rule_ahead(&plain)
         || shortcuts.two_ahead && resolve_rule_two_ahead(pos)
     {
         stats.rule_hits += 1;
         End::Rule
-    } else if shortcuts.race && matches!(resolve_race(pos), Some(Value::Win(_))) {
+    } else if shortcuts.race && matches!(resolve_race(&plain), Some(Value::Win(_))) {
         stats.race_hits += 1;
         End::Race
-    } else if shortcuts.runner && resolve_runner(pos) {
+    } else if shortcuts.runner && resolve_runner(&plain) {
         stats.runner_hits += 1;
         End::Runner
     } else {

@@ -312,11 +312,11 @@ fn threads_in_turns_stopped_in_steps_equal_minimax_on_small_boards() {
             }
         }
     }
-    // Thousands of questions asked afresh took several steps (most are
+    // Over a thousand questions asked afresh took several steps (most are
     // settled at the root by the rules' shortcuts: a free runner, a dead
     // position).
     eprintln!("{past_first_step} of {fresh} fresh questions past their first step, at most {most_steps} steps");
-    assert!(past_first_step >= 1_500, "{past_first_step} of {fresh}");
+    assert!(past_first_step >= 1_000, "{past_first_step} of {fresh}");
     assert!(most_steps >= 20, "{most_steps}");
 }
 

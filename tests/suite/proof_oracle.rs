@@ -48,11 +48,33 @@ fn reaches(v: Wdl, attacker: bool) -> bool {
 /// (the rule of fact 3, and with `shortcuts` that rule a move ahead for
 /// either side and two moves ahead, the race, either side's free runner
 /// and dead positions; with an en passant right, with `shortcuts`, a win
-/// that the rules give the same pawns without the right).
+/// that the rules give the same pawns without the right or fact 3 two
+/// moves ahead with the capture, and a loss they give them where every
+/// capture en passant reaches a position they call won for its mover).
 fn known(pos: &Position, shortcuts: bool) -> Option<Wdl> {
     if pos.ep_square().is_some() {
-        let plain = pos.without_en_passant();
-        return (shortcuts && known(&plain, true) == Some(Wdl::Win)).then_some(Wdl::Win);
+        if !shortcuts {
+            return None;
+        }
+        if resolve_rule_two_ahead(pos) {
+            return Some(Wdl::Win);
+        }
+        let v = known(&pos.without_en_passant(), true);
+        let captures_lose = || {
+            pos.legal_moves()
+                .iter()
+                .filter(|m| m.kind == MoveKind::EnPassant)
+                .all(|&m| {
+                    let child = pos.play(m);
+                    child.winner_by_rule().is_none()
+                        && known(&child.flipped(), true) == Some(Wdl::Win)
+                })
+        };
+        return match v {
+            Some(Wdl::Win) => v,
+            Some(Wdl::Loss) if captures_lose() => v,
+            _ => None,
+        };
     }
     if let Some(v) = resolve_by_rule(pos) {
         return Some(v.wdl());

@@ -401,10 +401,12 @@ fn race_rule_leaves_en_passant_to_search() {
 /// Every position with an en passant right on small boards (a black pawn
 /// that may just have made its double step, a white pawn beside it), under
 /// every rule set that has the capture: what the proof-number search's
-/// leaf knowledge answers of it (the rules that prove a win, asked of the
-/// same pawns without the right) minimax confirms, to both questions, and
-/// it answers some. Returns (positions, wins answered).
-fn check_en_passant(w: u8, h: u8) -> (u64, u64) {
+/// leaf knowledge answers of it (a win or a loss the rules prove for the
+/// same pawns without the right, a loss only where every capture en
+/// passant loses by rule too; fact 3 two moves ahead with the capture)
+/// minimax confirms, to both questions. Returns (positions, wins
+/// answered, losses answered).
+fn check_en_passant(w: u8, h: u8) -> (u64, u64, u64) {
     let board = Board::new(w, h).unwrap();
     let squares: Vec<Square> = (1..h - 1)
         .flat_map(|r| (0..w).map(move |f| Square::new(f, r)))
@@ -417,7 +419,7 @@ fn check_en_passant(w: u8, h: u8) -> (u64, u64) {
         },
         ..config
     };
-    let (mut total, mut wins) = (0, 0);
+    let (mut total, mut wins, mut losses) = (0, 0, 0);
     for rules in Rules::ALL.into_iter().filter(|r| r.en_passant) {
         let variant = Variant::new(board, rules);
         let solver = PnSolver::new(config, None).unwrap();
@@ -468,19 +470,23 @@ fn check_en_passant(w: u8, h: u8) -> (u64, u64) {
                     if let Some(answer) = solver.known_answer(&pos, question) {
                         assert_eq!(answer, truth, "{question:?} {variant}: {pos}");
                         wins += (question == Question::Wins && answer) as u64;
+                        losses += (question == Question::AvoidsLoss && !answer) as u64;
                     }
                 }
             }
         }
     }
-    eprintln!("{w}x{h}: {wins} wins known of {total} positions with an en passant right");
-    (total, wins)
+    eprintln!(
+        "{w}x{h}: {wins} wins and {losses} losses known of {total} positions with an en passant right"
+    );
+    (total, wins, losses)
 }
 
 #[test]
 fn en_passant_knowledge_equals_minimax() {
     for (w, h) in [(3, 5), (4, 5), (3, 6), (2, 7), (2, 8)] {
-        let (total, wins) = check_en_passant(w, h);
+        let (total, wins, losses) = check_en_passant(w, h);
         assert!(wins > 0 && wins < total, "{w}x{h}");
+        assert!(losses > 0, "{w}x{h}");
     }
 }
