@@ -151,8 +151,9 @@ pub struct SolveArgs {
     #[arg(long, hide = true)]
     pub no_past_en_passant: bool,
     /// Search a defender to move that can leave the attacker without a
-    /// move instead of taking it as having its draw (proof-number search;
-    /// to measure the rule).
+    /// move instead of taking it as having its draw, and an attacker each
+    /// of whose moves lets it do so instead of taking it as failed
+    /// (proof-number search; to measure the rules).
     #[arg(long, hide = true)]
     pub no_stalemate: bool,
     /// Search dead positions (no capture and no promotion can ever happen)

@@ -40,7 +40,8 @@ pub use position::{Outcome, Position};
 pub use setup::{named_setup, Setup};
 pub use shortcuts::{
     resolve_by_rule, resolve_opponent_rule_ahead, resolve_opponent_runner, resolve_race,
-    resolve_rule_ahead, resolve_rule_two_ahead, resolve_runner, stalemates_at_once,
+    resolve_rule_ahead, resolve_rule_two_ahead, resolve_runner, stalemated_after_any_move,
+    stalemates_at_once,
 };
 pub use square::{file_char, file_from_char, Square};
 pub use unmove::{retro_perft, UnMove};

@@ -33,7 +33,7 @@ use crate::rules::bound::may_win;
 use crate::rules::canonical::{canonical_with, position_key};
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
-use crate::rules::shortcuts::stalemates_at_once;
+use crate::rules::shortcuts::{stalemated_after_any_move, stalemates_at_once};
 use crate::rules::value::Wdl;
 use crate::solve::config::{PnConfig, PnEpsilon, PnInit};
 use crate::solve::heaviest::Heaviest;
@@ -1402,9 +1402,10 @@ impl<'a> PnSolver<'a> {
     /// [`crate::solve::Shortcuts::bound`]) disproven for an attacker to
     /// move that can never win, or (with
     /// [`crate::solve::Shortcuts::stalemate`]) proven for a defender to move
-    /// that can leave the attacker without a move. (Proving a defender whose
-    /// opponent can never win as well cost more nodes still: Peasants'
-    /// Chess 4x8 3.27 M.)
+    /// that can leave the attacker without a move, and disproven for an
+    /// attacker to move each of whose moves lets the defender do so.
+    /// (Proving a defender whose opponent can never win as well cost more
+    /// nodes still: Peasants' Chess 4x8 3.27 M.)
     pub(crate) fn settled(
         &self,
         w: &mut Worker,
@@ -1422,6 +1423,13 @@ impl<'a> PnSolver<'a> {
         if self.config.search.shortcuts.stalemate && !attacker_to_move && stalemates_at_once(pos) {
             profile::end(End::Stalemate);
             return Ok(Some(true));
+        }
+        if self.config.search.shortcuts.stalemate
+            && attacker_to_move
+            && stalemated_after_any_move(pos)
+        {
+            profile::end(End::Stalemate);
+            return Ok(Some(false));
         }
         Ok(None)
     }

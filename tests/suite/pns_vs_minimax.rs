@@ -295,7 +295,7 @@ fn warm_starts_seed_a_fresh_table() {
             let cut = PnSolver::new(config(4, PnInit::Guided, PnEpsilon::Shift(1)), None).unwrap();
             for (i, p) in all.iter().enumerate().step_by(5) {
                 let q = [Question::Wins, Question::AvoidsLoss][i % 2];
-                match cut.answer(p, q, Some(20)) {
+                match cut.answer(p, q, Some(10)) {
                     Ok(_) | Err(SolveError::Stopped) => {}
                     Err(e) => panic!("{e}"),
                 }

@@ -103,14 +103,21 @@ fn known(pos: &Position, shortcuts: bool) -> Option<Wdl> {
 /// The least expansions of a proof of the question about the canonical
 /// `pos` (`attacker`: its side to move is the attacker), counted as a tree,
 /// by plain recursion: nothing for a position the knowledge settles (with
-/// `shortcuts`, a defender that can stalemate the attacker at once too) or
+/// `shortcuts`, a defender that can stalemate the attacker at once, or an
+/// attacker each of whose moves lets it, too) or
 /// one without a move; one for a move that wins at once; else one plus the
 /// cheapest good move's proof where the side to move reaches its goal and
 /// every move's where it fails (moves to the same canonical position
 /// counted once).
 fn least(pos: &Position, attacker: bool, shortcuts: bool, memo: &mut MinimaxMemo) -> f64 {
-    // A defender that can stalemate the attacker at once has its goal.
-    if known(pos, shortcuts).is_some() || shortcuts && !attacker && stalemates_at_once(pos) {
+    // A defender that can stalemate the attacker at once has its goal, an
+    // attacker each of whose moves lets it do so has failed.
+    let stalemate = if attacker {
+        stalemated_after_any_move(pos)
+    } else {
+        stalemates_at_once(pos)
+    };
+    if known(pos, shortcuts).is_some() || shortcuts && stalemate {
         return 0.0;
     }
     let moves = pos.legal_moves();

@@ -265,8 +265,8 @@ fn proof_number_runs_cut_short_go_on_from_their_warm_starts() {
     let mut total = Vec::new();
     for warm_entries in [0, 65536] {
         let dir = temp_dir(&format!("prove-warm-{warm_entries}"));
-        let run = ProofRun::new(25_000)
-            .largest(1_600_000)
+        let run = ProofRun::new(10_000)
+            .largest(640_000)
             .max_jobs(1)
             .value_only()
             .method(Method::ProofNumber)

@@ -31,6 +31,25 @@ fn white_to_move(variant: Variant, pawns: ByColor<Bitboard>) -> Option<Position>
         .filter(|p| !p.is_game_over())
 }
 
+/// The placement numbered `code` of pawns on `squares`: each square's
+/// base-3 digit says empty, white or black.
+fn placement(squares: &[Square], code: u64) -> ByColor<Bitboard> {
+    let mut pawns = ByColor {
+        white: Bitboard::EMPTY,
+        black: Bitboard::EMPTY,
+    };
+    let mut c = code;
+    for &sq in squares {
+        match c % 3 {
+            1 => pawns.white.set(sq),
+            2 => pawns.black.set(sq),
+            _ => {}
+        }
+        c /= 3;
+    }
+    pawns
+}
+
 /// 1 if `pawns` with white to move is a stalemate (white has no move, the
 /// game not won by the rules), on which no rule may claim anything: the
 /// searches ask their leaf knowledge before they look for moves.
@@ -69,6 +88,10 @@ fn no_rule_on_a_stalemate(variant: Variant, pawns: ByColor<Bitboard>) -> u64 {
         !stalemates_at_once(&pos),
         "stalemate at once {variant}: {pos}"
     );
+    assert!(
+        !stalemated_after_any_move(&pos),
+        "stalemated after any move {variant}: {pos}"
+    );
     1
 }
 
@@ -85,6 +108,8 @@ struct More {
     two_ahead: u64,
     /// [`stalemates_at_once`]: white draws at least.
     stalemates: u64,
+    /// [`stalemated_after_any_move`]: white cannot win.
+    stalemated: u64,
 }
 
 /// The opponent's free runner, the rule of fact 3 a move ahead, for
@@ -131,6 +156,15 @@ fn check_more(pos: &Position, variant: Variant, memo: &mut MinimaxMemo, more: &m
         let v = minimax(pos, memo);
         assert_ne!(v.wdl(), Wdl::Loss, "stalemate at once {variant}: {pos}");
     }
+    if stalemated_after_any_move(pos) {
+        more.stalemated += 1;
+        let v = minimax(pos, memo);
+        assert_ne!(
+            v.wdl(),
+            Wdl::Win,
+            "stalemated after any move {variant}: {pos}"
+        );
+    }
 }
 
 /// Checks the rules on every position of `w` x `h` under every rule set;
@@ -151,19 +185,7 @@ fn check_board(w: u8, h: u8) -> (u64, u64, u64, More) {
         let variant = Variant::new(board, rules);
         let mut memo = MinimaxMemo::default();
         for code in 0..3u64.pow(n) {
-            let mut pawns = ByColor {
-                white: Bitboard::EMPTY,
-                black: Bitboard::EMPTY,
-            };
-            let mut c = code;
-            for &sq in &squares {
-                match c % 3 {
-                    1 => pawns.white.set(sq),
-                    2 => pawns.black.set(sq),
-                    _ => {}
-                }
-                c /= 3;
-            }
+            let pawns = placement(&squares, code);
             let Some(pos) = white_to_move(variant, pawns) else {
                 stalemated += no_rule_on_a_stalemate(variant, pawns);
                 continue;
@@ -324,7 +346,7 @@ fn runner_rule_wins_on_every_placement() {
         assert!(runners > 0 && runners < total, "{w}x{h}");
         assert!(more.opponents > 0 && more.ahead > 0, "{w}x{h}");
         assert!(more.opponent_ahead > 0 && more.stalemates > 0, "{w}x{h}");
-        assert!(more.two_ahead > 0, "{w}x{h}");
+        assert!(more.two_ahead > 0 && more.stalemated > 0, "{w}x{h}");
     }
 }
 
@@ -425,19 +447,7 @@ fn check_en_passant(w: u8, h: u8) -> (u64, u64, u64) {
         let solver = PnSolver::new(config, None).unwrap();
         let mut memo = MinimaxMemo::default();
         for code in 0..3u64.pow(squares.len() as u32) {
-            let mut pawns = ByColor {
-                white: Bitboard::EMPTY,
-                black: Bitboard::EMPTY,
-            };
-            let mut c = code;
-            for &sq in &squares {
-                match c % 3 {
-                    1 => pawns.white.set(sq),
-                    2 => pawns.black.set(sq),
-                    _ => {}
-                }
-                c /= 3;
-            }
+            let pawns = placement(&squares, code);
             // Black's double step from its second rank lands on rank
             // h - 4 and skips h - 3.
             for f in 0..w {
