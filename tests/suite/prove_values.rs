@@ -909,8 +909,9 @@ fn emulated_runs_repeat_exactly() {
 /// another: the same run without them (`--no-share-paths`) searches other
 /// nodes, both give solve's values, and each run gives its figures again
 /// (a rank that ignored the paths it was sent would give the figures of
-/// the run without them). The pawn game 7x6: on 6x6 the jobs are now too
-/// short for a path to change a choice.
+/// the run without them). The pawn game 7x6: with the leaf rules two
+/// moves ahead and past en passant, 6x6's jobs are too short for a path
+/// to change a choice.
 #[test]
 fn emulated_ranks_steer_clear_of_the_paths_they_are_sent() {
     let pos = position("pawngame", "7x6", true);

@@ -3,7 +3,8 @@
 //! ([`resolve_opponent_runner`]), the rule of fact 3 a move ahead for
 //! either side ([`resolve_rule_ahead`], [`resolve_opponent_rule_ahead`]),
 //! fact 3 two moves ahead ([`resolve_rule_two_ahead`]), the stalemate at
-//! once ([`stalemates_at_once`]) and the searches' leaf knowledge of
+//! once ([`stalemates_at_once`]) and after any move
+//! ([`stalemated_after_any_move`]), and the searches' leaf knowledge of
 //! positions with an en passant right against plain
 //! exhaustive minimax on every position of small boards: every placement
 //! of white and black pawns on the ranks they may stand on, white to move,
