@@ -16,7 +16,7 @@ use std::path::Path;
 
 #[test]
 fn value_only_and_stopped_runs_resume() {
-    // Value only: the root's value, from a run cut into pieces of 5 jobs.
+    // Value only: the root's value, from a run cut into pieces of 3 jobs.
     let pos = position("pawngame", "6x6", true);
     let expected = Solver::new(SolverConfig::default(), None)
         .unwrap()
@@ -26,10 +26,10 @@ fn value_only_and_stopped_runs_resume() {
     let dir = temp_dir("prove-pieces");
     let mut pieces = 0;
     loop {
-        let (_, end, m) = ProofRun::new(500)
-            .largest(8000)
+        let (_, end, m) = ProofRun::new(200)
+            .largest(3200)
             .workers(2)
-            .max_jobs(5)
+            .max_jobs(3)
             .value_only()
             .run(&pos, &dir);
         pieces += 1;
