@@ -45,7 +45,9 @@ impl LeafValue {
 /// `shortcuts` switched on (all but the bound, which the solvers apply
 /// themselves), then the tables. `exact`: a table probe reads the DTM too
 /// (else only the WDL section, half the blocks to decompress), and the
-/// free-runner rule, which knows a win but not its distance, is left out.
+/// rules that know a value but not its distance (fact 3 a move and two
+/// moves ahead, either side's free runner, the rules past an en passant
+/// right) are left out.
 pub(crate) fn leaf_value(
     pos: &Position,
     shortcuts: &Shortcuts,
