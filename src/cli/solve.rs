@@ -150,6 +150,11 @@ pub struct SolveArgs {
     /// rules of the same pawns without it (to measure the rule).
     #[arg(long, hide = true)]
     pub no_past_en_passant: bool,
+    /// Search the positions whose every move reaches a position the
+    /// opponent wins by rule instead of taking them as lost (to measure
+    /// the rule).
+    #[arg(long, hide = true)]
+    pub no_every_move_lost: bool,
     /// Search a defender to move that can leave the attacker without a
     /// move instead of taking it as having its draw, and an attacker each
     /// of whose moves lets it do so instead of taking it as failed
@@ -418,6 +423,7 @@ impl SolveArgs {
                 rule_ahead: !self.no_rule_ahead,
                 two_ahead: !self.no_two_ahead,
                 past_en_passant: !self.no_past_en_passant,
+                every_move_lost: !self.no_every_move_lost,
                 race: !self.no_race,
                 runner: !self.no_runner,
                 opponent_runner: !self.no_opponent_runner,

@@ -1102,7 +1102,7 @@ mod tests {
 
     /// A wait whose timeout passes during its first step comes back with
     /// nothing, and the run goes on from there exactly as it would have:
-    /// "does white win the pawn game 6x6?" in steps of 500 nodes beside
+    /// "does white win the pawn game 6x6?" in steps of 250 nodes beside
     /// a job on 1.c4's refutation, results gathered by waits of a
     /// nanosecond, gives the same answers, nodes, work and makespan as
     /// waits that always reach the next result. Mutant: a wait that gives
@@ -1112,7 +1112,7 @@ mod tests {
         let (start, _) = pawn_game_6x6_and_last_move();
         let c4 = crate::rules::canonical(&start.play(start.parse_move("c4").unwrap()));
         let run = |timeout| {
-            let mut w = EmulatedWorkers::new(2, pn_workers(64, 500));
+            let mut w = EmulatedWorkers::new(2, pn_workers(64, 250));
             w.start(whole_job(1, start, Question::Wins)).unwrap();
             w.start(whole_job(2, c4, Question::AvoidsLoss)).unwrap();
             let (mut results, mut empty, mut horizons) = (Vec::new(), 0, Vec::new());
@@ -1552,8 +1552,8 @@ mod tests {
 
     /// With `--share-paths-every` a rank's job sends its path alone
     /// between its exchanges of entries, and the ranks after its own steer
-    /// by it from the next tick: two ranks of one worker in ticks of 1,000
-    /// nodes, paths every 1,000 and entries every 4,000. After the first
+    /// by it from the next tick: two ranks of one worker in ticks of 500
+    /// nodes, paths every 500 and entries every 2,000. After the first
     /// tick the second rank steers clear of the path the first posted at
     /// its end, and the first rank by none; no entry is loaded before the
     /// fifth tick, and from it some are. Mutants: an exchange of the path
@@ -1564,10 +1564,10 @@ mod tests {
         let (start, _) = pawn_game_6x6_and_last_move();
         let config = WorkerConfig {
             share_paths: true,
-            share_paths_every: 1_000,
-            ..pn_workers(64, 4_000)
+            share_paths_every: 500,
+            ..pn_workers(64, 2_000)
         };
-        let mut w = EmulatedWorkers::new(2, config).ticked(1_000, 1).unwrap();
+        let mut w = EmulatedWorkers::new(2, config).ticked(500, 1).unwrap();
         w.start(whole_job(1, start, Question::Wins)).unwrap();
         w.start(whole_job(2, start, Question::AvoidsLoss)).unwrap();
         let steering = |w: &EmulatedWorkers, worker: usize| match &w.solvers[worker] {

@@ -2027,7 +2027,7 @@ mod tests {
         );
         let whole = job(canonical(&pawngame.unwrap()), u64::MAX);
         let (at_once, none, _) = stepped(&whole, 0);
-        let (in_steps, exchanges, _) = stepped(&whole, 1_000);
+        let (in_steps, exchanges, _) = stepped(&whole, 500);
         assert_eq!(none, 0);
         assert!(exchanges > 3, "{exchanges}");
         assert_eq!(at_once.answer(), Answer::No);

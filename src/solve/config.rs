@@ -34,6 +34,12 @@ pub struct Shortcuts {
     /// away), and lost where the rules that prove a loss do and every
     /// capture en passant loses by rule too, instead of searching it.
     pub past_en_passant: bool,
+    /// Win/draw/loss searches: the side to move loses where every move
+    /// it has reaches a position that the rules of a win for the side to
+    /// move (fact 3 and fact 3 a move and two moves ahead, the race, the
+    /// free runner) call won for the opponent (asked where an opponent's
+    /// pawn stands near its goal), instead of searching those moves.
+    pub every_move_lost: bool,
     /// Resolve pure races by rule ([`crate::rules::resolve_race`]) instead
     /// of searching them.
     pub race: bool,
@@ -73,6 +79,7 @@ impl Shortcuts {
         rule_ahead: true,
         two_ahead: true,
         past_en_passant: true,
+        every_move_lost: true,
         race: true,
         runner: true,
         opponent_runner: true,
@@ -85,6 +92,7 @@ impl Shortcuts {
         rule_ahead: false,
         two_ahead: false,
         past_en_passant: false,
+        every_move_lost: false,
         race: false,
         runner: false,
         opponent_runner: false,

@@ -2,6 +2,7 @@
 //! knowledge they apply to a node before searching it, and the counters,
 //! stop flag and node budget of a solve.
 
+use crate::rules::color::Color;
 use crate::rules::dead::is_dead;
 use crate::rules::moves::MoveKind;
 use crate::rules::position::Position;
@@ -47,7 +48,7 @@ impl LeafValue {
 /// (else only the WDL section, half the blocks to decompress), and the
 /// rules that know a value but not its distance (fact 3 a move and two
 /// moves ahead, either side's free runner, the rules past an en passant
-/// right) are left out.
+/// right, every move lost) are left out.
 pub(crate) fn leaf_value(
     pos: &Position,
     shortcuts: &Shortcuts,
@@ -60,10 +61,18 @@ pub(crate) fn leaf_value(
     // (height 5). Such a position is searched, unless the rules settle it
     // from the same pawns without the right: the right only adds moves.
     if pos.ep_square().is_some() {
-        if shortcuts.past_en_passant && !exact {
-            return Ok(past_en_passant(pos, shortcuts, stats).map(LeafValue::Wdl));
+        if exact {
+            return Ok(None);
         }
-        return Ok(None);
+        let known = if shortcuts.past_en_passant {
+            past_en_passant(pos, shortcuts, stats)
+        } else {
+            None
+        };
+        if known.is_none() && shortcuts.every_move_lost && every_move_lost(pos, shortcuts, stats) {
+            return Ok(Some(LeafValue::Wdl(Wdl::Loss)));
+        }
+        return Ok(known.map(LeafValue::Wdl));
     }
     if let Some(v) = resolve_by_rule(pos) {
         stats.rule_hits += 1;
@@ -101,6 +110,9 @@ pub(crate) fn leaf_value(
         stats.rule_hits += 1;
         profile::end(End::Rule);
         return Ok(Some(LeafValue::Wdl(Wdl::Win)));
+    }
+    if shortcuts.every_move_lost && !exact && every_move_lost(pos, shortcuts, stats) {
+        return Ok(Some(LeafValue::Wdl(Wdl::Loss)));
     }
     if shortcuts.dead && is_dead(pos) {
         stats.dead_hits += 1;
@@ -158,6 +170,43 @@ fn past_en_passant(pos: &Position, shortcuts: &Shortcuts, stats: &mut SolveStats
     stats.rule_hits += 1;
     profile::end(End::Rule);
     Some(Wdl::Loss)
+}
+
+/// Whether white, to move in `pos` (its game not over), loses because
+/// every white move reaches a position that the rules of a win for the
+/// side to move ([`wins_by_rule`]) call won for black, counted in
+/// `stats`: white must have a move (else the game is drawn), and none may
+/// win at once. Asked only where a black pawn stands near its goal (the
+/// filter below, for the cost).
+fn every_move_lost(pos: &Position, shortcuts: &Shortcuts, stats: &mut SolveStats) -> bool {
+    // The filter: a black pawn on its second-, third- or fourth-to-last
+    // rank (or on height 6 on its second, whence a double step lands on
+    // the third-to-last). Where none is, the rules of a win found no
+    // child won for black on Peasants' Chess 5x7 and 6x7 (asked without
+    // the filter, the same nodes), and asking them costs a look at
+    // every move.
+    let board = pos.board();
+    let mut near = board.rank_mask(1) | board.rank_mask(2) | board.rank_mask(3);
+    if board.height() == 6 {
+        near |= board.rank_mask(4);
+    }
+    if !(pos.pawns(Color::Black) & near).any() {
+        return false;
+    }
+    // The replies' counts are not the search's.
+    let mut theirs = SolveStats::default();
+    let moves = pos.legal_moves();
+    let lost = !moves.is_empty()
+        && moves.iter().all(|&m| {
+            let child = pos.play(m);
+            child.winner_by_rule().is_none()
+                && profile::unrecorded(|| wins_by_rule(&child.flipped(), shortcuts, &mut theirs))
+        });
+    if lost {
+        stats.rule_hits += 1;
+        profile::end(End::Rule);
+    }
+    lost
 }
 
 /// Whether the rules that prove a win for the side to move (win/draw/loss

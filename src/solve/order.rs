@@ -459,8 +459,8 @@ mod tests {
     fn the_order_keeps_the_node_counts() {
         use crate::solve::{PnConfig, PnSolver, Solver, SolverConfig};
         for (setup, board, ab, pn) in [
-            ("pawngame", "5x6", 5932, 2254),
-            ("peasants", "4x6", 1094, 392),
+            ("pawngame", "5x6", 5124, 1614),
+            ("peasants", "4x6", 913, 287),
         ] {
             let p = pos(setup, board);
             let s = Solver::new(SolverConfig::default(), None).unwrap();
@@ -481,9 +481,9 @@ mod tests {
     fn the_tuned_order_keeps_its_node_counts() {
         use crate::solve::{PnConfig, PnInit, PnSolver};
         for (setup, board, pn) in [
-            ("pawngame", "5x6", 2264),
-            ("peasants", "4x6", 367),
-            ("peasants", "3x8", 6213),
+            ("pawngame", "5x6", 1633),
+            ("peasants", "4x6", 283),
+            ("peasants", "3x8", 5678),
         ] {
             let p = pos(setup, board);
             let config = PnConfig {

@@ -2573,7 +2573,7 @@ mod tests {
             let weight: std::collections::HashMap<u128, u64> =
                 all.iter().map(|&(keep, key, _)| (key, keep)).collect();
             all.sort_unstable_by_key(|&(keep, _, _)| Reverse(keep));
-            assert!(all.len() > 1000);
+            assert!(all.len() > 600, "{}", all.len());
             for max in [0, 1, 2, 17, 500, all.len() - 1, all.len(), usize::MAX] {
                 for solved_only in [false, true] {
                     let got = if solved_only {
@@ -2866,9 +2866,10 @@ mod tests {
         };
         let (all_first, _, all_second) = run(usize::MAX, usize::MAX);
         // A take of 8 leaves the heaviest full after the first search; one
-        // of 1,000 does not, and keeps everything.
-        assert!(all_first.len() > 8 && all_first.len() < 1000);
-        for max in [8, 1000] {
+        // of 500 does not, and keeps everything.
+        assert!(all_first.len() > 8 && all_first.len() < 500);
+        assert!(all_first.len() + all_second.len() >= 500);
+        for max in [8, 500] {
             let (_, kept, second) = run(max, max);
             // The heaviest `max` of both searches.
             let mut both: Vec<(u32, u128)> = all_first
@@ -3027,7 +3028,7 @@ mod tests {
                 (answers, s.stats().nodes)
             };
             let (answers, nodes) = run(true);
-            assert!(nodes > 1000, "{nodes}");
+            assert!(nodes > 500, "{nodes}");
             assert_eq!((answers, nodes), run(false), "{mb} MiB");
         }
     }

@@ -203,7 +203,7 @@ fn threads_equal_one_thread_on_bigger_questions() {
 /// threads proved stays in the table.
 #[test]
 fn a_team_stops_at_its_budget_and_goes_on() {
-    let start = parse_position("peasants", Some(Board::new(4, 7).unwrap()), Rules::ALL[0]).unwrap();
+    let start = parse_position("peasants", Some(Board::new(5, 7).unwrap()), Rules::ALL[0]).unwrap();
     let one = PnSolver::new(config(16, 1, true), None).unwrap();
     let expected = one.answer(&start, Question::AvoidsLoss, None).unwrap();
     let team = PnSolver::new(config(16, 4, true), None).unwrap();
@@ -312,11 +312,11 @@ fn threads_in_turns_stopped_in_steps_equal_minimax_on_small_boards() {
             }
         }
     }
-    // Over a thousand questions asked afresh took several steps (most are
+    // Hundreds of questions asked afresh took several steps (most are
     // settled at the root by the rules' shortcuts: a free runner, a dead
-    // position).
+    // position, every move lost).
     eprintln!("{past_first_step} of {fresh} fresh questions past their first step, at most {most_steps} steps");
-    assert!(past_first_step >= 1_000, "{past_first_step} of {fresh}");
+    assert!(past_first_step >= 500, "{past_first_step} of {fresh}");
     assert!(most_steps >= 20, "{most_steps}");
 }
 

@@ -73,7 +73,7 @@ fn known(pos: &Position, shortcuts: bool) -> Option<Wdl> {
         return match v {
             Some(Wdl::Win) => v,
             Some(Wdl::Loss) if captures_lose() => v,
-            _ => None,
+            _ => every_move_lost(pos).then_some(Wdl::Loss),
         };
     }
     if let Some(v) = resolve_by_rule(pos) {
@@ -97,7 +97,41 @@ fn known(pos: &Position, shortcuts: bool) -> Option<Wdl> {
     if resolve_opponent_runner(pos) {
         return Some(Wdl::Loss);
     }
+    if every_move_lost(pos) {
+        return Some(Wdl::Loss);
+    }
     is_dead(pos).then_some(Wdl::Draw)
+}
+
+/// Whether white, to move, loses because every move it has reaches a
+/// position that the rules of a win call won for black ([`wins`]); asked,
+/// as the search asks it, only where a black pawn stands on its second-,
+/// third- or fourth-to-last rank, or on height 6 on its second.
+fn every_move_lost(pos: &Position) -> bool {
+    let height = pos.board().height();
+    let near = |sq: Square| (1..=3).contains(&sq.rank()) || height == 6 && sq.rank() == 4;
+    if !Iterator::any(&mut pos.pawns(Color::Black), near) {
+        return false;
+    }
+    let moves = pos.legal_moves();
+    !moves.is_empty()
+        && moves.iter().all(|&m| {
+            let child = pos.play(m);
+            child.winner_by_rule().is_none() && wins(&child.flipped())
+        })
+}
+
+/// Whether the rules that prove a win for the side to move prove one for
+/// `pos` (white to move, its game not over): fact 3 and fact 3 a move
+/// ahead, the race and the free runner of the same pawns without an en
+/// passant right, and fact 3 two moves ahead with it.
+fn wins(pos: &Position) -> bool {
+    let plain = pos.without_en_passant();
+    matches!(resolve_by_rule(&plain), Some(Value::Win(_)))
+        || resolve_rule_ahead(&plain)
+        || resolve_rule_two_ahead(pos)
+        || matches!(resolve_race(&plain), Some(Value::Win(_)))
+        || resolve_runner(&plain)
 }
 
 /// The least expansions of a proof of the question about the canonical

@@ -5,7 +5,8 @@
 //! fact 3 two moves ahead ([`resolve_rule_two_ahead`]), the stalemate at
 //! once ([`stalemates_at_once`]) and after any move
 //! ([`stalemated_after_any_move`]), and the searches' leaf knowledge of
-//! positions with an en passant right against plain
+//! positions with an en passant right and of positions whose every move
+//! reaches one the rules of a win call won for the opponent, against plain
 //! exhaustive minimax on every position of small boards: every placement
 //! of white and black pawns on the ranks they may stand on, white to move,
 //! under every rule set. Boards of height 4 and 5 (where a double step
@@ -16,7 +17,7 @@
 
 use crate::common::*;
 use peasant::rules::*;
-use peasant::solve::{PnConfig, PnSolver, Question, SearchConfig};
+use peasant::solve::{PnConfig, PnSolver, Question, SearchConfig, Shortcuts};
 
 /// The position of `pawns` with white to move, if it is one (pawns on
 /// legal squares) and its game is not over.
@@ -499,5 +500,62 @@ fn en_passant_knowledge_equals_minimax() {
         let (total, wins, losses) = check_en_passant(w, h);
         assert!(wins > 0 && wins < total, "{w}x{h}");
         assert!(losses > 0, "{w}x{h}");
+    }
+}
+
+/// Every placement of pawns on small boards, white to move, under every
+/// rule set: the answers of the proof-number search's leaf knowledge to
+/// both questions with the rule that every move is lost (a position whose
+/// every move reaches one the rules of a win call won for the opponent)
+/// minimax confirms, and the rule speaks. Returns (positions, answers the
+/// rule added).
+fn check_every_move_lost(w: u8, h: u8) -> (u64, u64) {
+    let board = Board::new(w, h).unwrap();
+    let squares: Vec<Square> = (1..h - 1)
+        .flat_map(|r| (0..w).map(move |f| Square::new(f, r)))
+        .collect();
+    let solver = |every_move_lost: bool| {
+        let config = PnConfig::default();
+        let search = SearchConfig {
+            hash_mb: 0,
+            shortcuts: Shortcuts {
+                every_move_lost,
+                ..config.search.shortcuts
+            },
+            ..config.search
+        };
+        PnSolver::new(PnConfig { search, ..config }, None).unwrap()
+    };
+    let (with, without) = (solver(true), solver(false));
+    let (mut total, mut added) = (0, 0);
+    for rules in Rules::ALL {
+        let variant = Variant::new(board, rules);
+        let mut memo = MinimaxMemo::default();
+        for code in 0..3u64.pow(squares.len() as u32) {
+            let Some(pos) = white_to_move(variant, placement(&squares, code)) else {
+                continue;
+            };
+            total += 1;
+            let v = minimax(&pos, &mut memo).wdl();
+            for (question, truth) in [
+                (Question::Wins, v == Wdl::Win),
+                (Question::AvoidsLoss, v != Wdl::Loss),
+            ] {
+                if let Some(answer) = with.known_answer(&pos, question) {
+                    assert_eq!(answer, truth, "{question:?} {variant}: {pos}");
+                    added += without.known_answer(&pos, question).is_none() as u64;
+                }
+            }
+        }
+    }
+    eprintln!("{w}x{h}: every move lost added {added} answers of {total} positions");
+    (total, added)
+}
+
+#[test]
+fn every_move_lost_equals_minimax() {
+    for (w, h) in [(3, 5), (4, 5), (3, 6), (2, 7), (2, 8)] {
+        let (total, added) = check_every_move_lost(w, h);
+        assert!(added > 0 && added < total, "{w}x{h}");
     }
 }
