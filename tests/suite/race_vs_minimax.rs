@@ -422,6 +422,23 @@ fn race_rule_leaves_en_passant_to_search() {
     assert_eq!(minimax(&pos, &mut MinimaxMemo::default()), Value::Win(1));
 }
 
+/// What the leaf knowledge of `solver` answers to "does the side to move
+/// win?" and "does it avoid losing?" about `pos`, each answer checked
+/// against `v`, minimax's value.
+fn known_answers(solver: &PnSolver, pos: &Position, v: Wdl) -> [Option<bool>; 2] {
+    [
+        (Question::Wins, v == Wdl::Win),
+        (Question::AvoidsLoss, v != Wdl::Loss),
+    ]
+    .map(|(question, truth)| {
+        let answer = solver.known_answer(pos, question);
+        if let Some(answer) = answer {
+            assert_eq!(answer, truth, "{question:?} {}: {pos}", pos.variant());
+        }
+        answer
+    })
+}
+
 /// Every position with an en passant right on small boards (a black pawn
 /// that may just have made its double step, a white pawn beside it), under
 /// every rule set that has the capture: what the proof-number search's
@@ -475,16 +492,9 @@ fn check_en_passant(w: u8, h: u8) -> (u64, u64, u64) {
                 }
                 total += 1;
                 let v = minimax(&pos, &mut memo).wdl();
-                for (question, truth) in [
-                    (Question::Wins, v == Wdl::Win),
-                    (Question::AvoidsLoss, v != Wdl::Loss),
-                ] {
-                    if let Some(answer) = solver.known_answer(&pos, question) {
-                        assert_eq!(answer, truth, "{question:?} {variant}: {pos}");
-                        wins += (question == Question::Wins && answer) as u64;
-                        losses += (question == Question::AvoidsLoss && !answer) as u64;
-                    }
-                }
+                let [win, avoids] = known_answers(&solver, &pos, v);
+                wins += (win == Some(true)) as u64;
+                losses += (avoids == Some(false)) as u64;
             }
         }
     }
@@ -537,14 +547,10 @@ fn check_every_move_lost(w: u8, h: u8) -> (u64, u64) {
             };
             total += 1;
             let v = minimax(&pos, &mut memo).wdl();
-            for (question, truth) in [
-                (Question::Wins, v == Wdl::Win),
-                (Question::AvoidsLoss, v != Wdl::Loss),
-            ] {
-                if let Some(answer) = with.known_answer(&pos, question) {
-                    assert_eq!(answer, truth, "{question:?} {variant}: {pos}");
-                    added += without.known_answer(&pos, question).is_none() as u64;
-                }
+            let before =
+                [Question::Wins, Question::AvoidsLoss].map(|q| without.known_answer(&pos, q));
+            for (got, before) in known_answers(&with, &pos, v).into_iter().zip(before) {
+                added += (got.is_some() && before.is_none()) as u64;
             }
         }
     }
