@@ -4,7 +4,7 @@
 
 use crate::rules::color::Color;
 use crate::rules::dead::is_dead;
-use crate::rules::moves::MoveKind;
+use crate::rules::moves::{Move, MoveKind};
 use crate::rules::position::Position;
 use crate::rules::shortcuts::{
     resolve_by_rule, resolve_opponent_rule_ahead, resolve_opponent_runner, resolve_race,
@@ -153,17 +153,11 @@ fn past_en_passant(pos: &Position, shortcuts: &Shortcuts, stats: &mut SolveStats
     if !loses {
         return None;
     }
-    // The replies' counts are not the search's.
-    let mut theirs = SolveStats::default();
     let captures_lose = pos
         .legal_moves()
         .iter()
         .filter(|m| m.kind == MoveKind::EnPassant)
-        .all(|&m| {
-            let child = pos.play(m);
-            child.winner_by_rule().is_none()
-                && profile::unrecorded(|| wins_by_rule(&child.flipped(), shortcuts, &mut theirs))
-        });
+        .all(|&m| won_by_rule_after(pos, m, shortcuts));
     if !captures_lose {
         return None;
     }
@@ -193,20 +187,25 @@ fn every_move_lost(pos: &Position, shortcuts: &Shortcuts, stats: &mut SolveStats
     if !(pos.pawns(Color::Black) & near).any() {
         return false;
     }
-    // The replies' counts are not the search's.
-    let mut theirs = SolveStats::default();
     let moves = pos.legal_moves();
-    let lost = !moves.is_empty()
-        && moves.iter().all(|&m| {
-            let child = pos.play(m);
-            child.winner_by_rule().is_none()
-                && profile::unrecorded(|| wins_by_rule(&child.flipped(), shortcuts, &mut theirs))
-        });
+    let lost = !moves.is_empty() && moves.iter().all(|&m| won_by_rule_after(pos, m, shortcuts));
     if lost {
         stats.rule_hits += 1;
         profile::end(End::Rule);
     }
     lost
+}
+
+/// Whether white's move `m` in `pos` reaches a position that the rules of
+/// a win ([`wins_by_rule`]) call won for black, the game going on after
+/// it. Their counts and profile ends are not the search's: the position
+/// after `m` is a reply the search does not visit.
+fn won_by_rule_after(pos: &Position, m: Move, shortcuts: &Shortcuts) -> bool {
+    let child = pos.play(m);
+    child.winner_by_rule().is_none()
+        && profile::unrecorded(|| {
+            wins_by_rule(&child.flipped(), shortcuts, &mut SolveStats::default())
+        })
 }
 
 /// Whether the rules that prove a win for the side to move (win/draw/loss
