@@ -118,30 +118,40 @@ struct More {
 /// either side, and two moves ahead, on `pos`: whatever they claim minimax
 /// must confirm.
 fn check_more(pos: &Position, variant: Variant, memo: &mut MinimaxMemo, more: &mut More) {
-    if resolve_opponent_runner(pos) {
-        more.opponents += 1;
-        let v = minimax(pos, memo);
-        assert_eq!(v.wdl(), Wdl::Loss, "opponent's runner {variant}: {pos}");
-    }
-    if resolve_rule_ahead(pos) {
-        more.ahead += 1;
-        let v = minimax(pos, memo);
-        assert_eq!(v.wdl(), Wdl::Win, "fact 3 a move ahead {variant}: {pos}");
-    }
-    if resolve_opponent_rule_ahead(pos) {
-        more.opponent_ahead += 1;
-        let v = minimax(pos, memo);
-        assert_eq!(
-            v.wdl(),
-            Wdl::Loss,
-            "opponent's fact 3 a move ahead {variant}: {pos}"
-        );
-    }
-    if resolve_rule_two_ahead(pos) {
-        more.two_ahead += 1;
-        let v = minimax(pos, memo);
-        assert_eq!(v.wdl(), Wdl::Win, "fact 3 two moves ahead {variant}: {pos}");
-    }
+    // Where a rule speaks, counted in `count`, minimax's value must pass
+    // `holds`.
+    let mut claim = |speaks: bool, count: &mut u64, holds: fn(Wdl) -> bool, rule: &str| {
+        if speaks {
+            *count += 1;
+            let v = minimax(pos, memo).wdl();
+            assert!(holds(v), "{rule} {variant}: {pos} is a {v:?}");
+        }
+    };
+    let (win, loss) = (|v| v == Wdl::Win, |v| v == Wdl::Loss);
+    claim(
+        resolve_opponent_runner(pos),
+        &mut more.opponents,
+        loss,
+        "opponent's runner",
+    );
+    claim(
+        resolve_rule_ahead(pos),
+        &mut more.ahead,
+        win,
+        "fact 3 a move ahead",
+    );
+    claim(
+        resolve_opponent_rule_ahead(pos),
+        &mut more.opponent_ahead,
+        loss,
+        "opponent's fact 3 a move ahead",
+    );
+    claim(
+        resolve_rule_two_ahead(pos),
+        &mut more.two_ahead,
+        win,
+        "fact 3 two moves ahead",
+    );
     // Its count of black's mobile pawns only skips the moves: each move
     // played must agree.
     let stalemates = pos.legal_moves().iter().any(|&m| {
@@ -153,20 +163,18 @@ fn check_more(pos: &Position, variant: Variant, memo: &mut MinimaxMemo, more: &m
         stalemates,
         "stalemate at once {variant}: {pos}"
     );
-    if stalemates {
-        more.stalemates += 1;
-        let v = minimax(pos, memo);
-        assert_ne!(v.wdl(), Wdl::Loss, "stalemate at once {variant}: {pos}");
-    }
-    if stalemated_after_any_move(pos) {
-        more.stalemated += 1;
-        let v = minimax(pos, memo);
-        assert_ne!(
-            v.wdl(),
-            Wdl::Win,
-            "stalemated after any move {variant}: {pos}"
-        );
-    }
+    claim(
+        stalemates,
+        &mut more.stalemates,
+        |v| v != Wdl::Loss,
+        "stalemate at once",
+    );
+    claim(
+        stalemated_after_any_move(pos),
+        &mut more.stalemated,
+        |v| v != Wdl::Win,
+        "stalemated after any move",
+    );
 }
 
 /// Checks the rules on every position of `w` x `h` under every rule set;
