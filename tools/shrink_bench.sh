@@ -12,7 +12,12 @@
 # first if missing), HASH_MB (default 4096), EXTRA (more solve flags, to
 # measure an idea: EXTRA="--pn-init tuned" for the order tuned on these
 # questions, docs/SOLVE.md), MAX_NODES (stop a question after this many
-# nodes; default 10 times its BASE).
+# nodes; default 10 times its BASE). With tables: EXTRA="--tables DIR
+# --wdl-memory-mb 12288", DIR holding 6x8's classes of up to 10 pawns
+# (`peasant --board 6x8 gen --max-pawns 10 --wdl-only --zstd-level 3
+# --out DIR`, some 35 minutes on two cores) and 5x8's of up to 11 (the
+# same with `--board 5x8 --max-pawns 11`); docs/SCALING.md, "The rules
+# and the tables together".
 #
 # 4x8 is a one-second smoke test; 5x8's value is the issue's first
 # question. The 6x8 questions are positions of Peasants' Chess 6x8 ten to
