@@ -64,15 +64,13 @@ pub(crate) fn leaf_value(
         if exact {
             return Ok(None);
         }
-        let known = if shortcuts.past_en_passant {
-            past_en_passant(pos, shortcuts, stats)
-        } else {
-            None
-        };
-        if known.is_none() && shortcuts.every_move_lost && every_move_lost(pos, shortcuts, stats) {
-            return Ok(Some(LeafValue::Wdl(Wdl::Loss)));
+        if shortcuts.past_en_passant {
+            if let Some(v) = past_en_passant(pos, shortcuts, stats) {
+                return Ok(Some(LeafValue::Wdl(v)));
+            }
         }
-        return Ok(known.map(LeafValue::Wdl));
+        let lost = shortcuts.every_move_lost && every_move_lost(pos, shortcuts, stats);
+        return Ok(lost.then_some(LeafValue::Wdl(Wdl::Loss)));
     }
     if let Some(v) = resolve_by_rule(pos) {
         stats.rule_hits += 1;
